@@ -1,0 +1,38 @@
+import { resolve } from 'node:path'
+import { defineConfig, externalizeDepsPlugin } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+// Three bundles: main (plus the local studio's entry, which the app runs as a child process with
+// ELECTRON_RUN_AS_NODE), preload (sandboxed, so one CommonJS file), renderer (React).
+export default defineConfig({
+  main: {
+    plugins: [externalizeDepsPlugin()],
+    resolve: { alias: { '@shared': resolve('src/shared') } },
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          studio: resolve('src/studio/cli.ts')
+        }
+      }
+    }
+  },
+  preload: {
+    plugins: [externalizeDepsPlugin()],
+    resolve: { alias: { '@shared': resolve('src/shared') } },
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].js' }
+      }
+    }
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    resolve: { alias: { '@shared': resolve('src/shared') } },
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } }
+    }
+  }
+})

@@ -1,0 +1,288 @@
+// The one contract between the renderer and the main process. Both shells (Electron preload, web bridge)
+// expose exactly `OnairApi` as `window.onair`; main implements `OnairCalls` once (src/main/core) and maps
+// it through one dispatcher. Types only here; argument validators live in contract-schema.ts.
+import type { Result } from './result'
+import type { Profile } from './profiles'
+
+export type ShellKind = 'electron' | 'web'
+
+export interface AppInfo {
+  name: string
+  version: string
+  platform: string // process.platform
+  arch: string
+  shell: ShellKind
+  electron?: string
+  node: string
+  ffmpeg: { path: string; version: string; source: 'FFMPEG_PATH' | 'ffmpeg-static' } | { error: string }
+}
+
+// ---- connections ----------------------------------------------------------------------------------
+export type ConnectionKind = 'local' | 'livepeer' | 'custom'
+
+/** What the renderer may know of a connection: never the key itself. */
+export interface ConnectionView {
+  id: string
+  kind: ConnectionKind
+  name: string
+  baseUrl: string
+  hasKey: boolean
+  active: boolean
+}
+
+export interface AddConnectionArgs {
+  kind: 'livepeer' | 'custom'
+  name?: string
+  baseUrl?: string // required for custom; livepeer defaults to https://livepeer.studio/api
+  apiKey: string
+}
+
+export interface ConnectionStatus {
+  active: ConnectionView | null
+  /** For the local studio: starting, ready or failed (with the reason). */
+  local: { state: 'stopped' | 'starting' | 'ready' | 'failed'; error?: string; api?: string }
+}
+
+// ---- streams & sessions ---------------------------------------------------------------------------
+export interface StreamView {
+  id: string
+  name: string
+  createdAt: number
+  isActive: boolean
+  lastSeen: number
+  record: boolean
+  suspended: boolean
+  profiles: Profile[]
+  playbackId: string
+  /** The stream key masked except its last group, e.g. `••••-••••-••••-3f9a`. */
+  streamKeyMasked: string
+  /** `rtmp://host/live` (without the key). */
+  ingestUrl: string
+  /** HLS URL for live playback. */
+  playbackUrl: string
+}
+
+export type RecordingStatus = 'waiting' | 'ready' | 'failed' | 'deleted' | 'none'
+
+export interface SessionView {
+  id: string
+  parentId: string
+  name?: string
+  createdAt: number
+  lastSeen: number
+  sourceSegmentsDuration: number // seconds
+  record: boolean
+  recordingStatus?: RecordingStatus
+  recordingUrl?: string
+  mp4Url?: string
+  playbackId?: string
+  profiles: Profile[]
+}
+
+export interface Page<T> {
+  items: T[]
+  /** Opaque cursor for the next page; absent on the last page. */
+  next?: string
+  total?: number
+}
+
+export interface PageArgs {
+  cursor?: string
+  limit?: number
+}
+
+export interface CreateStreamArgs {
+  name: string
+  profiles: Profile[]
+  record: boolean
+}
+
+export interface UpdateStreamArgs {
+  id: string
+  name?: string
+  profiles?: Profile[]
+}
+
+export interface IngestView {
+  rtmp: string // rtmp://host[:port]/live
+  playbackBase: string
+}
+
+export interface PlaybackSource {
+  hrn: string
+  type: string
+  url: string
+  width?: number
+  height?: number
+  bitrate?: number
+}
+
+export interface PlaybackView {
+  type: 'live' | 'vod' | 'recording'
+  live?: boolean
+  sources: PlaybackSource[]
+}
+
+// ---- going live -----------------------------------------------------------------------------------
+export type LiveSource =
+  /** Chunks from the renderer's MediaRecorder, pushed with pushMedia. */
+  | { kind: 'media'; mimeType: string }
+  /** ffmpeg lavfi test pattern + tone: no camera needed. */
+  | { kind: 'test-pattern' }
+
+export interface OutputSettings {
+  width: number
+  height: number
+  fps: number
+  videoBitrateKbps: number
+  audioBitrateKbps: number
+  keyframeIntervalSec: number // default 2
+}
+
+export interface GoLiveArgs {
+  streamId: string
+  source: LiveSource
+  output: OutputSettings
+  autoReconnect?: boolean // default true
+}
+
+export type LiveState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'stopping' | 'ended' | 'failed'
+
+export interface LiveStateEvent {
+  runId: string
+  streamId: string
+  streamName: string
+  state: LiveState
+  /** ms since epoch when the run first went live. */
+  liveSince?: number
+  /** While reconnecting: attempt number (1-based) and when the next try happens (ms since epoch). */
+  attempt?: number
+  nextRetryAt?: number
+  /** failed (or a reconnect cause): what went wrong, redacted. */
+  error?: { code: string; message: string; hint?: string }
+}
+
+export interface LiveHealthEvent {
+  runId: string
+  at: number
+  fps: number
+  kbps: number
+  speed: number
+  droppedFrames: number
+  duplicatedFrames: number
+  /** 0 fine, 1 watch, 2 struggling, 3 failing to keep up. */
+  congestion: 0 | 1 | 2 | 3
+}
+
+export interface GoLiveResult {
+  runId: string
+}
+
+// ---- settings (non-secret) ------------------------------------------------------------------------
+export interface DeviceSettings {
+  videoDeviceId?: string
+  audioDeviceId?: string
+  output?: Partial<OutputSettings>
+  sourceKind?: 'camera' | 'screen' | 'test-pattern'
+}
+
+// ---- the calls --------------------------------------------------------------------------------------
+/** What main implements: plain async functions that throw AppFailure for expected failures. */
+export interface OnairCalls {
+  appInfo(): Promise<AppInfo>
+
+  listConnections(): Promise<ConnectionView[]>
+  connectionStatus(): Promise<ConnectionStatus>
+  addConnection(args: AddConnectionArgs): Promise<ConnectionView>
+  removeConnection(id: string): Promise<void>
+  setActiveConnection(id: string): Promise<ConnectionView>
+
+  listStreams(args: PageArgs): Promise<Page<StreamView>>
+  getStream(id: string): Promise<StreamView>
+  createStream(args: CreateStreamArgs): Promise<StreamView>
+  updateStream(args: UpdateStreamArgs): Promise<StreamView>
+  setRecord(id: string, record: boolean): Promise<StreamView>
+  deleteStream(id: string): Promise<void>
+  terminateStream(id: string): Promise<void>
+  /** The full stream key, for reveal or copy. Never logged. */
+  revealStreamKey(id: string): Promise<string>
+
+  listSessions(args: PageArgs & { streamId?: string }): Promise<Page<SessionView>>
+  getSession(id: string): Promise<SessionView>
+  getPlayback(playbackId: string): Promise<PlaybackView>
+  getIngest(): Promise<IngestView>
+
+  goLive(args: GoLiveArgs): Promise<GoLiveResult>
+  /** One MediaRecorder chunk, in order. Resolves when main has taken it (backpressure). */
+  pushMedia(runId: string, chunk: Uint8Array): Promise<void>
+  stopLive(runId: string): Promise<void>
+  retryNow(runId: string): Promise<void>
+  liveStatus(): Promise<LiveStateEvent | null>
+
+  getSettings(): Promise<DeviceSettings>
+  saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
+}
+
+export type CallName = keyof OnairCalls
+
+export interface OnairEvents {
+  'live:state': LiveStateEvent
+  'live:health': LiveHealthEvent
+  'connection:status': ConnectionStatus
+}
+
+export type EventName = keyof OnairEvents
+
+type Promised<F> = F extends (...args: infer A) => Promise<infer R>
+  ? (...args: A) => Promise<Result<R>>
+  : never
+
+/** What the renderer sees as `window.onair`: every call returns a Result, never throws. */
+export type OnairApi = { [K in CallName]: Promised<OnairCalls[K]> } & {
+  on<E extends EventName>(event: E, listener: (payload: OnairEvents[E]) => void): () => void
+}
+
+/** The names of every call, in one list: the preload, the web bridge and the tests read it. */
+export const CALL_NAMES = [
+  'appInfo',
+  'listConnections',
+  'connectionStatus',
+  'addConnection',
+  'removeConnection',
+  'setActiveConnection',
+  'listStreams',
+  'getStream',
+  'createStream',
+  'updateStream',
+  'setRecord',
+  'deleteStream',
+  'terminateStream',
+  'revealStreamKey',
+  'listSessions',
+  'getSession',
+  'getPlayback',
+  'getIngest',
+  'goLive',
+  'pushMedia',
+  'stopLive',
+  'retryNow',
+  'liveStatus',
+  'getSettings',
+  'saveSettings'
+] as const satisfies readonly CallName[]
+
+// Compile-time check that CALL_NAMES lists every call exactly.
+type Missing = Exclude<CallName, (typeof CALL_NAMES)[number]>
+const _allListed: Missing extends never ? true : never = true
+void _allListed
+
+export const EVENT_NAMES = ['live:state', 'live:health', 'connection:status'] as const satisfies readonly EventName[]
+
+/** IPC channel for a call: prefixed so nothing else collides. */
+export const channelOf = (name: CallName | EventName): string => `onair:${name}`
+
+declare global {
+  interface Window {
+    onair: OnairApi
+  }
+}
