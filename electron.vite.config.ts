@@ -12,7 +12,8 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          studio: resolve('src/studio/cli.ts')
+          studio: resolve('src/studio/cli.ts'),
+          web: resolve('src/main/web-main.ts')
         }
       }
     }

@@ -1,0 +1,67 @@
+// Electron's entry: one instance, one window, the core behind the contract, everything stopped on quit.
+import { join } from 'node:path'
+import { app, BrowserWindow } from 'electron'
+import { createCore, type Core } from './core/core'
+import { registerIpc } from './ipc'
+import { createMainWindow, hardenSession, rendererTarget } from './window'
+import { redactSecrets } from './redact'
+
+const log = (line: string): void => console.log(`[onair] ${redactSecrets(line)}`)
+
+if (!app.requestSingleInstanceLock()) app.quit()
+
+let core: Core | null = null
+let win: BrowserWindow | null = null
+let quitting = false
+
+app.on('web-contents-created', (_e, contents) => {
+  // No <webview> and no new windows anywhere, whatever a page tries.
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
+})
+
+app.on('second-instance', () => {
+  if (win) {
+    if (win.isMinimized()) win.restore()
+    win.focus()
+  }
+})
+
+void app.whenReady().then(async () => {
+  const target = rendererTarget()
+  hardenSession(target.origins)
+  core = await createCore({
+    appDataDir: app.getPath('userData'),
+    shell: 'electron',
+    appVersion: app.getVersion(),
+    electronVersion: process.versions.electron,
+    // The packaged app runs the local studio with Electron's own Node (no separate node install needed).
+    studioCommand: {
+      command: process.execPath,
+      args: [join(__dirname, 'studio.js')],
+      env: { ELECTRON_RUN_AS_NODE: '1' }
+    }
+  })
+  registerIpc(core, () => win, target.origins, log)
+  win = createMainWindow()
+  win.on('closed', () => (win = null))
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) win = createMainWindow()
+  })
+})
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
+
+// Stop live runs (orderly unpublish), ffmpeg children and the local studio before the process ends.
+app.on('before-quit', (event) => {
+  if (quitting || !core) return
+  event.preventDefault()
+  quitting = true
+  const done = (): void => app.exit(0)
+  core.shutdown().then(done, (e: unknown) => {
+    log(`shutdown failed: ${String(e)}`)
+    done()
+  })
+})

@@ -1,0 +1,49 @@
+// `npm run start:web` (and the fallback of `npm start`): the core and the web shell in plain Node.
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { createCore } from './core/core'
+import { redactSecrets } from './redact'
+import { startWebShell } from './web-shell'
+
+export function defaultAppDataDir(): string {
+  if (process.env.ONAIR_APP_DATA) return resolve(process.env.ONAIR_APP_DATA)
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? homedir(), 'onair')
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'onair')
+  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'onair')
+}
+
+async function main(): Promise<void> {
+  const log = (line: string): void => console.error(`[onair] ${redactSecrets(line)}`)
+  const staticDir = resolve(process.env.ONAIR_RENDERER_DIR ?? join(__dirname, '../renderer'))
+  const builtStudio = join(__dirname, 'studio.js')
+  const core = await createCore({
+    appDataDir: defaultAppDataDir(),
+    shell: 'web',
+    appVersion: process.env.npm_package_version ?? '0.1.0',
+    // Built: the bundled studio beside this file; from source (tsx), the core's default.
+    ...(__filename.endsWith('.js')
+      ? { studioCommand: { command: process.execPath, args: [builtStudio] } }
+      : {})
+  })
+  const port = Number(process.env.ONAIR_WEB_PORT ?? 0)
+  const shell = await startWebShell({ core, staticDir, port, log })
+  // One line the launcher (and tests) can read, then a sentence for people.
+  console.log(`ONAIR_WEB_READY ${JSON.stringify({ url: shell.url })}`)
+  console.log(`Onair is running in your browser: open ${shell.url}`)
+
+  let stopping = false
+  const stop = async (): Promise<void> => {
+    if (stopping) return
+    stopping = true
+    await shell.close().catch(() => {})
+    await core.shutdown().catch((e: unknown) => log(`shutdown: ${String(e)}`))
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop())
+  process.on('SIGTERM', () => void stop())
+}
+
+main().catch((e: unknown) => {
+  console.error(`Onair could not start: ${e instanceof Error ? e.message : String(e)}`)
+  process.exit(1)
+})

@@ -1,0 +1,235 @@
+// The web shell: the same core served to a browser on 127.0.0.1 only. Calls are HTTP POSTs, events a
+// WebSocket. A random token, made at start, is exchanged once for an HttpOnly SameSite=Strict cookie;
+// every request also needs our own Host (no DNS rebinding) and, when a browser sends one, our own Origin.
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createReadStream, existsSync, statSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize, resolve, sep } from 'node:path'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { EVENT_NAMES } from '../shared/contract'
+import type { Result } from '../shared/result'
+import type { Core } from './core/core'
+import { dispatch, isCallName } from './dispatch'
+import { contentSecurityPolicy } from './window-policy'
+
+export interface WebShellOptions {
+  core: Core
+  /** Built renderer (out/renderer). */
+  staticDir: string
+  port?: number
+  token?: string
+  log?: (line: string) => void
+}
+
+export interface RunningWebShell {
+  /** Open this once: it carries the token. */
+  url: string
+  origin: string
+  token: string
+  close(): Promise<void>
+}
+
+const JSON_LIMIT = 1024 * 1024
+const MEDIA_LIMIT = 16 * 1024 * 1024
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2'
+}
+
+const sameSecret = (a: string, b: string): boolean => {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+function cookieToken(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=')
+    if (k === name) return v.join('=')
+  }
+  return undefined
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff'
+  })
+  res.end(text)
+}
+
+const refuse = (res: ServerResponse, status: number, message: string): void =>
+  send(res, status, { ok: false, error: { code: 'forbidden', message } } satisfies Result<never>)
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > limit) {
+        req.removeAllListeners('data')
+        req.resume()
+        resolvePromise('too-large')
+        return
+      }
+      chunks.push(c)
+    })
+    req.on('end', () => resolvePromise(Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+export async function startWebShell(opts: WebShellOptions): Promise<RunningWebShell> {
+  const token = opts.token ?? randomBytes(24).toString('base64url')
+  const root = resolve(opts.staticDir)
+  const log = opts.log ?? (() => {})
+  let origins: string[] = []
+  // Cookies are shared across ports of one host: the name carries the port so two shells don't collide.
+  let cookieName = 'onair_token'
+  let hosts: string[] = []
+
+  const authorized = (req: IncomingMessage): boolean => {
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1]
+    const presented = bearer ?? cookieToken(req, cookieName)
+    return presented !== undefined && sameSecret(presented, token)
+  }
+  const hostOk = (req: IncomingMessage): boolean => hosts.includes(req.headers.host ?? '')
+  // Browsers send Origin on POST and WebSocket; a foreign one means another site is trying to use us.
+  const originOk = (req: IncomingMessage): boolean =>
+    req.headers.origin === undefined || origins.includes(req.headers.origin)
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      log(`web shell request failed: ${String(e)}`)
+      if (!res.headersSent) send(res, 500, { ok: false, error: { code: 'internal', message: 'internal error' } })
+      else res.end()
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostOk(req)) return refuse(res, 403, 'Host not allowed: open Onair at 127.0.0.1.')
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const offered = url.searchParams.get('token')
+    if (offered !== null && req.method === 'GET') {
+      if (!sameSecret(offered, token)) return refuse(res, 401, 'Wrong token: open the URL Onair printed.')
+      url.searchParams.delete('token')
+      res.writeHead(303, {
+        location: url.pathname + (url.search || ''),
+        'set-cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'cache-control': 'no-store'
+      })
+      res.end()
+      return
+    }
+    if (!authorized(req)) return refuse(res, 401, 'Not signed in: open the URL Onair printed (it carries the token).')
+    if (url.pathname.startsWith('/rpc/')) return rpc(req, res, url)
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed.')
+    return serveStatic(url.pathname, res)
+  }
+
+  async function rpc(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method !== 'POST') return refuse(res, 405, 'Calls are POST requests.')
+    if (!originOk(req)) return refuse(res, 403, 'Origin not allowed.')
+    const name = decodeURIComponent(url.pathname.slice('/rpc/'.length))
+    if (!isCallName(name)) return send(res, 404, { ok: false, error: { code: 'bad-request', message: `Unknown call: ${name.slice(0, 80)}` } })
+    if (name === 'pushMedia') {
+      const body = await readBody(req, MEDIA_LIMIT)
+      if (body === 'too-large') return send(res, 413, { ok: false, error: { code: 'bad-request', message: 'Media chunk too large.' } })
+      const runId = url.searchParams.get('runId') ?? ''
+      const chunk = new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+      return send(res, 200, await dispatch(opts.core, name, [runId, chunk], { log }))
+    }
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return send(res, 415, { ok: false, error: { code: 'bad-request', message: 'Calls are JSON.' } })
+    const body = await readBody(req, JSON_LIMIT)
+    if (body === 'too-large') return send(res, 413, { ok: false, error: { code: 'bad-request', message: 'Request too large.' } })
+    let parsed: unknown
+    try {
+      parsed = body.length ? JSON.parse(body.toString('utf8')) : {}
+    } catch {
+      return send(res, 400, { ok: false, error: { code: 'bad-request', message: 'Malformed JSON.' } })
+    }
+    const args = (parsed as { args?: unknown })?.args ?? []
+    send(res, 200, await dispatch(opts.core, name, args, { log }))
+  }
+
+  function serveStatic(pathname: string, res: ServerResponse): void {
+    let rel: string
+    try {
+      rel = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '')
+    } catch {
+      return refuse(res, 400, 'Bad path.')
+    }
+    let file = join(root, rel)
+    if (file !== root && !file.startsWith(root + sep)) return refuse(res, 404, 'Not found.')
+    // Client-side routes fall back to the app.
+    if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html')
+    if (!existsSync(file)) {
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end('The renderer is not built: run `npm run build` first.')
+      return
+    }
+    const isHtml = extname(file) === '.html'
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'cache-control': isHtml ? 'no-store' : 'max-age=3600',
+      ...(isHtml ? { 'content-security-policy': contentSecurityPolicy(), 'x-frame-options': 'DENY' } : {})
+    })
+    createReadStream(file).pipe(res)
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
+  const clients = new Set<WebSocket>()
+  server.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    if (path !== '/events' || !hostOk(req) || !originOk(req) || !authorized(req)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      clients.add(ws)
+      ws.on('close', () => clients.delete(ws))
+      ws.on('error', () => clients.delete(ws))
+    })
+  })
+  const unsubscribe = EVENT_NAMES.map((event) =>
+    opts.core.events.on(event, (payload) => {
+      const text = JSON.stringify({ event, payload })
+      for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text)
+    })
+  )
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolveListen())
+  })
+  const port = (server.address() as AddressInfo).port
+  origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`]
+  hosts = [`127.0.0.1:${port}`, `localhost:${port}`]
+  cookieName = `onair_token_${port}`
+  const origin = origins[0] as string
+
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    token,
+    close: async () => {
+      for (const off of unsubscribe) off()
+      for (const ws of clients) ws.terminate()
+      await new Promise<void>((r) => wss.close(() => r()))
+      server.closeAllConnections()
+      await new Promise<void>((r) => server.close(() => r()))
+    }
+  }
+}

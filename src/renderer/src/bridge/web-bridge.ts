@@ -1,0 +1,89 @@
+// window.onair for the web shell: the same contract over HTTP (calls) and a WebSocket (events), so the
+// renderer cannot tell the shells apart. Auth is the HttpOnly cookie the shell set when the page opened.
+import {
+  CALL_NAMES,
+  EVENT_NAMES,
+  type EventName,
+  type OnairApi,
+  type OnairEvents
+} from '../../../shared/contract'
+import type { Result } from '../../../shared/result'
+
+const unreachable = (detail: string): Result<never> => ({
+  ok: false,
+  error: {
+    code: 'network',
+    message: `Onair's web shell is not reachable (${detail}).`,
+    hint: 'Check that Onair is still running in the terminal, then reload this page.'
+  }
+})
+
+async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
+  try {
+    const res =
+      name === 'pushMedia'
+        ? await fetch(`/rpc/pushMedia?runId=${encodeURIComponent(String(args[0]))}`, {
+            method: 'POST',
+            credentials: 'same-origin',
+            headers: { 'content-type': 'application/octet-stream' },
+            body: args[1] as Uint8Array<ArrayBuffer>
+          })
+        : await fetch(`/rpc/${name}`, {
+            method: 'POST',
+            credentials: 'same-origin',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ args })
+          })
+    const body = (await res.json().catch(() => null)) as Result<unknown> | null
+    if (body && typeof body === 'object' && 'ok' in body) return body
+    return unreachable(`HTTP ${res.status}`)
+  } catch (e) {
+    return unreachable(e instanceof Error ? e.message : String(e))
+  }
+}
+
+type AnyListener = (payload: unknown) => void
+
+/** One WebSocket for all events, reconnected with a short backoff if the shell restarts. */
+function eventHub(): (event: EventName, fn: AnyListener) => () => void {
+  const listeners = new Map<string, Set<AnyListener>>()
+  let socket: WebSocket | null = null
+  let delay = 500
+  const connect = (): void => {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:'
+    socket = new WebSocket(`${proto}//${location.host}/events`)
+    socket.onopen = () => (delay = 500)
+    socket.onmessage = (msg) => {
+      try {
+        const { event, payload } = JSON.parse(String(msg.data)) as { event: string; payload: unknown }
+        for (const fn of listeners.get(event) ?? []) fn(payload)
+      } catch {
+        // A malformed frame is dropped; the next state event corrects the picture.
+      }
+    }
+    socket.onclose = () => {
+      socket = null
+      setTimeout(connect, delay)
+      delay = Math.min(delay * 2, 5000)
+    }
+  }
+  return (event, fn) => {
+    if (!socket) connect()
+    let set = listeners.get(event)
+    if (!set) listeners.set(event, (set = new Set()))
+    set.add(fn)
+    return () => set.delete(fn)
+  }
+}
+
+export function createWebBridge(): OnairApi {
+  const api: Record<string, unknown> = {}
+  for (const name of CALL_NAMES) api[name] = (...args: unknown[]) => call(name, args)
+  const subscribe = eventHub()
+  const known = new Set<string>(EVENT_NAMES)
+  api.on = <E extends EventName>(event: E, fn: (p: OnairEvents[E]) => void) => {
+    if (!known.has(event)) throw new Error(`Unknown event: ${String(event)}`)
+    return subscribe(event, fn as AnyListener)
+  }
+  return Object.freeze(api) as OnairApi
+}

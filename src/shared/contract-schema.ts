@@ -1,0 +1,107 @@
+// Runtime validators for every call's arguments: whatever arrives over IPC or HTTP is untrusted until it
+// passes here. One tuple schema per call, checked by the single dispatcher both shells use.
+import { z } from 'zod'
+import type { CallName } from './contract'
+
+const id = z.string().min(1).max(200)
+const nonNeg = z.number().int().min(0)
+
+const profile = z
+  .object({
+    name: z.string(),
+    width: z.number(),
+    height: z.number(),
+    bitrate: z.number(),
+    fps: z.number(),
+    fpsDen: z.number().optional(),
+    gop: z.string().optional(),
+    profile: z.enum(['H264Baseline', 'H264Main', 'H264High', 'H264ConstrainedHigh']).optional(),
+    encoder: z.literal('H.264').optional(),
+    quality: z.number().optional()
+  })
+  .strict()
+
+const pageArgs = z
+  .object({ cursor: z.string().max(2000).optional(), limit: z.number().int().min(1).max(1000).optional() })
+  .strict()
+
+const output = z
+  .object({
+    width: z.number().int().min(128).max(7680),
+    height: z.number().int().min(128).max(4320),
+    fps: z.number().int().min(1).max(120),
+    videoBitrateKbps: z.number().int().min(100).max(50_000),
+    audioBitrateKbps: z.number().int().min(32).max(512),
+    keyframeIntervalSec: z.number().min(0.5).max(10)
+  })
+  .strict()
+
+const source = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('media'), mimeType: z.string().min(1).max(200) }).strict(),
+  z.object({ kind: z.literal('test-pattern') }).strict()
+])
+
+const settings = z
+  .object({
+    videoDeviceId: z.string().max(500).optional(),
+    audioDeviceId: z.string().max(500).optional(),
+    output: output.partial().optional(),
+    sourceKind: z.enum(['camera', 'screen', 'test-pattern']).optional()
+  })
+  .strict()
+
+const none = z.tuple([])
+
+export const CALL_ARGS = {
+  appInfo: none,
+  listConnections: none,
+  connectionStatus: none,
+  addConnection: z.tuple([
+    z
+      .object({
+        kind: z.enum(['livepeer', 'custom']),
+        name: z.string().max(200).optional(),
+        baseUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+        apiKey: z.string().min(1).max(2000)
+      })
+      .strict()
+  ]),
+  removeConnection: z.tuple([id]),
+  setActiveConnection: z.tuple([id]),
+  listStreams: z.tuple([pageArgs]),
+  getStream: z.tuple([id]),
+  createStream: z.tuple([
+    z.object({ name: z.string().max(5000), profiles: z.array(profile).max(20), record: z.boolean() }).strict()
+  ]),
+  updateStream: z.tuple([
+    z
+      .object({ id, name: z.string().max(5000).optional(), profiles: z.array(profile).max(20).optional() })
+      .strict()
+  ]),
+  setRecord: z.tuple([id, z.boolean()]),
+  deleteStream: z.tuple([id]),
+  terminateStream: z.tuple([id]),
+  revealStreamKey: z.tuple([id]),
+  listSessions: z.tuple([pageArgs.extend({ streamId: id.optional() }).strict()]),
+  getSession: z.tuple([id]),
+  getPlayback: z.tuple([id]),
+  getIngest: none,
+  goLive: z.tuple([
+    z.object({ streamId: id, source, output, autoReconnect: z.boolean().optional() }).strict()
+  ]),
+  // 16 MiB per chunk is far above what a 250 ms MediaRecorder slice produces at any sane bitrate.
+  pushMedia: z.tuple([id, z.instanceof(Uint8Array).refine((b) => b.byteLength <= 16 * 1024 * 1024)]),
+  stopLive: z.tuple([id]),
+  retryNow: z.tuple([id]),
+  liveStatus: none,
+  getSettings: none,
+  saveSettings: z.tuple([settings])
+} satisfies Record<CallName, z.ZodType>
+
+/** A readable one-liner from a zod error: `arguments.0.name: expected string`. */
+export function describeIssues(error: z.ZodError): { message: string; field?: string } {
+  const first = error.issues[0]
+  if (!first) return { message: 'invalid arguments' }
+  const field = first.path.length ? first.path.map(String).join('.') : undefined
+  return { message: field ? `${field}: ${first.message}` : first.message, field }
+}

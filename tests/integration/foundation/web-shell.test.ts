@@ -1,0 +1,141 @@
+// The web shell over real HTTP and a real WebSocket, with the real core behind it.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { createCore, type Core } from '../../../src/main/core/core'
+import { startWebShell, type RunningWebShell } from '../../../src/main/web-shell'
+
+let core: Core
+let shell: RunningWebShell
+let dir: string
+let port: number
+
+interface Reply {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+function http(
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...opts.headers } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+      }
+    )
+    req.on('error', reject)
+    req.end(opts.body)
+  })
+}
+
+const bearer = (): Record<string, string> => ({ authorization: `Bearer ${shell.token}` })
+const rpc = (name: string, args: unknown, headers: Record<string, string> = bearer()) =>
+  http(`/rpc/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ args }) })
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'onair-ws-'))
+  const staticDir = join(dir, 'renderer')
+  mkdirSync(join(staticDir, 'assets'), { recursive: true })
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Onair</title>')
+  writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)')
+  writeFileSync(join(dir, 'secret.txt'), 'outside')
+  core = await createCore({ appDataDir: join(dir, 'data'), shell: 'web', appVersion: '9.9.9' })
+  shell = await startWebShell({ core, staticDir })
+  port = Number(new URL(shell.origin).port)
+})
+
+afterAll(async () => {
+  await shell?.close()
+  await core?.shutdown()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('web shell', () => {
+  it('listens on 127.0.0.1 only and prints a URL carrying the token', () => {
+    expect(shell.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(shell.url).toBe(`${shell.origin}/?token=${shell.token}`)
+    expect(shell.token.length).toBeGreaterThanOrEqual(32)
+  })
+
+  it('refuses everything without the token (401), and a wrong token', async () => {
+    expect((await http('/')).status).toBe(401)
+    expect((await http('/assets/app.js')).status).toBe(401)
+    expect((await rpc('appInfo', [], {})).status).toBe(401)
+    expect((await rpc('appInfo', [], { authorization: 'Bearer wrong' })).status).toBe(401)
+    expect((await http('/?token=wrong')).status).toBe(401)
+  })
+
+  it('exchanges the token once for an HttpOnly SameSite=Strict cookie and drops it from the URL', async () => {
+    const r = await http(`/streams?token=${shell.token}`)
+    expect(r.status).toBe(303)
+    expect(r.headers.location).toBe('/streams')
+    const cookie = String(r.headers['set-cookie'])
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Strict/)
+    const page = await http('/streams', { headers: { cookie: cookie.split(';')[0] as string } })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<title>Onair</title>')
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+  })
+
+  it('checks the Host header (DNS rebinding) and the Origin of calls', async () => {
+    expect((await http('/', { headers: { ...bearer(), host: 'evil.example' } })).status).toBe(403)
+    expect((await rpc('appInfo', [], { ...bearer(), origin: 'https://evil.example' })).status).toBe(403)
+    expect((await rpc('appInfo', [], { ...bearer(), origin: shell.origin })).status).toBe(200)
+  })
+
+  it('serves nothing outside the renderer folder', async () => {
+    const r = await http('/..%2fsecret.txt', { headers: bearer() })
+    expect(r.body).not.toContain('outside')
+    const r2 = await http('/assets/../../secret.txt', { headers: bearer() })
+    expect(r2.body).not.toContain('outside')
+  })
+
+  it('answers a call with the core\'s value: appInfo with the ffmpeg it found', async () => {
+    const r = await rpc('appInfo', [])
+    expect(r.status).toBe(200)
+    const body = JSON.parse(r.body)
+    expect(body.ok).toBe(true)
+    expect(body.value).toMatchObject({ name: 'Onair', version: '9.9.9', shell: 'web' })
+    expect(body.value.ffmpeg.version).toMatch(/\d/)
+  })
+
+  it('answers bad input with an AppError, never a crash', async () => {
+    const bad = JSON.parse((await rpc('createStream', [{ name: 5 }])).body)
+    expect(bad).toMatchObject({ ok: false, error: { code: 'bad-request' } })
+    const unknown = await rpc('dropDatabase', [])
+    expect(unknown.status).toBe(404)
+    const malformed = await http('/rpc/appInfo', { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: '{"args":' })
+    expect(malformed.status).toBe(400)
+    expect(JSON.parse(malformed.body)).toMatchObject({ ok: false, error: { code: 'bad-request' } })
+    const huge = await http('/rpc/appInfo', { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: Buffer.alloc(2 * 1024 * 1024, 32) })
+    expect(huge.status).toBe(413)
+    // Still serving.
+    expect(JSON.parse((await rpc('appInfo', [])).body).ok).toBe(true)
+  })
+
+  it('delivers core events over the WebSocket to an authorized client only', async () => {
+    const refused = new WebSocket(`ws://127.0.0.1:${port}/events`)
+    await expect(new Promise((res, rej) => { refused.on('open', rej); refused.on('error', res) })).resolves.toBeTruthy()
+
+    const foreign = new WebSocket(`ws://127.0.0.1:${port}/events`, { headers: { ...bearer(), origin: 'https://evil.example' } })
+    await expect(new Promise((res, rej) => { foreign.on('open', rej); foreign.on('error', res) })).resolves.toBeTruthy()
+
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/events`, { headers: bearer() })
+    await new Promise((res) => ws.on('open', res))
+    const got = new Promise<unknown>((res) => ws.on('message', (m) => res(JSON.parse(String(m)))))
+    const payload = { active: null, local: { state: 'starting' as const } }
+    core.events.emit('connection:status', payload)
+    await expect(got).resolves.toEqual({ event: 'connection:status', payload })
+    ws.close()
+  })
+})
