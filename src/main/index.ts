@@ -8,6 +8,9 @@ import { redactSecrets } from './redact'
 
 const log = (line: string): void => console.log(`[onair] ${redactSecrets(line)}`)
 
+// Tests and portable runs point the app at their own data folder.
+if (process.env.ONAIR_APP_DATA) app.setPath('userData', process.env.ONAIR_APP_DATA)
+
 if (!app.requestSingleInstanceLock()) app.quit()
 
 let core: Core | null = null
