@@ -1,0 +1,65 @@
+import { useState, type ReactNode } from 'react'
+import type { SessionView } from '../../shared/contract'
+import type { Route } from './lib/route'
+import { ConnectionScreen } from './features/connection/ConnectionScreen'
+import { ConnectionBadge } from './features/connection/ConnectionBadge'
+import { StreamsScreen } from './features/streams/StreamsScreen'
+import { StreamPage } from './features/streams/StreamPage'
+import { GoLiveScreen } from './features/live/GoLiveScreen'
+import { LiveProvider } from './features/live/live-context'
+import { LiveBanner } from './features/live/LiveBanner'
+import { SessionsScreen } from './features/sessions/SessionsScreen'
+import { PlayerDialog } from './features/player/PlayerDialog'
+import { AboutPanel } from './features/about/AboutPanel'
+
+const NAV: { route: Route; label: string }[] = [
+  { route: { name: 'connection' }, label: 'Connection' },
+  { route: { name: 'streams' }, label: 'Streams' },
+  { route: { name: 'live' }, label: 'Go live' },
+  { route: { name: 'sessions' }, label: 'Sessions' },
+  { route: { name: 'about' }, label: 'About' }
+]
+
+const isCurrent = (nav: Route, now: Route): boolean =>
+  nav.name === now.name || (nav.name === 'streams' && now.name === 'stream')
+
+export function App(): ReactNode {
+  const [route, setRoute] = useState<Route>({ name: 'connection' })
+  const [playing, setPlaying] = useState<SessionView | null>(null)
+
+  return (
+    <LiveProvider>
+      <div className="app">
+        <header className="topbar">
+          <span className="brand">Onair</span>
+          <nav aria-label="Main">
+            {NAV.map((n) => (
+              <button
+                key={n.label}
+                type="button"
+                className="nav-item"
+                aria-current={isCurrent(n.route, route) ? 'page' : undefined}
+                onClick={() => setRoute(n.route)}
+              >
+                {n.label}
+              </button>
+            ))}
+          </nav>
+          <ConnectionBadge onOpen={() => setRoute({ name: 'connection' })} />
+        </header>
+        <LiveBanner onOpen={(streamId) => setRoute({ name: 'live', streamId })} />
+        <main className="content">
+          {route.name === 'connection' && <ConnectionScreen navigate={setRoute} />}
+          {route.name === 'streams' && <StreamsScreen navigate={setRoute} />}
+          {route.name === 'stream' && (
+            <StreamPage key={route.id} id={route.id} navigate={setRoute} onPlay={setPlaying} />
+          )}
+          {route.name === 'live' && <GoLiveScreen initialStreamId={route.streamId} />}
+          {route.name === 'sessions' && <SessionsScreen onPlay={setPlaying} navigate={setRoute} />}
+          {route.name === 'about' && <AboutPanel />}
+        </main>
+        {playing && <PlayerDialog session={playing} onClose={() => setPlaying(null)} />}
+      </div>
+    </LiveProvider>
+  )
+}

@@ -1,0 +1,106 @@
+import { useState, type ReactNode } from 'react'
+import type { AppError } from '../../../../shared/result'
+import { formatDuration } from '../../lib/format'
+import { useNow } from '../../lib/use-now'
+import { ErrorNote } from '../../components/ErrorNote'
+import { HealthStrip } from './HealthStrip'
+import { useLive } from './live-context'
+
+/** On every screen while a run exists: what is live, how it is doing, and the way to stop it. */
+export function LiveBanner({ onOpen }: { onOpen: (streamId: string) => void }): ReactNode {
+  const live = useLive()
+  const { run } = live
+  const [dismissed, setDismissed] = useState<string | null>(null)
+  const now = useNow(500, !!run && live.running)
+  if (!run || dismissed === `${run.runId}:${run.state}`) return null
+
+  let stateText: string
+  switch (run.state) {
+    case 'connecting':
+      stateText = 'Connecting'
+      break
+    case 'live':
+      stateText = 'Live'
+      break
+    case 'reconnecting': {
+      const secs = run.nextRetryAt ? Math.max(0, Math.ceil((run.nextRetryAt - now) / 1000)) : 0
+      stateText = `Reconnecting in ${secs} s (attempt ${run.attempt ?? 1})`
+      break
+    }
+    case 'stopping':
+      stateText = 'Stopping'
+      break
+    case 'ended':
+      stateText = 'Ended'
+      break
+    case 'failed':
+      stateText = 'Failed'
+      break
+    default:
+      stateText = run.state
+  }
+  const elapsed = run.liveSince ? formatDuration((now - run.liveSince) / 1000) : null
+
+  return (
+    <section
+      className={`live-banner state-${run.state}`}
+      aria-label="Live status"
+      data-testid="live-banner"
+      data-state={run.state}
+    >
+      <div className="live-head">
+        <span className="live-dot" aria-hidden="true" />
+        <strong data-testid="live-title">
+          {live.running ? `Live on ${run.streamName}` : run.streamName}
+        </strong>
+        <span className="state-pill" data-testid="live-state" aria-live="polite">
+          {stateText}
+        </span>
+        {elapsed && live.running && (
+          <span className="mono" data-testid="live-elapsed" aria-label="Elapsed time">
+            {elapsed}
+          </span>
+        )}
+        <span className="spacer" />
+        <button type="button" className="secondary" onClick={() => onOpen(run.streamId)}>
+          Open
+        </button>
+        {run.state === 'reconnecting' && (
+          <button type="button" data-testid="retry-now" onClick={() => void live.retryNow()}>
+            Retry now
+          </button>
+        )}
+        {live.running ? (
+          <button
+            type="button"
+            className="danger"
+            data-testid="stop-live"
+            disabled={live.busy && run.state === 'stopping'}
+            onClick={() => void live.stop()}
+          >
+            Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="secondary"
+            aria-label="Dismiss"
+            onClick={() => setDismissed(`${run.runId}:${run.state}`)}
+          >
+            Dismiss
+          </button>
+        )}
+      </div>
+      {run.error && (run.state === 'reconnecting' || run.state === 'failed') && (
+        <ErrorNote error={run.error as AppError} testId="live-error" />
+      )}
+      {live.running && run.state !== 'stopping' && (
+        <HealthStrip
+          health={live.health?.runId === run.runId ? live.health : null}
+          troubleSince={live.troubleSince}
+          now={now}
+        />
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,93 @@
+import type { ReactNode } from 'react'
+import type { OutputSettings } from '../../../../shared/contract'
+
+export const RESOLUTIONS = [
+  { label: '1080p (1920×1080)', width: 1920, height: 1080 },
+  { label: '720p (1280×720)', width: 1280, height: 720 },
+  { label: '480p (854×480)', width: 854, height: 480 },
+  { label: '360p (640×360)', width: 640, height: 360 }
+]
+
+export const DEFAULT_OUTPUT: OutputSettings = {
+  width: 1280,
+  height: 720,
+  fps: 30,
+  videoBitrateKbps: 2500,
+  audioBitrateKbps: 128,
+  keyframeIntervalSec: 2
+}
+
+export function outputIssue(o: OutputSettings): string | null {
+  if (
+    !Number.isInteger(o.videoBitrateKbps) ||
+    o.videoBitrateKbps < 200 ||
+    o.videoBitrateKbps > 20000
+  )
+    return 'Video bitrate must be a whole number from 200 to 20000 kbps.'
+  return null
+}
+
+export function OutputForm({
+  value,
+  onChange,
+  disabled
+}: {
+  value: OutputSettings
+  onChange: (o: OutputSettings) => void
+  disabled: boolean
+}): ReactNode {
+  const res = `${value.width}x${value.height}`
+  const issue = outputIssue(value)
+  return (
+    <fieldset className="output" disabled={disabled}>
+      <legend>Output</legend>
+      <label>
+        Resolution
+        <select
+          value={res}
+          data-testid="output-resolution"
+          onChange={(e) => {
+            const [w, h] = e.target.value.split('x').map(Number)
+            onChange({ ...value, width: w ?? value.width, height: h ?? value.height })
+          }}
+        >
+          {RESOLUTIONS.map((r) => (
+            <option key={r.label} value={`${r.width}x${r.height}`}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Frame rate
+        <select
+          value={value.fps}
+          data-testid="output-fps"
+          onChange={(e) => onChange({ ...value, fps: Number(e.target.value) })}
+        >
+          {[24, 25, 30, 50, 60].map((f) => (
+            <option key={f} value={f}>
+              {f} fps
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Video bitrate (kbps)
+        <input
+          inputMode="numeric"
+          value={Number.isNaN(value.videoBitrateKbps) ? '' : value.videoBitrateKbps}
+          data-testid="output-bitrate"
+          aria-invalid={issue ? true : undefined}
+          onChange={(e) => onChange({ ...value, videoBitrateKbps: Number(e.target.value) })}
+        />
+      </label>
+      <p className="muted">Keyframe every {value.keyframeIntervalSec} s, no B-frames.</p>
+      {issue && (
+        <p className="field-issue" role="alert">
+          {issue}
+        </p>
+      )}
+    </fieldset>
+  )
+}

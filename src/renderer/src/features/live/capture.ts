@@ -1,0 +1,90 @@
+// Camera, microphone and screen capture, and how their failures are named. Browsers report capture
+// problems as DOMException names; each becomes a sentence a creator can act on.
+import type { OutputSettings } from '../../../../shared/contract'
+import type { AppError } from '../../../../shared/result'
+
+export type SourceKind = 'camera' | 'screen' | 'test-pattern'
+
+/** H.264 first: main can then copy the video instead of re-encoding it. VP8/VP9 otherwise. */
+const MIME_CANDIDATES = [
+  'video/x-matroska;codecs=avc1,opus',
+  'video/webm;codecs=h264,opus',
+  'video/webm;codecs=vp9,opus',
+  'video/webm;codecs=vp8,opus',
+  'video/webm'
+]
+
+export function pickMimeType(): string | undefined {
+  if (typeof MediaRecorder === 'undefined') return undefined
+  return MIME_CANDIDATES.find((m) => MediaRecorder.isTypeSupported(m))
+}
+
+export async function openCamera(
+  output: OutputSettings,
+  videoDeviceId?: string,
+  audioDeviceId?: string
+): Promise<MediaStream> {
+  const video: MediaTrackConstraints = {
+    width: { ideal: output.width },
+    height: { ideal: output.height },
+    frameRate: { ideal: output.fps }
+  }
+  if (videoDeviceId) video.deviceId = { exact: videoDeviceId }
+  const audio: MediaTrackConstraints = audioDeviceId ? { deviceId: { exact: audioDeviceId } } : {}
+  return navigator.mediaDevices.getUserMedia({ video, audio })
+}
+
+export async function openScreen(output: OutputSettings): Promise<MediaStream> {
+  return navigator.mediaDevices.getDisplayMedia({
+    video: { frameRate: { ideal: output.fps } },
+    audio: true
+  })
+}
+
+export function stopTracks(stream: MediaStream | null): void {
+  stream?.getTracks().forEach((t) => t.stop())
+}
+
+export async function listDevices(): Promise<{
+  video: MediaDeviceInfo[]
+  audio: MediaDeviceInfo[]
+}> {
+  const all = await navigator.mediaDevices.enumerateDevices()
+  return {
+    video: all.filter((d) => d.kind === 'videoinput'),
+    audio: all.filter((d) => d.kind === 'audioinput')
+  }
+}
+
+export function mediaError(e: unknown): AppError {
+  const name = e instanceof DOMException || e instanceof Error ? e.name : ''
+  switch (name) {
+    case 'NotAllowedError':
+    case 'SecurityError':
+      return {
+        code: 'media',
+        message: 'Permission to use the camera or microphone was denied.',
+        hint: 'Allow camera and microphone access for Onair in your system settings, then try again.'
+      }
+    case 'NotReadableError':
+    case 'AbortError':
+      return {
+        code: 'media',
+        message: 'The camera or microphone is busy.',
+        hint: 'Another app is using it. Close that app (or pick another device) and try again.'
+      }
+    case 'NotFoundError':
+    case 'OverconstrainedError':
+      return {
+        code: 'media',
+        message: 'No camera was found that matches the settings.',
+        hint: 'Connect a camera, pick another device, or use the test pattern.'
+      }
+    default:
+      return {
+        code: 'media',
+        message: `Capture failed: ${e instanceof Error ? e.message : String(e)}`,
+        hint: 'Try another source, or the test pattern.'
+      }
+  }
+}

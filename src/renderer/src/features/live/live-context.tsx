@@ -1,0 +1,179 @@
+// The live run outlives any one screen: the camera, the recorder and the run's state live here, above
+// the navigation, so leaving "Go live" never stops a broadcast or its preview.
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
+import type { ReactNode } from 'react'
+import type {
+  LiveHealthEvent,
+  LiveState,
+  LiveStateEvent,
+  OutputSettings
+} from '../../../../shared/contract'
+import type { AppError } from '../../../../shared/result'
+import { useApi } from '../../lib/api'
+import { pickMimeType, stopTracks, type SourceKind } from './capture'
+import { MediaPusher } from './media-pusher'
+
+export interface Capture {
+  kind: SourceKind
+  stream: MediaStream | null
+}
+
+export interface LiveContextValue {
+  run: LiveStateEvent | null
+  health: LiveHealthEvent | null
+  /** When congestion first reached 2+ without easing since (ms), for the sustained-trouble warning. */
+  troubleSince: number | null
+  capture: Capture | null
+  error: AppError | null
+  busy: boolean
+  running: boolean
+  setCapture: (c: Capture | null) => void
+  start: (streamId: string, output: OutputSettings) => Promise<void>
+  stop: () => Promise<void>
+  retryNow: () => Promise<void>
+  clearError: () => void
+}
+
+const RUNNING: LiveState[] = ['connecting', 'live', 'reconnecting', 'stopping']
+export const isRunning = (s: LiveState | undefined): boolean => !!s && RUNNING.includes(s)
+
+const LiveContext = createContext<LiveContextValue | null>(null)
+
+export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
+  const api = useApi()
+  const [run, setRun] = useState<LiveStateEvent | null>(null)
+  const [health, setHealth] = useState<LiveHealthEvent | null>(null)
+  const [troubleSince, setTroubleSince] = useState<number | null>(null)
+  const [capture, setCaptureState] = useState<Capture | null>(null)
+  const [error, setError] = useState<AppError | null>(null)
+  const [busy, setBusy] = useState(false)
+  const pusher = useRef<MediaPusher | null>(null)
+  const runId = useRef<string | null>(null)
+  const captureRef = useRef<Capture | null>(null)
+
+  useEffect(() => {
+    let alive = true
+    void api.liveStatus().then((r) => {
+      if (alive && r.ok && r.value) {
+        runId.current = r.value.runId
+        setRun(r.value)
+      }
+    })
+    const offState = api.on('live:state', (e) => {
+      runId.current = e.runId
+      setRun(e)
+      if (e.state === 'ended' || e.state === 'failed') {
+        pusher.current?.abandon()
+        pusher.current = null
+        setTroubleSince(null)
+      }
+    })
+    const offHealth = api.on('live:health', (h) => {
+      setHealth(h)
+      setTroubleSince((since) => (h.congestion >= 2 ? (since ?? h.at) : null))
+    })
+    return () => {
+      alive = false
+      offState()
+      offHealth()
+    }
+  }, [api])
+
+  // Closing the app's page must not leave the camera light on.
+  useEffect(() => () => stopTracks(captureRef.current?.stream ?? null), [])
+
+  const setCapture = useCallback((c: Capture | null) => {
+    if (captureRef.current?.stream && captureRef.current.stream !== c?.stream)
+      stopTracks(captureRef.current.stream)
+    captureRef.current = c
+    setCaptureState(c)
+  }, [])
+
+  const start = useCallback(
+    async (streamId: string, output: OutputSettings) => {
+      const c = captureRef.current
+      setError(null)
+      if (!c) return setError({ code: 'media', message: 'Choose a source first.' })
+      let mimeType: string | undefined
+      if (c.kind !== 'test-pattern') {
+        if (!c.stream) return setError({ code: 'media', message: 'The source is not open yet.' })
+        mimeType = pickMimeType()
+        if (!mimeType)
+          return setError({
+            code: 'media',
+            message: 'This system cannot encode video for streaming (no MediaRecorder format).',
+            hint: 'Use the test pattern source.'
+          })
+      }
+      setBusy(true)
+      setHealth(null)
+      const r = await api.goLive({
+        streamId,
+        source: mimeType ? { kind: 'media', mimeType } : { kind: 'test-pattern' },
+        output
+      })
+      if (!r.ok) {
+        setBusy(false)
+        return setError(r.error)
+      }
+      runId.current = r.value.runId
+      if (mimeType && c.stream) {
+        try {
+          pusher.current = new MediaPusher(api, r.value.runId, c.stream, mimeType, output, (e) => {
+            setError(e)
+            void api.stopLive(r.value.runId)
+          })
+          pusher.current.start()
+        } catch (e) {
+          setError({ code: 'media', message: `The encoder could not start: ${String(e)}` })
+          await api.stopLive(r.value.runId)
+        }
+      }
+      setBusy(false)
+    },
+    [api]
+  )
+
+  const stop = useCallback(async () => {
+    const id = runId.current
+    if (!id) return
+    setBusy(true)
+    // Hand main the last recorded chunk before asking it to stop, so the recording ends where we did.
+    await pusher.current?.stop()
+    pusher.current = null
+    const r = await api.stopLive(id)
+    if (!r.ok) setError(r.error)
+    setBusy(false)
+  }, [api])
+
+  const retryNow = useCallback(async () => {
+    if (!runId.current) return
+    const r = await api.retryNow(runId.current)
+    if (!r.ok) setError(r.error)
+  }, [api])
+
+  const value = useMemo<LiveContextValue>(
+    () => ({
+      run,
+      health,
+      troubleSince,
+      capture,
+      error,
+      busy,
+      running: isRunning(run?.state),
+      setCapture,
+      start,
+      stop,
+      retryNow,
+      clearError: () => setError(null)
+    }),
+    [run, health, troubleSince, capture, error, busy, setCapture, start, stop, retryNow]
+  )
+  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>
+}
+
+export function useLive(): LiveContextValue {
+  const v = useContext(LiveContext)
+  if (!v) throw new Error('useLive outside LiveProvider')
+  return v
+}

@@ -1,0 +1,78 @@
+import { useEffect, useRef, type ReactNode } from 'react'
+import type { SessionView } from '../../../../shared/contract'
+import { formatBitrate, formatDate } from '../../lib/format'
+import { ErrorNote, Loading } from '../../components/ErrorNote'
+import { useHls, type Rendition } from './use-hls'
+
+const label = (r: Rendition): string =>
+  `${r.height ? `${r.height}p` : (r.name ?? `Level ${r.index + 1}`)}${r.width ? ` (${r.width}×${r.height})` : ''}, ${formatBitrate(r.bitrate)}`
+
+/** A recording in an overlay: video, quality menu, the rendition playing now. Escape closes it. */
+export function PlayerDialog({
+  session,
+  onClose
+}: {
+  session: SessionView
+  onClose: () => void
+}): ReactNode {
+  const video = useRef<HTMLVideoElement>(null)
+  const closeButton = useRef<HTMLButtonElement>(null)
+  const hls = useHls(video, session.recordingUrl ?? '')
+
+  useEffect(() => {
+    closeButton.current?.focus()
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') onClose()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [onClose])
+
+  return (
+    <div className="overlay" role="presentation" onClick={onClose}>
+      <div
+        className="dialog player"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="player-title"
+        data-testid="player"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <div className="screen-head">
+          <h2 id="player-title">Recording from {formatDate(session.createdAt)}</h2>
+          <span className="spacer" />
+          <button type="button" ref={closeButton} className="secondary" onClick={onClose}>
+            Close
+          </button>
+        </div>
+        <video ref={video} controls muted playsInline data-testid="player-video" />
+        {hls.loading && <Loading label="Loading recording…" />}
+        {hls.error && <ErrorNote error={hls.error} onRetry={hls.retry} testId="player-error" />}
+        <div className="player-bar">
+          <label>
+            Quality
+            <select
+              value={hls.selected}
+              data-testid="quality-menu"
+              disabled={hls.renditions.length === 0}
+              onChange={(e) => hls.select(Number(e.target.value))}
+            >
+              <option value={-1}>Auto</option>
+              {hls.renditions.map((r) => (
+                <option key={r.index} value={r.index}>
+                  {label(r)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span data-testid="rendition-now" aria-live="polite">
+            {hls.playing ? `Playing ${label(hls.playing)}` : 'Choosing a rendition…'}
+          </span>
+          {hls.renditions.length === 1 && (
+            <span className="muted">Single rendition: this session was not transcoded.</span>
+          )}
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,178 @@
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import type { SessionView } from '../../../../shared/contract'
+import type { AppError } from '../../../../shared/result'
+import { formatDate, formatDuration } from '../../lib/format'
+import { CopyButton } from '../../components/CopyButton'
+import { Empty, ErrorNote, Loading } from '../../components/ErrorNote'
+import { StatusBadge, statusOf } from './StatusBadge'
+import { useSessions } from './use-sessions'
+
+/** Fixed row height is what makes windowing exact: row i sits at i * ROW_H, no measuring. */
+export const ROW_H = 44
+const OVERSCAN = 8
+/** Start fetching the next page this many rows before the end of what is loaded. */
+const PREFETCH = 60
+
+export function SessionsList({
+  streamId,
+  onPlay,
+  streamNames,
+  refreshKey
+}: {
+  streamId?: string
+  onPlay: (s: SessionView) => void
+  streamNames?: Map<string, string>
+  /** Changes when the caller knows the list is stale (a run ended): re-read the first page. */
+  refreshKey?: unknown
+}): ReactNode {
+  const data = useSessions(streamId)
+  const viewport = useRef<HTMLDivElement>(null)
+  const [scrollTop, setScrollTop] = useState(0)
+  const [height, setHeight] = useState(480)
+  const [copyError, setCopyError] = useState<AppError | null>(null)
+  const { refresh } = data
+  const refreshRef = useRef(refresh)
+  refreshRef.current = refresh
+
+  const lastKey = useRef(refreshKey)
+  useEffect(() => {
+    if (lastKey.current === refreshKey) return
+    lastKey.current = refreshKey
+    refreshRef.current()
+  }, [refreshKey])
+
+  const hasRows = data.items.length > 0
+  useLayoutEffect(() => {
+    const el = viewport.current
+    if (!el) return
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight || 480))
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [hasRows])
+
+  const count = data.items.length
+  const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN)
+  const last = Math.min(count - 1, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN)
+  const { loadMore, hasMore, loading, setVisible } = data
+  useEffect(() => {
+    setVisible(first, last)
+    if (hasMore && !loading && last >= count - PREFETCH) loadMore()
+  }, [first, last, count, hasMore, loading, loadMore, setVisible])
+
+  if (data.error && count === 0) return <ErrorNote error={data.error} onRetry={data.refresh} />
+  if (count === 0 && data.loading) return <Loading label="Loading sessions…" />
+  if (count === 0)
+    return (
+      <Empty>
+        <p data-testid="sessions-empty">
+          No sessions yet. A session appears here each time the stream goes live.
+        </p>
+        <button type="button" className="secondary" onClick={data.refresh}>
+          Refresh
+        </button>
+      </Empty>
+    )
+
+  const rows: ReactNode[] = []
+  for (let i = first; i <= last; i++) {
+    const s = data.items[i]
+    if (!s) continue
+    const status = statusOf(s)
+    rows.push(
+      <div
+        key={s.id}
+        className="vrow"
+        role="row"
+        aria-rowindex={i + 2}
+        style={{ transform: `translateY(${i * ROW_H}px)` }}
+        data-testid="session-row"
+        data-session-id={s.id}
+        data-status={status}
+      >
+        <span role="cell">{formatDate(s.createdAt)}</span>
+        {!streamId && (
+          <span role="cell" className="ellipsis">
+            {streamNames?.get(s.parentId) ?? s.name ?? s.parentId.slice(0, 8)}
+          </span>
+        )}
+        <span role="cell" className="mono">
+          {formatDuration(s.sourceSegmentsDuration)}
+        </span>
+        <span role="cell">
+          <StatusBadge status={status} />
+        </span>
+        <span role="cell" className="row-actions">
+          <button
+            type="button"
+            disabled={status !== 'ready' || !s.recordingUrl}
+            aria-label={`Play session from ${formatDate(s.createdAt)}`}
+            data-testid="play-session"
+            onClick={() => onPlay(s)}
+          >
+            Play
+          </button>
+          {s.recordingUrl && (
+            <CopyButton
+              label={`Copy HLS URL of session from ${formatDate(s.createdAt)}`}
+              getText={() => ({ ok: true, value: s.recordingUrl as string })}
+              onError={setCopyError}
+            />
+          )}
+          {s.mp4Url && status === 'ready' && (
+            <a className="button secondary" href={s.mp4Url} download data-testid="download-mp4">
+              MP4
+            </a>
+          )}
+        </span>
+      </div>
+    )
+  }
+
+  return (
+    <div className="sessions" data-testid="sessions-list">
+      <div className="list-meta">
+        <span data-testid="sessions-count">
+          {data.total ?? count} session{(data.total ?? count) === 1 ? '' : 's'}
+          {data.hasMore ? ` (${count} loaded)` : ''}
+        </span>
+        <button
+          type="button"
+          className="secondary"
+          onClick={data.refresh}
+          data-testid="sessions-refresh"
+        >
+          Refresh
+        </button>
+      </div>
+      {copyError && <ErrorNote error={copyError} />}
+      {data.error && <ErrorNote error={data.error} onRetry={data.loadMore} />}
+      <div
+        className="vtable"
+        role="table"
+        aria-label="Sessions"
+        aria-rowcount={(data.total ?? count) + 1}
+      >
+        <div className={`vrow vhead ${streamId ? '' : 'with-stream'}`} role="row" aria-rowindex={1}>
+          <span role="columnheader">Started</span>
+          {!streamId && <span role="columnheader">Stream</span>}
+          <span role="columnheader">Duration</span>
+          <span role="columnheader">Recording</span>
+          <span role="columnheader">Actions</span>
+        </div>
+        <div
+          className={`vviewport ${streamId ? '' : 'with-stream'}`}
+          ref={viewport}
+          tabIndex={0}
+          aria-label="Session rows, scroll for more"
+          data-testid="sessions-viewport"
+          onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        >
+          <div className="vspacer" style={{ height: count * ROW_H }}>
+            {rows}
+          </div>
+        </div>
+      </div>
+      {data.loading && <Loading label="Loading more…" />}
+    </div>
+  )
+}

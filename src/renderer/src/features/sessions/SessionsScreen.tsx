@@ -1,0 +1,30 @@
+import { useMemo, type ReactNode } from 'react'
+import type { SessionView } from '../../../../shared/contract'
+import { useApi } from '../../lib/api'
+import type { Navigate } from '../../lib/route'
+import { useResult } from '../../lib/use-result'
+import { useLive } from '../live/live-context'
+import { SessionsList } from './SessionsList'
+
+/** Every session of the account, newest first. */
+export function SessionsScreen({
+  onPlay
+}: {
+  onPlay: (s: SessionView) => void
+  navigate: Navigate
+}): ReactNode {
+  const api = useApi()
+  const live = useLive()
+  // Stream names make the rows readable; a failure here only costs the names, not the list.
+  const streams = useResult(() => api.listStreams({ limit: 100 }), [api])
+  const names = useMemo(
+    () => new Map((streams.value?.items ?? []).map((s) => [s.id, s.name])),
+    [streams.value]
+  )
+  return (
+    <section className="screen sessions-screen" aria-labelledby="sessions-title">
+      <h1 id="sessions-title">Sessions</h1>
+      <SessionsList onPlay={onPlay} streamNames={names} refreshKey={live.run?.state} />
+    </section>
+  )
+}

@@ -1,0 +1,91 @@
+import { useState, type FormEvent, type ReactNode } from 'react'
+import type { StreamView } from '../../../../shared/contract'
+import { RECOMMENDED_PROFILES, type ProfileIssue } from '../../../../shared/profiles'
+import type { AppError } from '../../../../shared/result'
+import { useApi } from '../../lib/api'
+import { ErrorNote } from '../../components/ErrorNote'
+import { ProfilesEditor } from '../profiles/ProfilesEditor'
+import { checkRows, rowFromProfile, type ProfileRow } from '../profiles/profile-rows'
+import { IssueList } from '../profiles/IssueList'
+
+/** Name + record + profiles. Everything the service would reject is caught here and nothing is sent. */
+export function CreateStreamForm({
+  onCreated,
+  onCancel
+}: {
+  onCreated: (s: StreamView) => void
+  onCancel: () => void
+}): ReactNode {
+  const api = useApi()
+  const [name, setName] = useState('')
+  const [record, setRecord] = useState(true)
+  const [rows, setRows] = useState<ProfileRow[]>(() => RECOMMENDED_PROFILES.map(rowFromProfile))
+  const [issues, setIssues] = useState<ProfileIssue[]>([])
+  const [error, setError] = useState<AppError | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault()
+    setError(null)
+    const found: ProfileIssue[] = []
+    if (name.trim() === '') found.push({ field: 'name', message: 'name is required', status: 422 })
+    const checked = checkRows(rows)
+    found.push(...checked.issues)
+    setIssues(found)
+    if (found.length > 0) return
+    setBusy(true)
+    const r = await api.createStream({ name: name.trim(), profiles: checked.profiles, record })
+    setBusy(false)
+    if (!r.ok) return setError(r.error)
+    onCreated(r.value)
+  }
+
+  const nameIssue = issues.find((i) => i.field === 'name')
+  return (
+    <form
+      className="card form"
+      onSubmit={submit}
+      aria-label="New stream"
+      noValidate
+      data-testid="create-stream"
+    >
+      <h2>New stream</h2>
+      <label>
+        Name
+        <input
+          value={name}
+          data-testid="stream-name"
+          aria-invalid={nameIssue ? true : undefined}
+          aria-describedby={nameIssue ? 'stream-name-issue' : undefined}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Friday night stream"
+        />
+        {nameIssue && (
+          <span className="field-issue" id="stream-name-issue">
+            {nameIssue.message}
+          </span>
+        )}
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={record}
+          data-testid="stream-record"
+          onChange={(e) => setRecord(e.target.checked)}
+        />
+        Record sessions
+      </label>
+      <ProfilesEditor rows={rows} onChange={setRows} issues={issues} />
+      <IssueList issues={issues} />
+      {error && <ErrorNote error={error} testId="create-stream-error" />}
+      <div className="actions">
+        <button type="submit" disabled={busy} data-testid="create-stream-submit">
+          {busy ? 'Creating…' : 'Create stream'}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}
