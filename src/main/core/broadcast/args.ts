@@ -1,0 +1,125 @@
+// Pure builders for the broadcaster's ffmpeg command line. Every flag that is not obvious says why.
+import type { LiveSource, OutputSettings } from '../../../shared/contract'
+
+export interface BroadcastArgsInput {
+  source: LiveSource
+  output: OutputSettings
+  /** Full RTMP URL including the stream key: only ever passed to ffmpeg, never logged. */
+  url: string
+  /** libx264 preset for the encode path; veryfast leaves headroom on small machines. */
+  preset?: string
+}
+
+/** MediaRecorder says what it produced in its mimeType: `video/webm;codecs=avc1.42E01F,opus`. */
+export function isH264Mime(mimeType: string): boolean {
+  return /avc1|h264/i.test(mimeType)
+}
+
+/** Whether the video can go out as it came in (H.264) or must be encoded. */
+export function videoPath(source: LiveSource): 'copy' | 'encode' {
+  return source.kind === 'media' && isH264Mime(source.mimeType) ? 'copy' : 'encode'
+}
+
+export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
+  const { source, output } = input
+  const args = [
+    '-hide_banner',
+    // warning keeps stderr to what matters (errors, connection trouble) so the 50-line ring stays useful.
+    '-loglevel',
+    'warning',
+    // Machine-readable health on stdout (key=value blocks), no interactive status line on stderr.
+    '-progress',
+    'pipe:1',
+    '-nostats'
+    // No -nostdin: stdin carries the media, or 'q' for an orderly stop of the test pattern.
+  ]
+  if (source.kind === 'test-pattern') {
+    args.push(...testPatternInputs(output))
+  } else {
+    args.push(
+      // MediaRecorder timestamps can start anywhere and have gaps; regenerate missing ones.
+      '-fflags',
+      '+genpts',
+      // Browser chunks are WebM/Matroska; saying so spares probing a pipe that cannot seek.
+      '-f',
+      'matroska',
+      '-thread_queue_size',
+      '1024',
+      '-i',
+      'pipe:0'
+    )
+  }
+  args.push('-map', '0:v:0', '-map', source.kind === 'test-pattern' ? '1:a:0' : '0:a:0?')
+  args.push(...videoArgs(videoPath(source), output, input.preset ?? 'veryfast'))
+  args.push(...audioArgs(output))
+  args.push(
+    '-f',
+    'flv',
+    // A live RTMP target cannot seek back to patch duration/filesize into the header.
+    '-flvflags',
+    'no_duration_filesize',
+    // If the ingest stops reading without closing the socket, give up after 10 s instead of hanging.
+    '-rw_timeout',
+    '10000000',
+    input.url
+  )
+  return args
+}
+
+function testPatternInputs(o: OutputSettings): string[] {
+  return [
+    // -re paces the synthetic sources at real time, like a camera.
+    '-re',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}`,
+    '-re',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000'
+  ]
+}
+
+function videoArgs(path: 'copy' | 'encode', o: OutputSettings, preset: string): string[] {
+  if (path === 'copy') return ['-c:v', 'copy']
+  const gop = Math.max(1, Math.round(o.fps * o.keyframeIntervalSec))
+  const kbps = o.videoBitrateKbps
+  return [
+    '-c:v',
+    'libx264',
+    '-preset',
+    preset,
+    // No lookahead, no frame-threading delay: frames leave as they are made.
+    '-tune',
+    'zerolatency',
+    '-pix_fmt',
+    'yuv420p',
+    // Scale to the chosen size and hold a constant frame rate (browser input is variable rate).
+    '-vf',
+    `scale=${o.width}:${o.height}:force_original_aspect_ratio=decrease,pad=${o.width}:${o.height}:-1:-1,setsar=1`,
+    '-r',
+    String(o.fps),
+    '-b:v',
+    `${kbps}k`,
+    '-maxrate',
+    `${kbps}k`,
+    '-bufsize',
+    `${kbps * 2}k`,
+    // A keyframe every keyframeIntervalSec exactly: segmenters cut on them, so no scene-cut extras.
+    '-g',
+    String(gop),
+    '-keyint_min',
+    String(gop),
+    '-sc_threshold',
+    '0',
+    // No B-frames: RTMP ingests and low-latency players expect pts = dts order.
+    '-bf',
+    '0'
+  ]
+}
+
+function audioArgs(o: OutputSettings): string[] {
+  return ['-c:a', 'aac', '-b:a', `${o.audioBitrateKbps}k`, '-ar', '48000', '-ac', '2']
+}

@@ -1,0 +1,116 @@
+// Keeps what a new ffmpeg needs to pick up a running MediaRecorder stream: the Matroska header
+// (everything before the first Cluster) and the clusters since the latest one that starts on a video
+// keyframe. Memory is bounded: beyond maxBytes the oldest whole clusters go.
+import { MatroskaScanner } from './matroska-scanner'
+
+interface ClusterUnit {
+  chunks: Buffer[]
+  bytes: number
+  /** undefined until the cluster's first video block has been seen. */
+  key: boolean | undefined
+}
+
+export const DEFAULT_MEDIA_BUFFER_BYTES = 32 * 1024 * 1024
+
+export class MediaBuffer {
+  private scanner = new MatroskaScanner()
+  /** Bytes received but not yet classified (an element header split across chunks). */
+  private pending: Buffer = Buffer.alloc(0)
+  private pendingStart = 0
+  private header: Buffer[] = []
+  private headerDone = false
+  private units: ClusterUnit[] = []
+  private total = 0
+  droppedUnits = 0
+
+  constructor(private readonly maxBytes = DEFAULT_MEDIA_BUFFER_BYTES) {}
+
+  /**
+   * Takes the next chunk; returns the bytes it newly classified, in stream order, so a live ffmpeg
+   * can be fed exactly the stream the buffer holds. Throws if the data is not Matroska/WebM.
+   */
+  push(chunk: Buffer): Buffer[] {
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk
+    const events = this.scanner.push(chunk)
+    const upTo = this.scanner.consumed
+    const out: Buffer[] = []
+    let cursor = this.pendingStart
+    const take = (to: number): void => {
+      if (to <= cursor) return
+      const piece = this.pending.subarray(cursor - this.pendingStart, to - this.pendingStart)
+      this.append(piece)
+      out.push(piece)
+      cursor = to
+    }
+    for (const ev of events) {
+      if (ev.type === 'cluster') {
+        take(ev.at)
+        this.headerDone = true
+        this.units.push({ chunks: [], bytes: 0, key: undefined })
+      } else {
+        const unit = this.units[this.units.length - 1]
+        if (unit && unit.key === undefined) unit.key = ev.key
+      }
+    }
+    take(upTo)
+    this.pending = this.pending.subarray(upTo - this.pendingStart)
+    this.pendingStart = upTo
+    this.trim()
+    return out
+  }
+
+  private append(piece: Buffer): void {
+    if (!this.headerDone) {
+      this.header.push(piece)
+      return
+    }
+    const unit = this.units[this.units.length - 1]
+    if (!unit) return
+    unit.chunks.push(piece)
+    unit.bytes += piece.length
+    this.total += piece.length
+  }
+
+  private trim(): void {
+    // Only data from the newest keyframe cluster on can ever be fed again.
+    const lastKey = this.lastKeyIndex()
+    if (lastKey > 0) this.dropFront(lastKey)
+    while (this.total > this.maxBytes && this.units.length > 1) this.dropFront(1)
+    const only = this.units[0]
+    if (only && this.units.length === 1 && this.total > this.maxBytes) {
+      // A single cluster larger than the budget cannot be kept whole: give it up as a start point.
+      this.total -= only.bytes
+      only.chunks = []
+      only.bytes = 0
+      only.key = false
+      this.droppedUnits++
+    }
+  }
+
+  private dropFront(n: number): void {
+    for (const u of this.units.splice(0, n)) {
+      this.total -= u.bytes
+      this.droppedUnits++
+    }
+  }
+
+  private lastKeyIndex(): number {
+    for (let i = this.units.length - 1; i >= 0; i--) if (this.units[i]?.key === true) return i
+    return -1
+  }
+
+  /**
+   * What a fresh ffmpeg must be fed first: the header, then every buffered byte from the newest
+   * keyframe cluster on. Undefined while there is no such cluster yet (wait for the next one).
+   */
+  startPoint(): Buffer[] | undefined {
+    if (!this.headerDone) return undefined
+    const i = this.lastKeyIndex()
+    if (i < 0) return undefined
+    return [...this.header, ...this.units.slice(i).flatMap((u) => u.chunks)]
+  }
+
+  get bufferedBytes(): number {
+    return this.total
+  }
+}

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  CongestionMeter,
+  ProgressParser,
+  showsMediaFlowing,
+  type ProgressBlock
+} from '../../../src/main/core/broadcast/progress'
+
+// Recorded from a real ffmpeg 5.1 run: 3 s of 640x360 test pattern encoded to FLV (see fixture name).
+const recorded = readFileSync(join(__dirname, '../../fixtures/core/progress-encode.txt'), 'utf8')
+
+const block = (p: Partial<ProgressBlock>): ProgressBlock => ({
+  frame: 0,
+  fps: 30,
+  kbps: 1000,
+  totalSize: 0,
+  outTimeUs: 0,
+  dupFrames: 0,
+  dropFrames: 0,
+  speed: 1,
+  end: false,
+  ...p
+})
+
+describe('progress parser', () => {
+  it('parses the recorded output into blocks, also when split at odd places', () => {
+    const whole = new ProgressParser().push(recorded)
+    const split = new ProgressParser()
+    const pieces: ProgressBlock[] = []
+    for (let i = 0; i < recorded.length; i += 7)
+      pieces.push(...split.push(recorded.slice(i, i + 7)))
+    expect(pieces).toEqual(whole)
+    expect(whole.length).toBeGreaterThan(3)
+    const last = whole[whole.length - 1]!
+    expect(last.end).toBe(true)
+    expect(last.frame).toBe(90)
+    expect(last.fps).toBeCloseTo(29.79)
+    expect(last.kbps).toBeCloseTo(1173.5)
+    expect(last.totalSize).toBe(441234)
+    expect(last.outTimeUs).toBe(3008000)
+    expect(last.speed).toBeCloseTo(0.996)
+    expect(whole.slice(0, -1).every((b) => !b.end)).toBe(true)
+  })
+
+  it('treats N/A as 0 and sees flowing media only with bytes out and media time', () => {
+    const [b] = new ProgressParser().push(
+      'frame=0\nbitrate=N/A\nspeed=N/A\ntotal_size=N/A\nprogress=continue\n'
+    )
+    expect(b).toMatchObject({ frame: 0, kbps: 0, speed: 0, totalSize: 0 })
+    expect(showsMediaFlowing(b!)).toBe(false)
+    expect(showsMediaFlowing(block({ totalSize: 400, outTimeUs: 1000 }))).toBe(true)
+  })
+})
+
+describe('congestion', () => {
+  const feed = (m: CongestionMeter, blocks: Partial<ProgressBlock>[]): number => {
+    let l = 0
+    blocks.forEach((p, i) => {
+      l = m.add(
+        block({ frame: (i + 1) * 30, outTimeUs: (i + 1) * 1e6, totalSize: (i + 1) * 125_000, ...p })
+      )
+    })
+    return l
+  }
+
+  it('is 0 when keeping up at the target rate', () => {
+    expect(feed(new CongestionMeter(1000), Array(6).fill({ speed: 1.0 }))).toBe(0)
+  })
+
+  it('rises with encoder speed under real time', () => {
+    expect(feed(new CongestionMeter(1000), Array(6).fill({ speed: 0.93 }))).toBe(1)
+    expect(feed(new CongestionMeter(1000), Array(6).fill({ speed: 0.85 }))).toBe(2)
+    expect(feed(new CongestionMeter(1000), Array(6).fill({ speed: 0.5 }))).toBe(3)
+  })
+
+  it('rises when dropped frames keep growing', () => {
+    const m = new CongestionMeter(1000)
+    const level = feed(
+      m,
+      [0, 10, 20, 30, 40, 50].map((d) => ({ dropFrames: d }))
+    )
+    expect(level).toBeGreaterThanOrEqual(2)
+  })
+
+  it('flags a bitrate collapse from the recent rate, not the run average', () => {
+    const m = new CongestionMeter(1000)
+    // 125 kB per second of media = 1000 kbit/s, then almost nothing goes out.
+    for (let i = 1; i <= 6; i++)
+      m.add(block({ outTimeUs: i * 1e6, totalSize: i * 125_000, frame: i * 30 }))
+    expect(m.level()).toBe(0)
+    for (let i = 7; i <= 12; i++)
+      m.add(block({ outTimeUs: i * 1e6, totalSize: 750_000 + i * 5000, frame: i * 30 }))
+    expect(m.recentKbps()).toBeLessThan(100)
+    expect(m.level()).toBe(3)
+  })
+})

@@ -1,0 +1,288 @@
+// The supervisor's state machine with a fake ffmpeg (a real one cannot be scripted to fail on cue)
+// and fake timers (the reconnect schedule must be exact, not waited for).
+import { EventEmitter } from 'node:events'
+import { PassThrough } from 'node:stream'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { BroadcastSupervisor, type ChildLike } from '../../../src/main/core/broadcast/supervisor'
+import { backoffDelay } from '../../../src/main/core/broadcast/exit-info'
+import type { LiveStateEvent } from '../../../src/shared/contract'
+
+const KEY = 'ab12-cd34-ef56-gh78'
+
+class FakeChild extends EventEmitter implements ChildLike {
+  pid: number | undefined = Math.floor(Math.random() * 1e6)
+  /** Like ffmpeg: 'q' on stdin and SIGTERM both end it; a test may make it stubborn. */
+  obeys = true
+  stdin = new PassThrough()
+  stdout = new PassThrough()
+  stderr = new PassThrough()
+  signals: string[] = []
+  exited = false
+  stdinText = ''
+  constructor() {
+    super()
+    this.stdin.on('data', (d: Buffer) => {
+      this.stdinText += d.toString()
+      if (this.obeys && this.stdinText.includes('q')) setTimeout(() => this.exit(0), 100)
+    })
+  }
+  kill(sig: NodeJS.Signals = 'SIGTERM'): boolean {
+    this.signals.push(sig)
+    if (sig === 'SIGKILL') this.exit(null, 'SIGKILL')
+    else if (this.obeys) setTimeout(() => this.exit(255), 50)
+    return true
+  }
+  /** One progress block with media flowing: the ingest accepted the publish. */
+  flowing(seconds = 1): void {
+    this.stdout.write(
+      `frame=${seconds * 30}\nfps=30\nbitrate=1000kbits/s\ntotal_size=${seconds * 125000}\nout_time_us=${seconds * 1e6}\ndrop_frames=0\ndup_frames=0\nspeed=1.0x\nprogress=continue\n`
+    )
+  }
+  exit(code: number | null, signal: NodeJS.Signals | null = null): void {
+    if (this.exited) return
+    this.exited = true
+    this.emit('exit', code, signal)
+  }
+}
+
+const output = {
+  width: 640,
+  height: 360,
+  fps: 30,
+  videoBitrateKbps: 1000,
+  audioBitrateKbps: 128,
+  keyframeIntervalSec: 2
+}
+
+function setup(extra: Partial<ConstructorParameters<typeof BroadcastSupervisor>[0]> = {}) {
+  const children: FakeChild[] = []
+  const states: LiveStateEvent[] = []
+  const sup = new BroadcastSupervisor({
+    runId: 'r1',
+    streamId: 's1',
+    streamName: 'Show',
+    source: { kind: 'test-pattern' },
+    output,
+    url: `rtmp://127.0.0.1/live/${KEY}`,
+    secrets: [KEY],
+    spawn: () => {
+      const c = new FakeChild()
+      children.push(c)
+      return c
+    },
+    random: () => 0.5, // no jitter: the schedule is exact
+    onState: (s) => states.push(s),
+    ...extra
+  })
+  const child = (): FakeChild => children[children.length - 1]!
+  return { sup, children, states, child }
+}
+
+const tick = async (ms = 0): Promise<void> => {
+  await vi.advanceTimersByTimeAsync(ms)
+}
+/** Stop and let the fake ffmpeg honour 'q' under fake time. */
+const stopped = async (sup: BroadcastSupervisor): Promise<LiveStateEvent> => {
+  const done = sup.stop()
+  await tick(8000)
+  return done
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_000_000 })
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('broadcast supervisor', () => {
+  it('goes connecting -> live on the first block with media out', async () => {
+    const { sup, child, states } = setup()
+    sup.start()
+    expect(sup.state).toBe('connecting')
+    child().stdout.write('frame=0\ntotal_size=0\nout_time_us=0\nprogress=continue\n')
+    await tick()
+    expect(sup.state).toBe('connecting')
+    child().flowing()
+    await tick()
+    expect(sup.state).toBe('live')
+    expect(states.map((s) => s.state)).toEqual(['connecting', 'live'])
+    expect(sup.status().liveSince).toBe(1_000_000)
+  })
+
+  it('reconnects with backoff 1 s, x1.5 ..., capped, and resets after going live again', async () => {
+    const { sup, child, children, states } = setup({ backoff: { capMs: 3000 } })
+    sup.start()
+    child().flowing()
+    await tick()
+    const delays: number[] = []
+    for (let i = 0; i < 5; i++) {
+      child().stderr.write(`rtmp://h/live/${KEY}: Connection refused\n`)
+      child().exit(1)
+      await tick()
+      const s = sup.status()
+      expect(s.state).toBe('reconnecting')
+      expect(s.attempt).toBe(i + 1)
+      delays.push(s.nextRetryAt! - Date.now())
+      await tick(delays[i]! - 1)
+      expect(children).toHaveLength(i + 1) // not yet
+      await tick(1)
+      expect(children).toHaveLength(i + 2)
+    }
+    expect(delays).toEqual([1000, 1500, 2250, 3000, 3000])
+    child().flowing()
+    await tick()
+    expect(sup.state).toBe('live')
+    child().exit(1)
+    await tick()
+    expect(sup.status().attempt).toBe(1)
+    // Errors carry the cause, redacted.
+    const withError = states.find((s) => s.error)!
+    expect(withError.error!.message).toContain('live/****')
+    expect(JSON.stringify(states)).not.toContain(KEY)
+    await stopped(sup)
+  })
+
+  it('jitters within ±20 % and never exceeds the cap', () => {
+    const b = { initialMs: 1000, factor: 1.5, capMs: 30_000, jitter: 0.2 }
+    expect(backoffDelay(1, b, () => 0)).toBe(800)
+    expect(backoffDelay(1, b, () => 1)).toBe(1200)
+    expect(backoffDelay(20, b, () => 1)).toBe(30_000)
+    expect(backoffDelay(20, b, () => 0)).toBe(24_000)
+  })
+
+  it('retryNow skips the wait', async () => {
+    const { sup, child, children } = setup()
+    sup.start()
+    child().flowing()
+    await tick()
+    child().exit(1)
+    await tick()
+    expect(sup.state).toBe('reconnecting')
+    sup.retryNow()
+    expect(children).toHaveLength(2)
+    child().flowing()
+    await tick()
+    expect(sup.state).toBe('live')
+  })
+
+  it('stop mid-retry ends at once and never starts another ffmpeg', async () => {
+    const { sup, child, children } = setup()
+    sup.start()
+    child().flowing()
+    await tick()
+    child().exit(1)
+    await tick()
+    const final = await sup.stop()
+    expect(final.state).toBe('ended')
+    await tick(60_000)
+    expect(children).toHaveLength(1)
+  })
+
+  it('stop while a reconnect attempt is connecting terminates that ffmpeg right away', async () => {
+    const { sup, child } = setup()
+    sup.start()
+    child().flowing()
+    await tick()
+    child().exit(1)
+    await tick(1000)
+    expect(sup.state).toBe('reconnecting')
+    const attempt = child()
+    const done = sup.stop()
+    expect(attempt.signals).toEqual(['SIGTERM'])
+    await tick(50)
+    expect((await done).state).toBe('ended')
+  })
+
+  it('stop while live: q first, SIGTERM after 5 s, SIGKILL 2 s later', async () => {
+    const { sup, child } = setup()
+    sup.start()
+    child().flowing()
+    await tick()
+    const c = child()
+    c.obeys = false
+    const done = sup.stop()
+    expect(sup.state).toBe('stopping')
+    await tick(0)
+    expect(c.stdinText).toBe('q')
+    await tick(4999)
+    expect(c.signals).toEqual([])
+    await tick(1)
+    expect(c.signals).toEqual(['SIGTERM'])
+    await tick(2000)
+    expect(c.signals).toEqual(['SIGTERM', 'SIGKILL'])
+    expect((await done).state).toBe('ended')
+  })
+
+  it('an orderly exit after q ends without further signals', async () => {
+    const { sup, child } = setup()
+    sup.start()
+    child().flowing()
+    await tick()
+    const c = child()
+    const done = sup.stop()
+    await tick(100)
+    expect(c.stdinText).toBe('q')
+    expect((await done).state).toBe('ended')
+    await tick(10_000)
+    expect(c.signals).toEqual([])
+  })
+
+  it('fails at once when the first try dies of a non-network error, or ffmpeg is missing', async () => {
+    const a = setup()
+    a.sup.start()
+    a.child().stderr.write('Unknown encoder libx264\n')
+    a.child().exit(1)
+    await tick()
+    expect(a.sup.state).toBe('failed')
+    expect(a.sup.status().error).toMatchObject({ code: 'ffmpeg-failed' })
+
+    const b = setup()
+    b.sup.start()
+    const enoent = Object.assign(new Error('spawn /nope ENOENT'), { code: 'ENOENT' })
+    b.child().pid = undefined
+    b.child().emit('error', enoent)
+    await tick()
+    expect(b.sup.status()).toMatchObject({ state: 'failed', error: { code: 'ffmpeg-missing' } })
+  })
+
+  it('does not reconnect when auto-reconnect is off', async () => {
+    const { sup, child } = setup({ autoReconnect: false })
+    sup.start()
+    child().flowing()
+    await tick()
+    child().exit(1)
+    await tick()
+    expect(sup.state).toBe('failed')
+  })
+
+  it('kills a stalled ffmpeg (no progress) and reconnects', async () => {
+    const { sup, child, children } = setup({ stallMs: 5000 })
+    sup.start()
+    child().flowing()
+    await tick(4000)
+    child().flowing(2)
+    await tick(4999)
+    expect(children[0]!.signals).toEqual([])
+    await tick(1)
+    expect(children[0]!.signals).toEqual(['SIGKILL'])
+    await tick()
+    expect(sup.state).toBe('reconnecting')
+    await stopped(sup)
+  })
+
+  it('emits health at most once a second while live', async () => {
+    const health: number[] = []
+    const { sup, child } = setup({ onHealth: (h) => health.push(h.at) })
+    sup.start()
+    for (let i = 1; i <= 10; i++) {
+      child().flowing(i)
+      await tick(250)
+    }
+    expect(health.length).toBeGreaterThanOrEqual(2)
+    expect(health.length).toBeLessThanOrEqual(3)
+    for (let i = 1; i < health.length; i++)
+      expect(health[i]! - health[i - 1]!).toBeGreaterThanOrEqual(1000)
+    await stopped(sup)
+  })
+})
