@@ -1,33 +1,5 @@
 // Electron's security checklist as data and pure predicates, so tests can check them without Electron.
 
-export interface SecureWebPreferences {
-  preload: string
-  contextIsolation: true
-  sandbox: true
-  nodeIntegration: false
-  nodeIntegrationInWorker: false
-  nodeIntegrationInSubFrames: false
-  webSecurity: true
-  allowRunningInsecureContent: false
-  webviewTag: false
-  spellcheck: false
-}
-
-export function secureWebPreferences(preload: string): SecureWebPreferences {
-  return {
-    preload,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    spellcheck: false
-  }
-}
-
 /** The renderer never navigates away from itself: every in-app route is client-side. */
 export function isAllowedNavigation(target: string, rendererOrigins: readonly string[]): boolean {
   try {

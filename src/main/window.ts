@@ -5,8 +5,7 @@ import {
   contentSecurityPolicy,
   isAllowedNavigation,
   isExternalLinkAllowed,
-  isPermissionAllowed,
-  secureWebPreferences
+  isPermissionAllowed
 } from './window-policy'
 
 export function rendererTarget(): { url?: string; file?: string; origins: string[] } {
@@ -52,7 +51,21 @@ export function createMainWindow(): BrowserWindow {
     show: false,
     title: 'Onair',
     autoHideMenuBar: true,
-    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js'))
+    // Electron's security checklist, written out here so that static scanners (electronegativity) see it.
+    webPreferences: {
+      preload: join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+      // Middle-click would otherwise open links in new windows, around setWindowOpenHandler.
+      disableBlinkFeatures: 'Auxclick'
+    }
   })
   win.once('ready-to-show', () => win.show())
   win.webContents.on('will-navigate', (event, url) => {

@@ -3,18 +3,12 @@ import {
   contentSecurityPolicy,
   isAllowedNavigation,
   isExternalLinkAllowed,
-  isPermissionAllowed,
-  secureWebPreferences
+  isPermissionAllowed
 } from '../../../src/main/window-policy'
 
 const ORIGINS = ['file:///app/out/renderer/']
 
 describe('window policy', () => {
-  it('has the secure defaults', () => {
-    const p = secureWebPreferences('/app/out/preload/index.js')
-    expect(p).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false })
-  })
-
   it('keeps navigation inside the renderer', () => {
     expect(isAllowedNavigation('file:///app/out/renderer/index.html#/streams', ORIGINS)).toBe(true)
     expect(isAllowedNavigation('https://evil.example/', ORIGINS)).toBe(false)

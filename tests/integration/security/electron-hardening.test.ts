@@ -1,0 +1,182 @@
+// Electron hardening, checked on the BUILT main bundle (out/main/index.js) rather than on the sources:
+// the Electron runtime cannot run here, so `electron` is replaced by a recorder of what the bundle asks of
+// it (the one mock: the runtime itself). Everything else in the bundle is real, including the core.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import Module, { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const BUNDLE = resolve(__dirname, '../../../out/main/index.js')
+
+type Fn = (...args: unknown[]) => unknown
+const rec = {
+  appHandlers: new Map<string, Fn[]>(),
+  windows: [] as { options: Record<string, unknown>; wc: Map<string, Fn>; openHandler?: Fn; loaded?: string }[],
+  ipc: new Map<string, Fn>(),
+  permissionRequest: undefined as Fn | undefined,
+  permissionCheck: undefined as Fn | undefined,
+  headers: undefined as Fn | undefined,
+  opened: [] as string[],
+  exited: false
+}
+let readyResolve: () => void = () => {}
+const ready = new Promise<void>((r) => (readyResolve = r))
+let dataDir = ''
+
+function fakeElectron(): Record<string, unknown> {
+  class BrowserWindow {
+    static getAllWindows = (): unknown[] => rec.windows
+    webContents: Record<string, unknown>
+    constructor(options: Record<string, unknown>) {
+      const entry: (typeof rec.windows)[number] = { options, wc: new Map() }
+      rec.windows.push(entry)
+      this.webContents = {
+        on: (ev: string, fn: Fn) => entry.wc.set(ev, fn),
+        setWindowOpenHandler: (fn: Fn) => (entry.openHandler = fn),
+        send: () => {},
+        getURL: () => 'file:///x'
+      }
+      this.loadFile = (f: string) => {
+        entry.loaded = f
+        return Promise.resolve()
+      }
+    }
+    loadFile: (f: string) => Promise<void>
+    loadURL = (): Promise<void> => Promise.resolve()
+    once = (): void => {}
+    on = (): void => {}
+    show = (): void => {}
+    isDestroyed = (): boolean => false
+  }
+  return {
+    app: {
+      requestSingleInstanceLock: () => true,
+      quit: () => {},
+      exit: () => (rec.exited = true),
+      on: (ev: string, fn: Fn) => rec.appHandlers.set(ev, [...(rec.appHandlers.get(ev) ?? []), fn]),
+      whenReady: () => ready,
+      getPath: () => dataDir,
+      setPath: () => {},
+      getVersion: () => '0.0.0-test'
+    },
+    BrowserWindow,
+    ipcMain: { handle: (ch: string, fn: Fn) => rec.ipc.set(ch, fn), removeHandler: (ch: string) => rec.ipc.delete(ch) },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (fn: Fn) => (rec.permissionRequest = fn),
+        setPermissionCheckHandler: (fn: Fn) => (rec.permissionCheck = fn),
+        setDisplayMediaRequestHandler: () => {},
+        webRequest: { onHeadersReceived: (fn: Fn) => (rec.headers = fn) }
+      }
+    },
+    shell: { openExternal: async (url: string) => void rec.opened.push(url) },
+    desktopCapturer: { getSources: async () => [] }
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error('out/main/index.js is missing: run `npm run build` first (npm test does).')
+  dataDir = mkdtempSync(join(tmpdir(), 'onair-hardening-'))
+  const electron = fakeElectron()
+  const mod = Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown }
+  const original = mod._load
+  mod._load = function (request: string, ...rest: unknown[]) {
+    return request === 'electron' ? electron : original.call(this, request, ...rest)
+  }
+  try {
+    createRequire(__filename)(BUNDLE)
+  } finally {
+    mod._load = original
+  }
+  readyResolve()
+  await expect.poll(() => rec.windows.length, { timeout: 30_000 }).toBe(1)
+})
+
+afterAll(async () => {
+  // Quit the way Electron would: before-quit runs the core's shutdown, then exits.
+  const ev = { preventDefault: () => {} }
+  for (const fn of rec.appHandlers.get('before-quit') ?? []) fn(ev)
+  await expect.poll(() => rec.exited, { timeout: 30_000 }).toBe(true)
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('Electron hardening (built code)', () => {
+  it('creates the window with contextIsolation, sandbox, no Node integration, no webview', () => {
+    const prefs = rec.windows[0]!.options.webPreferences as Record<string, unknown>
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false
+    })
+    expect(String(prefs.preload)).toMatch(/out[/\\]preload[/\\]index\.js$/)
+    expect(rec.windows[0]!.loaded).toMatch(/out[/\\]renderer[/\\]index\.html$/)
+  })
+
+  it('blocks navigation away from the renderer and every new window', () => {
+    const win = rec.windows[0]!
+    let prevented = false
+    win.wc.get('will-navigate')!({ preventDefault: () => (prevented = true) }, 'https://evil.example/')
+    expect(prevented).toBe(true)
+    prevented = false
+    win.wc.get('will-navigate')!({ preventDefault: () => (prevented = true) }, `file://${win.loaded}#/streams`)
+    expect(prevented).toBe(false)
+    expect(win.openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' })
+    expect(win.openHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' })
+    // https links go to the system browser, anything else nowhere.
+    expect(rec.opened).toEqual(['https://evil.example/'])
+  })
+
+  it('denies webviews and new windows in any web contents', () => {
+    const handlers = rec.appHandlers.get('web-contents-created') ?? []
+    expect(handlers.length).toBe(1)
+    const events = new Map<string, Fn>()
+    let openHandler: Fn | undefined
+    handlers[0]!({}, { on: (ev: string, fn: Fn) => events.set(ev, fn), setWindowOpenHandler: (fn: Fn) => (openHandler = fn) })
+    let prevented = false
+    events.get('will-attach-webview')!({ preventDefault: () => (prevented = true) })
+    expect(prevented).toBe(true)
+    expect(openHandler!({ url: 'https://x.example' })).toEqual({ action: 'deny' })
+  })
+
+  it('allows camera and microphone for our renderer only, nothing else', () => {
+    const ours = { getURL: () => `file://${rec.windows[0]!.loaded}` }
+    const foreign = { getURL: () => 'https://evil.example/' }
+    const ask = (wc: unknown, permission: string): boolean => {
+      let granted = false
+      rec.permissionRequest!(wc, permission, (g: boolean) => (granted = g))
+      return granted
+    }
+    expect(ask(ours, 'media')).toBe(true)
+    expect(ask(foreign, 'media')).toBe(false)
+    expect(ask(ours, 'geolocation')).toBe(false)
+    expect(ask(ours, 'openExternal')).toBe(false)
+    expect(rec.permissionCheck!(foreign, 'media')).toBe(false)
+  })
+
+  it('serves every response with the strict CSP', () => {
+    let out: { responseHeaders: Record<string, string[]> } | undefined
+    rec.headers!({ responseHeaders: {} }, (r: typeof out) => (out = r))
+    const csp = out!.responseHeaders['Content-Security-Policy']![0]!
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("object-src 'none'")
+    expect(csp).not.toContain('unsafe-eval')
+  })
+
+  it('registers one handler per contract call and refuses IPC from a foreign frame', async () => {
+    const { CALL_NAMES } = await import('../../../src/shared/contract')
+    expect([...rec.ipc.keys()].sort()).toEqual(CALL_NAMES.map((n) => `onair:${n}`).sort())
+    const handler = rec.ipc.get('onair:appInfo')!
+    const foreign = await handler({ senderFrame: { url: 'https://evil.example/', parent: null } })
+    expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
+    const iframe = await handler({ senderFrame: { url: `file://${rec.windows[0]!.loaded}`, parent: {} } })
+    expect(iframe).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
+    const ours = await handler({ senderFrame: { url: `file://${rec.windows[0]!.loaded}`, parent: null } })
+    expect(ours).toMatchObject({ ok: true, value: { name: 'Onair', shell: 'electron' } })
+  })
+})
