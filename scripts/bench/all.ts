@@ -1,0 +1,91 @@
+// `npm run bench`: every benchmark in one run, one table with each figure beside its reference, written to
+// bench/results.md and printed. Medians of several runs; the machine is noted, since these figures are
+// only comparable side by side within one run.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { BenchRow } from './types'
+
+type Suite = { title: string; load: () => Promise<BenchRow[]> }
+
+const SUITES: Suite[] = [
+  { title: 'Local studio', load: async () => (await import('./studio')).runStudioBench() },
+  { title: 'Broadcaster', load: async () => (await import('./live')).runLiveBench() },
+  { title: 'Renderer', load: async () => (await import('./ui')).runUiBench() }
+]
+
+/** Livepeer Studio's documented figures: no way to measure them here (no internet), so quoted as such. */
+const DOCUMENTED: BenchRow[] = [
+  {
+    name: 'Livepeer Studio live latency (documented)',
+    value: 15,
+    unit: 's',
+    note: 'Livepeer documents 10-20 s glass-to-glass for HLS; quoted, not measured'
+  },
+  {
+    name: 'Livepeer Studio recording ready after stream end (documented)',
+    value: 300,
+    unit: 's',
+    note: 'Livepeer documents about 5 minutes; quoted, not measured'
+  }
+]
+
+const fmt = (v: number): string =>
+  !Number.isFinite(v) ? 'n/a' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(3)
+
+function machine(): string {
+  let ffmpeg = 'unknown'
+  try {
+    ffmpeg = /ffmpeg version (\S+)/.exec(execFileSync(process.env.FFMPEG_PATH ?? 'ffmpeg', ['-version']).toString())?.[1] ?? ffmpeg
+  } catch {
+    // reported as unknown
+  }
+  const cpu = cpus()
+  return `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}, ffmpeg ${ffmpeg}, ${process.platform}`
+}
+
+async function main(): Promise<void> {
+  const sections: string[] = []
+  for (const suite of SUITES) {
+    let rows: BenchRow[]
+    try {
+      console.error(`bench: ${suite.title}…`)
+      rows = await suite.load()
+    } catch (e) {
+      rows = [{ name: `${suite.title}: not measured`, value: NaN, unit: '', note: String(e).split('\n')[0] }]
+    }
+    sections.push(table(suite.title, rows))
+  }
+  sections.push(table('References documented by Livepeer Studio', DOCUMENTED))
+  const md = [
+    '# Onair benchmark report',
+    '',
+    `Run ${new Date().toISOString()} on ${machine()}.`,
+    'Figures are medians of several runs unless the note says otherwise. Ratios compare figures measured side by side in this same run; these machines are noisy, so compare ratios rather than absolute times across runs.',
+    '',
+    ...sections
+  ].join('\n')
+  const out = resolve(__dirname, '../../bench')
+  mkdirSync(out, { recursive: true })
+  writeFileSync(join(out, 'results.md'), md + '\n')
+  console.log(md)
+}
+
+function table(title: string, rows: BenchRow[]): string {
+  const lines = [`## ${title}`, '', '| figure | value | reference (same run) | ratio | note |', '| --- | --- | --- | --- | --- |']
+  for (const r of rows) {
+    const ref = r.reference ? `${r.reference.name}: ${fmt(r.reference.value)} ${r.reference.unit}` : ''
+    const ratio = r.reference && r.reference.value ? `${fmt(r.value / r.reference.value)}×` : ''
+    lines.push(`| ${r.name} | ${fmt(r.value)} ${r.unit} | ${ref} | ${ratio} | ${r.note ?? ''} |`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e)
+    process.exit(1)
+  }
+)
