@@ -41,7 +41,17 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/main/index.ts', 'src/main/window.ts', 'src/main/ipc.ts', 'src/preload/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only index.ts, window.ts, ipc.ts and preload import electron.' }] }]
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only index.ts, window.ts, ipc.ts and preload import electron.'
+            }
+          ]
+        }
+      ]
     }
   }
 )

@@ -9,10 +9,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const web = process.argv.includes('--web')
 
 if (process.env.ONAIR_SKIP_BUILD !== '1') {
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit']
-  })
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit']
+    }
+  )
   if (build.status !== 0) {
     console.error('Onair could not be built (see the errors above).')
     process.exit(build.status ?? 1)
@@ -20,7 +24,11 @@ if (process.env.ONAIR_SKIP_BUILD !== '1') {
 }
 
 function run(command, args, env = {}) {
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env }
+  })
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig))
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 }

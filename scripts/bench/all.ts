@@ -32,12 +32,21 @@ const DOCUMENTED: BenchRow[] = [
 ]
 
 const fmt = (v: number): string =>
-  !Number.isFinite(v) ? 'n/a' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(3)
+  !Number.isFinite(v)
+    ? 'n/a'
+    : Math.abs(v) >= 100
+      ? v.toFixed(0)
+      : Math.abs(v) >= 10
+        ? v.toFixed(1)
+        : v.toFixed(3)
 
 function machine(): string {
   let ffmpeg = 'unknown'
   try {
-    ffmpeg = /ffmpeg version (\S+)/.exec(execFileSync(process.env.FFMPEG_PATH ?? 'ffmpeg', ['-version']).toString())?.[1] ?? ffmpeg
+    ffmpeg =
+      /ffmpeg version (\S+)/.exec(
+        execFileSync(process.env.FFMPEG_PATH ?? 'ffmpeg', ['-version']).toString()
+      )?.[1] ?? ffmpeg
   } catch {
     // reported as unknown
   }
@@ -53,7 +62,14 @@ async function main(): Promise<void> {
       console.error(`bench: ${suite.title}…`)
       rows = await suite.load()
     } catch (e) {
-      rows = [{ name: `${suite.title}: not measured`, value: NaN, unit: '', note: String(e).split('\n')[0] }]
+      rows = [
+        {
+          name: `${suite.title}: not measured`,
+          value: NaN,
+          unit: '',
+          note: String(e).split('\n')[0]
+        }
+      ]
     }
     sections.push(table(suite.title, rows))
   }
@@ -73,9 +89,16 @@ async function main(): Promise<void> {
 }
 
 function table(title: string, rows: BenchRow[]): string {
-  const lines = [`## ${title}`, '', '| figure | value | reference (same run) | ratio | note |', '| --- | --- | --- | --- | --- |']
+  const lines = [
+    `## ${title}`,
+    '',
+    '| figure | value | reference (same run) | ratio | note |',
+    '| --- | --- | --- | --- | --- |'
+  ]
   for (const r of rows) {
-    const ref = r.reference ? `${r.reference.name}: ${fmt(r.reference.value)} ${r.reference.unit}` : ''
+    const ref = r.reference
+      ? `${r.reference.name}: ${fmt(r.reference.value)} ${r.reference.unit}`
+      : ''
     const ratio = r.reference && r.reference.value ? `${fmt(r.value / r.reference.value)}×` : ''
     lines.push(`| ${r.name} | ${fmt(r.value)} ${r.unit} | ${ref} | ${ratio} | ${r.note ?? ''} |`)
   }

@@ -22,11 +22,16 @@ export async function dispatch(
   opts: DispatchOptions = {}
 ): Promise<Result<unknown>> {
   if (!isCallName(name)) {
-    return { ok: false, error: { code: 'bad-request', message: `Unknown call: ${String(name).slice(0, 80)}` } }
+    return {
+      ok: false,
+      error: { code: 'bad-request', message: `Unknown call: ${String(name).slice(0, 80)}` }
+    }
   }
   const parsed = CALL_ARGS[name].safeParse(Array.isArray(args) ? args : [])
   if (!Array.isArray(args) || !parsed.success) {
-    const detail = parsed.success ? { message: 'arguments must be a list' } : describeIssues(parsed.error)
+    const detail = parsed.success
+      ? { message: 'arguments must be a list' }
+      : describeIssues(parsed.error)
     return {
       ok: false,
       error: {

@@ -13,7 +13,10 @@ export interface InvokeEventLike {
  * Only the top frame of our own renderer may call: a frame loaded from another origin (an iframe, a
  * navigated page) is refused even if it somehow got hold of ipcRenderer.
  */
-export function isTrustedSender(event: InvokeEventLike, rendererOrigins: readonly string[]): boolean {
+export function isTrustedSender(
+  event: InvokeEventLike,
+  rendererOrigins: readonly string[]
+): boolean {
   const frame = event.senderFrame
   if (!frame || frame.parent) return false
   let url: URL
@@ -40,7 +43,10 @@ export function makeIpcHandler(
       log?.(`refused ${name} from a foreign frame`)
       return {
         ok: false,
-        error: { code: 'forbidden-sender', message: 'This call came from a page that is not Onair.' }
+        error: {
+          code: 'forbidden-sender',
+          message: 'This call came from a page that is not Onair.'
+        }
       }
     }
     return dispatch(core, name, args, { log })

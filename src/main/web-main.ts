@@ -8,7 +8,8 @@ import { startWebShell } from './web-shell'
 export function defaultAppDataDir(): string {
   if (process.env.ONAIR_APP_DATA) return resolve(process.env.ONAIR_APP_DATA)
   if (process.platform === 'win32') return join(process.env.APPDATA ?? homedir(), 'onair')
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'onair')
+  if (process.platform === 'darwin')
+    return join(homedir(), 'Library', 'Application Support', 'onair')
   return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'onair')
 }
 

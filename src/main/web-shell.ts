@@ -111,7 +111,8 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       log(`web shell request failed: ${String(e)}`)
-      if (!res.headersSent) send(res, 500, { ok: false, error: { code: 'internal', message: 'internal error' } })
+      if (!res.headersSent)
+        send(res, 500, { ok: false, error: { code: 'internal', message: 'internal error' } })
       else res.end()
     })
   })
@@ -121,7 +122,8 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const offered = url.searchParams.get('token')
     if (offered !== null && req.method === 'GET') {
-      if (!sameSecret(offered, token)) return refuse(res, 401, 'Wrong token: open the URL Onair printed.')
+      if (!sameSecret(offered, token))
+        return refuse(res, 401, 'Wrong token: open the URL Onair printed.')
       url.searchParams.delete('token')
       res.writeHead(303, {
         location: url.pathname + (url.search || ''),
@@ -131,9 +133,11 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
       res.end()
       return
     }
-    if (!authorized(req)) return refuse(res, 401, 'Not signed in: open the URL Onair printed (it carries the token).')
+    if (!authorized(req))
+      return refuse(res, 401, 'Not signed in: open the URL Onair printed (it carries the token).')
     if (url.pathname.startsWith('/rpc/')) return rpc(req, res, url)
-    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed.')
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return refuse(res, 405, 'Method not allowed.')
     return serveStatic(url.pathname, res)
   }
 
@@ -141,23 +145,41 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     if (req.method !== 'POST') return refuse(res, 405, 'Calls are POST requests.')
     if (!originOk(req)) return refuse(res, 403, 'Origin not allowed.')
     const name = decodeURIComponent(url.pathname.slice('/rpc/'.length))
-    if (!isCallName(name)) return send(res, 404, { ok: false, error: { code: 'bad-request', message: `Unknown call: ${name.slice(0, 80)}` } })
+    if (!isCallName(name))
+      return send(res, 404, {
+        ok: false,
+        error: { code: 'bad-request', message: `Unknown call: ${name.slice(0, 80)}` }
+      })
     if (name === 'pushMedia') {
       const body = await readBody(req, MEDIA_LIMIT)
-      if (body === 'too-large') return send(res, 413, { ok: false, error: { code: 'bad-request', message: 'Media chunk too large.' } })
+      if (body === 'too-large')
+        return send(res, 413, {
+          ok: false,
+          error: { code: 'bad-request', message: 'Media chunk too large.' }
+        })
       const runId = url.searchParams.get('runId') ?? ''
       const chunk = new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
       return send(res, 200, await dispatch(opts.core, name, [runId, chunk], { log }))
     }
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
-      return send(res, 415, { ok: false, error: { code: 'bad-request', message: 'Calls are JSON.' } })
+      return send(res, 415, {
+        ok: false,
+        error: { code: 'bad-request', message: 'Calls are JSON.' }
+      })
     const body = await readBody(req, JSON_LIMIT)
-    if (body === 'too-large') return send(res, 413, { ok: false, error: { code: 'bad-request', message: 'Request too large.' } })
+    if (body === 'too-large')
+      return send(res, 413, {
+        ok: false,
+        error: { code: 'bad-request', message: 'Request too large.' }
+      })
     let parsed: unknown
     try {
       parsed = body.length ? JSON.parse(body.toString('utf8')) : {}
     } catch {
-      return send(res, 400, { ok: false, error: { code: 'bad-request', message: 'Malformed JSON.' } })
+      return send(res, 400, {
+        ok: false,
+        error: { code: 'bad-request', message: 'Malformed JSON.' }
+      })
     }
     const args = (parsed as { args?: unknown })?.args ?? []
     send(res, 200, await dispatch(opts.core, name, args, { log }))
@@ -184,7 +206,9 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'x-content-type-options': 'nosniff',
       'cache-control': isHtml ? 'no-store' : 'max-age=3600',
-      ...(isHtml ? { 'content-security-policy': contentSecurityPolicy(), 'x-frame-options': 'DENY' } : {})
+      ...(isHtml
+        ? { 'content-security-policy': contentSecurityPolicy(), 'x-frame-options': 'DENY' }
+        : {})
     })
     createReadStream(file).pipe(res)
   }

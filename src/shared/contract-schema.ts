@@ -4,7 +4,6 @@ import { z } from 'zod'
 import type { CallName } from './contract'
 
 const id = z.string().min(1).max(200)
-const nonNeg = z.number().int().min(0)
 
 const profile = z
   .object({
@@ -22,7 +21,10 @@ const profile = z
   .strict()
 
 const pageArgs = z
-  .object({ cursor: z.string().max(2000).optional(), limit: z.number().int().min(1).max(1000).optional() })
+  .object({
+    cursor: z.string().max(2000).optional(),
+    limit: z.number().int().min(1).max(1000).optional()
+  })
   .strict()
 
 const output = z
@@ -61,7 +63,10 @@ export const CALL_ARGS = {
       .object({
         kind: z.enum(['livepeer', 'custom']),
         name: z.string().max(200).optional(),
-        baseUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+        baseUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(2000)
+          .optional(),
         apiKey: z.string().min(1).max(2000)
       })
       .strict()
@@ -71,11 +76,21 @@ export const CALL_ARGS = {
   listStreams: z.tuple([pageArgs]),
   getStream: z.tuple([id]),
   createStream: z.tuple([
-    z.object({ name: z.string().max(5000), profiles: z.array(profile).max(20), record: z.boolean() }).strict()
+    z
+      .object({
+        name: z.string().max(5000),
+        profiles: z.array(profile).max(20),
+        record: z.boolean()
+      })
+      .strict()
   ]),
   updateStream: z.tuple([
     z
-      .object({ id, name: z.string().max(5000).optional(), profiles: z.array(profile).max(20).optional() })
+      .object({
+        id,
+        name: z.string().max(5000).optional(),
+        profiles: z.array(profile).max(20).optional()
+      })
       .strict()
   ]),
   setRecord: z.tuple([id, z.boolean()]),
@@ -90,7 +105,10 @@ export const CALL_ARGS = {
     z.object({ streamId: id, source, output, autoReconnect: z.boolean().optional() }).strict()
   ]),
   // 16 MiB per chunk is far above what a 250 ms MediaRecorder slice produces at any sane bitrate.
-  pushMedia: z.tuple([id, z.instanceof(Uint8Array).refine((b) => b.byteLength <= 16 * 1024 * 1024)]),
+  pushMedia: z.tuple([
+    id,
+    z.instanceof(Uint8Array).refine((b) => b.byteLength <= 16 * 1024 * 1024)
+  ]),
   stopLive: z.tuple([id]),
   retryNow: z.tuple([id]),
   liveStatus: none,

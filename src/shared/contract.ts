@@ -14,7 +14,8 @@ export interface AppInfo {
   shell: ShellKind
   electron?: string
   node: string
-  ffmpeg: { path: string; version: string; source: 'FFMPEG_PATH' | 'ffmpeg-static' } | { error: string }
+  ffmpeg:
+    { path: string; version: string; source: 'FFMPEG_PATH' | 'ffmpeg-static' } | { error: string }
 }
 
 // ---- connections ----------------------------------------------------------------------------------
@@ -146,7 +147,8 @@ export interface GoLiveArgs {
   autoReconnect?: boolean // default true
 }
 
-export type LiveState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'stopping' | 'ended' | 'failed'
+export type LiveState =
+  'idle' | 'connecting' | 'live' | 'reconnecting' | 'stopping' | 'ended' | 'failed'
 
 export interface LiveStateEvent {
   runId: string
@@ -276,7 +278,11 @@ type Missing = Exclude<CallName, (typeof CALL_NAMES)[number]>
 const _allListed: Missing extends never ? true : never = true
 void _allListed
 
-export const EVENT_NAMES = ['live:state', 'live:health', 'connection:status'] as const satisfies readonly EventName[]
+export const EVENT_NAMES = [
+  'live:state',
+  'live:health',
+  'connection:status'
+] as const satisfies readonly EventName[]
 
 /** IPC channel for a call: prefixed so nothing else collides. */
 export const channelOf = (name: CallName | EventName): string => `onair:${name}`

@@ -98,7 +98,8 @@ export function validateProfiles(profiles: unknown, path = 'profiles'): ProfileI
       if (!KNOWN_KEYS.has(k))
         out.push({ field: `${at}.${k}`, message: `unknown field "${k}"`, status: 422 })
     }
-    if (p.name === undefined) out.push({ field: `${at}.name`, message: 'name is required', status: 422 })
+    if (p.name === undefined)
+      out.push({ field: `${at}.name`, message: 'name is required', status: 422 })
     else if (typeof p.name !== 'string')
       out.push({ field: `${at}.name`, message: 'name must be text', status: 422 })
     else if (p.name.length < 1 || p.name.length > 500)
@@ -125,7 +126,11 @@ export function validateProfiles(profiles: unknown, path = 'profiles'): ProfileI
   profiles.forEach((raw, i) => {
     const name = (raw as Profile).name
     if (name === 'source')
-      out.push({ field: `${path}.${i}.name`, message: 'profile cannot be named "source"', status: 400 })
+      out.push({
+        field: `${path}.${i}.name`,
+        message: 'profile cannot be named "source"',
+        status: 400
+      })
     else if (seen.has(name))
       out.push({
         field: `${path}.${i}.name`,

@@ -23,7 +23,9 @@ describe('Electron shell', () => {
         await expect.poll(() => page.title()).toMatch(/Onair/)
         const exposed = await page.evaluate(() => Object.keys(window.onair).length)
         expect(exposed).toBeGreaterThan(20)
-        const hasNode = await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)
+        const hasNode = await page.evaluate(
+          () => typeof (globalThis as { require?: unknown }).require
+        )
         expect(hasNode).toBe('undefined')
       } finally {
         await app.close()

@@ -21,7 +21,9 @@ export async function startWebShell(
   opts: { appDataDir?: string; core?: Partial<CoreOptions> } = {}
 ): Promise<TestWebShell> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
-    throw new Error('out/renderer is missing: run `npm run build` before the e2e tests (npm test does).')
+    throw new Error(
+      'out/renderer is missing: run `npm run build` before the e2e tests (npm test does).'
+    )
   }
   const appDataDir = opts.appDataDir ?? mkdtempSync(join(tmpdir(), 'onair-e2e-'))
   const core = await createCore({

@@ -12,7 +12,9 @@ export async function readAppInfo(opts: {
     const loc = resolveFfmpeg()
     ffmpeg = { path: loc.path, source: loc.source, version: await ffmpegVersion(loc.path) }
   } catch (e) {
-    ffmpeg = { error: e instanceof AppFailure ? `${e.error.message} ${e.error.hint ?? ''}`.trim() : String(e) }
+    ffmpeg = {
+      error: e instanceof AppFailure ? `${e.error.message} ${e.error.hint ?? ''}`.trim() : String(e)
+    }
   }
   return {
     name: 'Onair',

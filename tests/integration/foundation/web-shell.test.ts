@@ -25,11 +25,23 @@ function http(
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...opts.headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: opts.method ?? 'GET',
+        headers: { host: `127.0.0.1:${port}`, ...opts.headers }
+      },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8')
+          })
+        )
       }
     )
     req.on('error', reject)
@@ -39,7 +51,11 @@ function http(
 
 const bearer = (): Record<string, string> => ({ authorization: `Bearer ${shell.token}` })
 const rpc = (name: string, args: unknown, headers: Record<string, string> = bearer()) =>
-  http(`/rpc/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ args }) })
+  http(`/rpc/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ args })
+  })
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'onair-ws-'))
@@ -89,7 +105,9 @@ describe('web shell', () => {
 
   it('checks the Host header (DNS rebinding) and the Origin of calls', async () => {
     expect((await http('/', { headers: { ...bearer(), host: 'evil.example' } })).status).toBe(403)
-    expect((await rpc('appInfo', [], { ...bearer(), origin: 'https://evil.example' })).status).toBe(403)
+    expect((await rpc('appInfo', [], { ...bearer(), origin: 'https://evil.example' })).status).toBe(
+      403
+    )
     expect((await rpc('appInfo', [], { ...bearer(), origin: shell.origin })).status).toBe(200)
   })
 
@@ -100,7 +118,7 @@ describe('web shell', () => {
     expect(r2.body).not.toContain('outside')
   })
 
-  it('answers a call with the core\'s value: appInfo with the ffmpeg it found', async () => {
+  it("answers a call with the core's value: appInfo with the ffmpeg it found", async () => {
     const r = await rpc('appInfo', [])
     expect(r.status).toBe(200)
     const body = JSON.parse(r.body)
@@ -114,10 +132,18 @@ describe('web shell', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'bad-request' } })
     const unknown = await rpc('dropDatabase', [])
     expect(unknown.status).toBe(404)
-    const malformed = await http('/rpc/appInfo', { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: '{"args":' })
+    const malformed = await http('/rpc/appInfo', {
+      method: 'POST',
+      headers: { ...bearer(), 'content-type': 'application/json' },
+      body: '{"args":'
+    })
     expect(malformed.status).toBe(400)
     expect(JSON.parse(malformed.body)).toMatchObject({ ok: false, error: { code: 'bad-request' } })
-    const huge = await http('/rpc/appInfo', { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: Buffer.alloc(2 * 1024 * 1024, 32) })
+    const huge = await http('/rpc/appInfo', {
+      method: 'POST',
+      headers: { ...bearer(), 'content-type': 'application/json' },
+      body: Buffer.alloc(2 * 1024 * 1024, 32)
+    })
     expect(huge.status).toBe(413)
     // Still serving.
     expect(JSON.parse((await rpc('appInfo', [])).body).ok).toBe(true)
@@ -125,10 +151,22 @@ describe('web shell', () => {
 
   it('delivers core events over the WebSocket to an authorized client only', async () => {
     const refused = new WebSocket(`ws://127.0.0.1:${port}/events`)
-    await expect(new Promise((res, rej) => { refused.on('open', rej); refused.on('error', res) })).resolves.toBeTruthy()
+    await expect(
+      new Promise((res, rej) => {
+        refused.on('open', rej)
+        refused.on('error', res)
+      })
+    ).resolves.toBeTruthy()
 
-    const foreign = new WebSocket(`ws://127.0.0.1:${port}/events`, { headers: { ...bearer(), origin: 'https://evil.example' } })
-    await expect(new Promise((res, rej) => { foreign.on('open', rej); foreign.on('error', res) })).resolves.toBeTruthy()
+    const foreign = new WebSocket(`ws://127.0.0.1:${port}/events`, {
+      headers: { ...bearer(), origin: 'https://evil.example' }
+    })
+    await expect(
+      new Promise((res, rej) => {
+        foreign.on('open', rej)
+        foreign.on('error', res)
+      })
+    ).resolves.toBeTruthy()
 
     const ws = new WebSocket(`ws://127.0.0.1:${port}/events`, { headers: bearer() })
     await new Promise((res) => ws.on('open', res))

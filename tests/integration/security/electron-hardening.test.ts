@@ -12,7 +12,12 @@ const BUNDLE = resolve(__dirname, '../../../out/main/index.js')
 type Fn = (...args: unknown[]) => unknown
 const rec = {
   appHandlers: new Map<string, Fn[]>(),
-  windows: [] as { options: Record<string, unknown>; wc: Map<string, Fn>; openHandler?: Fn; loaded?: string }[],
+  windows: [] as {
+    options: Record<string, unknown>
+    wc: Map<string, Fn>
+    openHandler?: Fn
+    loaded?: string
+  }[],
   ipc: new Map<string, Fn>(),
   permissionRequest: undefined as Fn | undefined,
   permissionCheck: undefined as Fn | undefined,
@@ -61,7 +66,10 @@ function fakeElectron(): Record<string, unknown> {
       getVersion: () => '0.0.0-test'
     },
     BrowserWindow,
-    ipcMain: { handle: (ch: string, fn: Fn) => rec.ipc.set(ch, fn), removeHandler: (ch: string) => rec.ipc.delete(ch) },
+    ipcMain: {
+      handle: (ch: string, fn: Fn) => rec.ipc.set(ch, fn),
+      removeHandler: (ch: string) => rec.ipc.delete(ch)
+    },
     session: {
       defaultSession: {
         setPermissionRequestHandler: (fn: Fn) => (rec.permissionRequest = fn),
@@ -76,7 +84,8 @@ function fakeElectron(): Record<string, unknown> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error('out/main/index.js is missing: run `npm run build` first (npm test does).')
+  if (!existsSync(BUNDLE))
+    throw new Error('out/main/index.js is missing: run `npm run build` first (npm test does).')
   dataDir = mkdtempSync(join(tmpdir(), 'onair-hardening-'))
   const electron = fakeElectron()
   const mod = Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown }
@@ -121,10 +130,16 @@ describe('Electron hardening (built code)', () => {
   it('blocks navigation away from the renderer and every new window', () => {
     const win = rec.windows[0]!
     let prevented = false
-    win.wc.get('will-navigate')!({ preventDefault: () => (prevented = true) }, 'https://evil.example/')
+    win.wc.get('will-navigate')!(
+      { preventDefault: () => (prevented = true) },
+      'https://evil.example/'
+    )
     expect(prevented).toBe(true)
     prevented = false
-    win.wc.get('will-navigate')!({ preventDefault: () => (prevented = true) }, `file://${win.loaded}#/streams`)
+    win.wc.get('will-navigate')!(
+      { preventDefault: () => (prevented = true) },
+      `file://${win.loaded}#/streams`
+    )
     expect(prevented).toBe(false)
     expect(win.openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' })
     expect(win.openHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' })
@@ -137,7 +152,13 @@ describe('Electron hardening (built code)', () => {
     expect(handlers.length).toBe(1)
     const events = new Map<string, Fn>()
     let openHandler: Fn | undefined
-    handlers[0]!({}, { on: (ev: string, fn: Fn) => events.set(ev, fn), setWindowOpenHandler: (fn: Fn) => (openHandler = fn) })
+    handlers[0]!(
+      {},
+      {
+        on: (ev: string, fn: Fn) => events.set(ev, fn),
+        setWindowOpenHandler: (fn: Fn) => (openHandler = fn)
+      }
+    )
     let prevented = false
     events.get('will-attach-webview')!({ preventDefault: () => (prevented = true) })
     expect(prevented).toBe(true)
@@ -174,9 +195,13 @@ describe('Electron hardening (built code)', () => {
     const handler = rec.ipc.get('onair:appInfo')!
     const foreign = await handler({ senderFrame: { url: 'https://evil.example/', parent: null } })
     expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
-    const iframe = await handler({ senderFrame: { url: `file://${rec.windows[0]!.loaded}`, parent: {} } })
+    const iframe = await handler({
+      senderFrame: { url: `file://${rec.windows[0]!.loaded}`, parent: {} }
+    })
     expect(iframe).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
-    const ours = await handler({ senderFrame: { url: `file://${rec.windows[0]!.loaded}`, parent: null } })
+    const ours = await handler({
+      senderFrame: { url: `file://${rec.windows[0]!.loaded}`, parent: null }
+    })
     expect(ours).toMatchObject({ ok: true, value: { name: 'Onair', shell: 'electron' } })
   })
 })

@@ -11,10 +11,13 @@ const ROOT = resolve(__dirname, '../../..')
 
 /** Accepted non-high findings, each with why it is fine here. */
 const EXPLAINED: Record<string, string> = {
-  PRELOAD_JS_CHECK: 'the preload exposes exactly the typed contract through contextBridge, nothing else',
+  PRELOAD_JS_CHECK:
+    'the preload exposes exactly the typed contract through contextBridge, nothing else',
   OPEN_EXTERNAL_JS_CHECK: 'only https: URLs are opened externally (isExternalLinkAllowed, tested)',
-  CSP_GLOBAL_CHECK: "style-src allows 'unsafe-inline' for React style attributes; scripts are 'self' only",
-  AUXCLICK_JS_CHECK: "disableBlinkFeatures: 'Auxclick' is set; the scanner reads only the first option",
+  CSP_GLOBAL_CHECK:
+    "style-src allows 'unsafe-inline' for React style attributes; scripts are 'self' only",
+  AUXCLICK_JS_CHECK:
+    "disableBlinkFeatures: 'Auxclick' is set; the scanner reads only the first option",
   SANDBOX_JS_CHECK: 'sandbox: true is set on the only window'
 }
 
@@ -23,18 +26,30 @@ function parseCsv(text: string): string[][] {
   let row: string[] = []
   let cell = ''
   let quoted = false
+  const endCell = (): void => {
+    row.push(cell.trim())
+    cell = ''
+  }
   for (let i = 0; i < text.length; i++) {
     const c = text[i]
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++
-      else if (c === '"') quoted = false
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"'
+        i++
+      } else if (c === '"') quoted = false
       else cell += c
     } else if (c === '"') quoted = true
-    else if (c === ',') row.push(cell.trim()), (cell = '')
-    else if (c === '\n') row.push(cell.trim()), rows.push(row), (row = []), (cell = '')
-    else cell += c
+    else if (c === ',') endCell()
+    else if (c === '\n') {
+      endCell()
+      rows.push(row)
+      row = []
+    } else cell += c
   }
-  if (cell || row.length) row.push(cell.trim()), rows.push(row)
+  if (cell || row.length) {
+    endCell()
+    rows.push(row)
+  }
   return rows
 }
 
@@ -43,8 +58,11 @@ describe('electronegativity scan', () => {
     const dir = mkdtempSync(join(tmpdir(), 'onair-eneg-'))
     const out = join(dir, 'findings.csv')
     const electronVersion = String(
-      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
-        .devDependencies.electron
+      (
+        JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+          devDependencies: Record<string, string>
+        }
+      ).devDependencies.electron
     ).replace(/^[^\d]*/, '')
     await new Promise<void>((res, rej) =>
       execFile(
@@ -64,7 +82,9 @@ describe('electronegativity scan', () => {
     const findings = rows.slice(1).filter((r) => r.length >= 4 && /^[A-Z_]+$/.test(r[0] ?? ''))
     const high = findings.filter((r) => r[1] === 'HIGH' || r[1] === 'CRITICAL')
     expect(high.map((r) => `${r[0]} ${r[3]}:${r[4]}`)).toEqual([])
-    const unexplained = findings.filter((r) => !(r[0]! in EXPLAINED)).map((r) => `${r[0]} ${r[1]} ${r[3]}:${r[4]}`)
+    const unexplained = findings
+      .filter((r) => !(r[0]! in EXPLAINED))
+      .map((r) => `${r[0]} ${r[1]} ${r[3]}:${r[4]}`)
     expect(unexplained).toEqual([])
   })
 })

@@ -6,7 +6,11 @@ const exists = (present: string[]) => (p: string) => present.includes(p)
 
 describe('resolveFfmpeg', () => {
   it('prefers FFMPEG_PATH over ffmpeg-static', () => {
-    const r = resolveFfmpeg({ FFMPEG_PATH: '/opt/ff' }, () => '/static/ffmpeg', exists(['/opt/ff', '/static/ffmpeg']))
+    const r = resolveFfmpeg(
+      { FFMPEG_PATH: '/opt/ff' },
+      () => '/static/ffmpeg',
+      exists(['/opt/ff', '/static/ffmpeg'])
+    )
     expect(r).toEqual({ path: '/opt/ff', source: 'FFMPEG_PATH' })
   })
 
@@ -30,9 +34,9 @@ describe('resolveFfmpeg', () => {
   })
 
   it('does not silently fall back when FFMPEG_PATH points nowhere', () => {
-    expect(() => resolveFfmpeg({ FFMPEG_PATH: '/nope' }, () => '/static/ffmpeg', exists(['/static/ffmpeg']))).toThrow(
-      /FFMPEG_PATH points to \/nope/
-    )
+    expect(() =>
+      resolveFfmpeg({ FFMPEG_PATH: '/nope' }, () => '/static/ffmpeg', exists(['/static/ffmpeg']))
+    ).toThrow(/FFMPEG_PATH points to \/nope/)
   })
 
   it('reports a platform without a bundled binary', () => {

@@ -4,7 +4,9 @@ import { AppFailure } from '../../../src/shared/result'
 import { isTrustedSender, makeIpcHandler } from '../../../src/main/ipc-handler'
 
 const ORIGINS = ['file:///opt/onair/resources/app.asar/out/renderer/']
-const ours = { senderFrame: { url: 'file:///opt/onair/resources/app.asar/out/renderer/index.html', parent: null } }
+const ours = {
+  senderFrame: { url: 'file:///opt/onair/resources/app.asar/out/renderer/index.html', parent: null }
+}
 
 function fakeCore(impl: Partial<OnairCalls>): OnairCalls {
   return impl as OnairCalls
@@ -13,12 +15,24 @@ function fakeCore(impl: Partial<OnairCalls>): OnairCalls {
 describe('isTrustedSender', () => {
   it('accepts our own top frame only', () => {
     expect(isTrustedSender(ours, ORIGINS)).toBe(true)
-    expect(isTrustedSender({ senderFrame: { url: 'https://evil.example/', parent: null } }, ORIGINS)).toBe(false)
-    expect(isTrustedSender({ senderFrame: { url: ours.senderFrame.url, parent: {} } }, ORIGINS)).toBe(false)
+    expect(
+      isTrustedSender({ senderFrame: { url: 'https://evil.example/', parent: null } }, ORIGINS)
+    ).toBe(false)
+    expect(
+      isTrustedSender({ senderFrame: { url: ours.senderFrame.url, parent: {} } }, ORIGINS)
+    ).toBe(false)
     expect(isTrustedSender({ senderFrame: null }, ORIGINS)).toBe(false)
-    expect(isTrustedSender({ senderFrame: { url: 'file:///etc/passwd', parent: null } }, ORIGINS)).toBe(false)
-    expect(isTrustedSender({ senderFrame: { url: 'not a url', parent: null } }, ORIGINS)).toBe(false)
-    expect(isTrustedSender({ senderFrame: { url: 'http://localhost:5173/', parent: null } }, ['http://localhost:5173'])).toBe(true)
+    expect(
+      isTrustedSender({ senderFrame: { url: 'file:///etc/passwd', parent: null } }, ORIGINS)
+    ).toBe(false)
+    expect(isTrustedSender({ senderFrame: { url: 'not a url', parent: null } }, ORIGINS)).toBe(
+      false
+    )
+    expect(
+      isTrustedSender({ senderFrame: { url: 'http://localhost:5173/', parent: null } }, [
+        'http://localhost:5173'
+      ])
+    ).toBe(true)
   })
 })
 
@@ -51,7 +65,10 @@ describe('makeIpcHandler', () => {
   it('passes validated arguments through and wraps the value', async () => {
     const setRecord = vi.fn(async (id: string, record: boolean) => ({ id, record }))
     const handler = makeIpcHandler(fakeCore({ setRecord } as never), 'setRecord', ORIGINS)
-    await expect(handler(ours, 's1', true)).resolves.toEqual({ ok: true, value: { id: 's1', record: true } })
+    await expect(handler(ours, 's1', true)).resolves.toEqual({
+      ok: true,
+      value: { id: 's1', record: true }
+    })
   })
 
   it('turns an AppFailure into its AppError and an unexpected throw into a redacted internal error', async () => {
@@ -59,7 +76,10 @@ describe('makeIpcHandler', () => {
       throw new AppFailure({ code: 'not-found', message: 'That stream no longer exists.' })
     })
     const r1 = await makeIpcHandler(fakeCore({ getStream }), 'getStream', ORIGINS)(ours, 'x')
-    expect(r1).toEqual({ ok: false, error: { code: 'not-found', message: 'That stream no longer exists.' } })
+    expect(r1).toEqual({
+      ok: false,
+      error: { code: 'not-found', message: 'That stream no longer exists.' }
+    })
 
     const log = vi.fn()
     const goLive = vi.fn(async () => {
@@ -68,7 +88,14 @@ describe('makeIpcHandler', () => {
     const args = {
       streamId: 's',
       source: { kind: 'test-pattern' },
-      output: { width: 1280, height: 720, fps: 30, videoBitrateKbps: 2500, audioBitrateKbps: 128, keyframeIntervalSec: 2 }
+      output: {
+        width: 1280,
+        height: 720,
+        fps: 30,
+        videoBitrateKbps: 2500,
+        audioBitrateKbps: 128,
+        keyframeIntervalSec: 2
+      }
     }
     const r2 = await makeIpcHandler(fakeCore({ goLive }), 'goLive', ORIGINS, log)(ours, args)
     expect(r2.ok).toBe(false)

@@ -54,7 +54,10 @@ describe('preload', () => {
 
 describe('buildApi', () => {
   it('builds the same shape the web bridge must match', () => {
-    const api = buildApi(async () => ({ ok: true, value: null }), () => () => {})
+    const api = buildApi(
+      async () => ({ ok: true, value: null }),
+      () => () => {}
+    )
     expect(Object.keys(api).sort()).toEqual([...CALL_NAMES, 'on'].sort())
   })
 })

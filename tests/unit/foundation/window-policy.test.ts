@@ -26,8 +26,12 @@ describe('window policy', () => {
   it('grants media only to our own renderer', () => {
     expect(isPermissionAllowed('media', 'file:///app/out/renderer/index.html', ORIGINS)).toBe(true)
     expect(isPermissionAllowed('media', 'https://evil.example/', ORIGINS)).toBe(false)
-    expect(isPermissionAllowed('geolocation', 'file:///app/out/renderer/index.html', ORIGINS)).toBe(false)
-    expect(isPermissionAllowed('notifications', 'file:///app/out/renderer/index.html', ORIGINS)).toBe(false)
+    expect(isPermissionAllowed('geolocation', 'file:///app/out/renderer/index.html', ORIGINS)).toBe(
+      false
+    )
+    expect(
+      isPermissionAllowed('notifications', 'file:///app/out/renderer/index.html', ORIGINS)
+    ).toBe(false)
   })
 
   it('has a strict CSP that still lets hls.js use blob: workers and media', () => {

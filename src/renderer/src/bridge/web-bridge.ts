@@ -55,7 +55,10 @@ function eventHub(): (event: EventName, fn: AnyListener) => () => void {
     socket.onopen = () => (delay = 500)
     socket.onmessage = (msg) => {
       try {
-        const { event, payload } = JSON.parse(String(msg.data)) as { event: string; payload: unknown }
+        const { event, payload } = JSON.parse(String(msg.data)) as {
+          event: string
+          payload: unknown
+        }
         for (const fn of listeners.get(event) ?? []) fn(payload)
       } catch {
         // A malformed frame is dropped; the next state event corrects the picture.
