@@ -1,0 +1,151 @@
+// Shared steps for the renderer e2e tests: one real core + web shell + local studio, one real Chromium
+// with the fake camera, and small helpers that drive the UI by its labels and test ids.
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { launchChromium } from '../helpers/browser'
+import { startWebShell, type TestWebShell } from '../helpers/web-shell'
+
+export const SHOTS = resolve(__dirname, '../../artifacts/screenshots')
+
+export interface App {
+  shell: TestWebShell
+  browser: Browser
+  page: Page
+  /** Every /rpc/<name> the page called, in order: proves what was (not) sent. */
+  calls: string[]
+  close(): Promise<void>
+}
+
+export async function openApp(): Promise<App> {
+  mkdirSync(SHOTS, { recursive: true })
+  const shell = await startWebShell()
+  let browser: Browser | undefined
+  try {
+    browser = await launchChromium()
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    const page = await context.newPage()
+    const calls: string[] = []
+    page.on('request', (r) => {
+      const m = /\/rpc\/([A-Za-z]+)/.exec(r.url())
+      if (m?.[1]) calls.push(m[1])
+    })
+    page.on('pageerror', (e) => console.error('[page error]', e.message))
+    await page.goto(shell.url)
+    return {
+      shell,
+      browser,
+      page,
+      calls,
+      close: async () => {
+        await browser?.close()
+        await shell.stop()
+      }
+    }
+  } catch (e) {
+    await browser?.close()
+    await shell.stop()
+    throw e
+  }
+}
+
+export const shot = (page: Page, name: string): Promise<Buffer> =>
+  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+
+export async function nav(
+  page: Page,
+  label: 'Connection' | 'Streams' | 'Go live' | 'Sessions' | 'About'
+) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: label, exact: true })
+    .click()
+}
+
+export async function waitLocalReady(page: Page): Promise<void> {
+  await page.getByTestId('local-state').filter({ hasText: 'ready' }).waitFor({ timeout: 90_000 })
+}
+
+/** Creates a stream through the form; profiles: 'recommended' keeps the default rows, 'none' clears them. */
+export async function createStream(
+  page: Page,
+  name: string,
+  opts: { profiles: 'recommended' | 'none'; record: boolean }
+): Promise<string> {
+  await nav(page, 'Streams')
+  await page.getByTestId('new-stream').click()
+  await page.getByTestId('stream-name').fill(name)
+  const record = page.getByTestId('stream-record')
+  if ((await record.isChecked()) !== opts.record) await record.click()
+  if (opts.profiles === 'none') await page.getByTestId('preset-none').click()
+  else await page.getByTestId('preset-recommended').click()
+  await page.getByTestId('create-stream-submit').click()
+  await page.getByTestId('stream-page').waitFor()
+  await page.getByRole('heading', { level: 1, name }).waitFor()
+  return name
+}
+
+/** Goes live from the stream page with the given source and waits for Live with a bitrate. */
+export async function goLive(page: Page, source: 'camera' | 'test-pattern'): Promise<void> {
+  await page.getByTestId('stream-go-live').click()
+  await page.getByTestId(`source-${source}`).check()
+  if (source === 'camera') {
+    // The fake camera must be open (a real frame in the preview) before the recorder starts.
+    await page.waitForFunction(
+      `document.querySelector('[data-testid=preview]')?.videoWidth > 0`,
+      undefined,
+      {
+        timeout: 30_000
+      }
+    )
+  }
+  await page.getByTestId('go-live').click()
+  await page
+    .getByTestId('live-banner')
+    .and(page.locator('[data-state=live]'))
+    .waitFor({ timeout: 90_000 })
+  await page.waitForFunction(
+    `parseInt(document.querySelector('[data-testid=health-kbps]')?.textContent ?? '0', 10) > 0`,
+    undefined,
+    { timeout: 60_000 }
+  )
+}
+
+export async function stopLive(page: Page): Promise<void> {
+  await page.getByTestId('stop-live').click()
+  await page
+    .getByTestId('live-banner')
+    .and(page.locator('[data-state=ended]'))
+    .waitFor({ timeout: 60_000 })
+}
+
+/** Plays the first ready session of the visible list; resolves with the quality menu's option texts. */
+export async function playFirstReady(page: Page, shotName?: string): Promise<string[]> {
+  const row = page.locator('[data-testid=session-row][data-status=ready]').first()
+  await row.getByTestId('play-session').click()
+  const player = page.getByTestId('player')
+  await player.waitFor()
+  // currentTime moving is the proof that segments were fetched and decoded, not just a poster frame.
+  await page.waitForFunction(
+    `(document.querySelector('[data-testid=player-video]')?.currentTime ?? 0) > 1`,
+    undefined,
+    { timeout: 60_000 }
+  )
+  await page
+    .getByTestId('rendition-now')
+    .filter({ hasText: 'Playing' })
+    .waitFor({ timeout: 30_000 })
+  if (shotName) await shot(page, shotName)
+  const options = await page.getByTestId('quality-menu').locator('option').allTextContents()
+  await player.getByRole('button', { name: 'Close' }).click()
+  return options
+}
+
+/** Retries a read until the matcher holds: the UI updates asynchronously, so one read is not enough. */
+export const eventually = <T>(read: () => Promise<T>, timeout = 15_000) =>
+  expect.poll(read, { timeout, interval: 200 })
+
+export const text = (l: Locator): Promise<string> => l.textContent().then((t) => t ?? '')
+export const attr = (l: Locator, name: string): Promise<string> =>
+  l.getAttribute(name).then((v) => v ?? '')

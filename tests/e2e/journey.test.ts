@@ -1,0 +1,155 @@
+// The creator's whole journey through the real app: web shell + core + local studio (real RTMP, ffmpeg,
+// SQLite) driven in real Chromium with its fake camera and microphone. The only stand-ins are the
+// Electron runtime (the web shell serves the same contract) and the camera (Chromium's fake device).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  attr,
+  createStream,
+  eventually,
+  text,
+  goLive,
+  nav,
+  openApp,
+  playFirstReady,
+  shot,
+  stopLive,
+  waitLocalReady,
+  type App
+} from './app-page'
+
+let app: App
+const NAME = `E2E ladder ${Date.now()}`
+const PLAIN = `E2E plain ${Date.now()}`
+
+describe('renderer journey', () => {
+  beforeAll(async () => {
+    app = await openApp()
+  })
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  it('first run lands on the ready local studio; a stream is created with 720p/480p/360p, record on', async () => {
+    const { page } = app
+    await waitLocalReady(page)
+    await expect
+      .poll(() =>
+        page.locator('[data-testid=connection-row][data-active=true]').getAttribute('data-kind')
+      )
+      .toBe('local')
+    await shot(page, 'connection')
+    await nav(page, 'Streams')
+    await page.getByTestId('new-stream').click()
+    await shot(page, 'streams-create')
+    await page.getByTestId('create-stream-submit').click() // empty name is refused in place
+    await createStream(page, NAME, { profiles: 'recommended', record: true })
+    await eventually(() => text(page.getByTestId('stream-profiles'))).toContain('720p')
+    await eventually(() => text(page.getByTestId('stream-profiles'))).toContain('480p')
+    await eventually(() => text(page.getByTestId('stream-profiles'))).toContain('360p')
+    await eventually(() => page.getByTestId('record-toggle').isChecked()).toBe(true)
+    const stored = (await app.shell.core.listStreams({})).items.find((s) => s.name === NAME)
+    expect(stored?.profiles.map((p) => p.name)).toEqual(['720p', '480p', '360p'])
+    expect(stored?.record).toBe(true)
+    await shot(page, 'stream-page')
+  })
+
+  it('goes live with the camera: Live, a bitrate in the health strip, for ~8 s', async () => {
+    const { page } = app
+    await goLive(page, 'camera')
+    await eventually(() => text(page.getByTestId('live-title'))).toBe(`Live on ${NAME}`)
+    await page.waitForTimeout(8000)
+    const kbps = parseInt((await page.getByTestId('health-kbps').textContent()) ?? '0', 10)
+    expect(kbps).toBeGreaterThan(0)
+    await eventually(() => text(page.getByTestId('live-elapsed'))).not.toBe('0:00')
+    await shot(page, 'go-live')
+    // While live, the record switch is locked and says why.
+    await nav(page, 'Streams')
+    await page.getByRole('button', { name: NAME }).click()
+    await eventually(() => page.getByTestId('record-toggle').isDisabled()).toBe(true)
+    await eventually(() => page.getByTestId('record-locked').isVisible()).toBe(true)
+    await shot(page, 'stream-page-live')
+  })
+
+  it('stops; the session shows up, its recording turns ready without a reload, and plays 3 renditions', async () => {
+    const { page } = app
+    await stopLive(page)
+    const rows = page.getByTestId('session-row')
+    await eventually(() => rows.count(), 30_000).toBe(1)
+    const sessionId = await rows.first().getAttribute('data-session-id')
+    await page
+      .locator(`[data-testid=session-row][data-status=ready]`)
+      .first()
+      .waitFor({ timeout: 150_000 })
+    await shot(page, 'stream-sessions-ready')
+    const options = await playFirstReady(page, 'player-ladder')
+    expect(options[0]).toBe('Auto')
+    expect(options).toHaveLength(4)
+    expect(options.slice(1).join(' ')).toMatch(/720p.*480p.*360p|360p.*480p.*720p/)
+
+    await nav(page, 'Sessions')
+    const all = page.locator(`[data-testid=session-row][data-session-id="${sessionId}"]`)
+    await eventually(() => attr(all, 'data-status'), 30_000).toBe('ready')
+    await shot(page, 'sessions')
+  })
+
+  it('a stream with no profiles warns plainly and its recording plays one rendition', async () => {
+    const { page } = app
+    await nav(page, 'Streams')
+    await page.getByTestId('new-stream').click()
+    await page.getByTestId('preset-none').click()
+    await eventually(() => text(page.getByTestId('no-profiles-warning'))).toContain(
+      'no transcoding'
+    )
+    await eventually(() => text(page.getByTestId('no-profiles-warning'))).toContain('may buffer')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await createStream(page, PLAIN, { profiles: 'none', record: true })
+    await eventually(() => text(page.getByTestId('stream-profiles'))).toContain('No profiles')
+    await shot(page, 'stream-page-no-profiles')
+    await goLive(page, 'camera')
+    await page.waitForTimeout(6000)
+    await stopLive(page)
+    await nav(page, 'Streams')
+    await page.getByRole('button', { name: PLAIN }).click()
+    await page
+      .locator('[data-testid=session-row][data-status=ready]')
+      .first()
+      .waitFor({ timeout: 150_000 })
+    const options = await playFirstReady(page, 'player-single')
+    expect(options).toHaveLength(2)
+    expect(options[0]).toBe('Auto')
+  })
+
+  it('record toggles off and on; the key is masked until revealed; the stream is deleted', async () => {
+    const { page, shell } = app
+    await nav(page, 'Streams')
+    await page.getByRole('button', { name: PLAIN }).click()
+    const toggle = page.getByTestId('record-toggle')
+    const id = (await shell.core.listStreams({})).items.find((s) => s.name === PLAIN)?.id as string
+    await toggle.click()
+    await eventually(() => toggle.isChecked()).toBe(false)
+    await expect.poll(async () => (await shell.core.getStream(id)).record).toBe(false)
+    await toggle.click()
+    await eventually(() => toggle.isChecked()).toBe(true)
+    await expect.poll(async () => (await shell.core.getStream(id)).record).toBe(true)
+
+    const key = page.getByTestId('stream-key')
+    await eventually(() => attr(key, 'data-masked')).toBe('true')
+    const masked = (await key.textContent()) ?? ''
+    const real = await shell.core.revealStreamKey(id)
+    expect(masked).toContain('•')
+    expect(masked).not.toContain(real)
+    expect(await page.content()).not.toContain(real)
+    await page.getByTestId('reveal-key').click()
+    await eventually(() => text(key)).toBe(real)
+    await shot(page, 'stream-key-revealed')
+    await page.getByTestId('reveal-key').click()
+    await eventually(() => text(key)).toBe(masked)
+
+    await page.getByTestId('delete-stream').click()
+    await page.getByTestId('delete-stream-confirm').click()
+    await page.getByTestId('stream-list').or(page.getByText('No streams yet')).first().waitFor()
+    await eventually(() => page.getByRole('button', { name: PLAIN }).count()).toBe(0)
+    expect((await shell.core.listStreams({})).items.some((s) => s.id === id)).toBe(false)
+    await shot(page, 'streams')
+  })
+})
