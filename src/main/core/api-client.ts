@@ -1,0 +1,229 @@
+// Typed client for a Livepeer-Studio-compatible API: Livepeer Studio itself or the local studio,
+// with the same code. Expected failures throw AppFailure with a cause a person understands; the API
+// key never appears in a message.
+import type { components } from '../../shared/api/schema'
+import type { IngestView, Page, PageArgs } from '../../shared/contract'
+import type { Profile } from '../../shared/profiles'
+import { AppFailure } from '../../shared/result'
+import { mapHttpError, mapNetworkError } from './api-errors'
+import type { ApiPlayback, ApiSession, ApiStream } from './views'
+
+type IngestPoint = {
+  ingest?: string
+  playback?: string
+  base?: string
+  ingests?: { rtmp?: string; srt?: string }
+}
+type NewStream = components['schemas']['new-stream-payload']
+
+export const LIVEPEER_API = 'https://livepeer.studio/api'
+/** Used when a service does not answer GET /ingest: Livepeer's public addresses. */
+export const LIVEPEER_INGEST: IngestView = {
+  rtmp: 'rtmp://rtmp.livepeer.com/live',
+  playbackBase: 'https://livepeercdn.studio/hls'
+}
+
+export interface ApiClientOptions {
+  baseUrl: string
+  apiKey?: string
+  timeoutMs?: number
+}
+
+interface Reply {
+  status: number
+  headers: Headers
+  body: string
+}
+
+export class ApiClient {
+  readonly baseUrl: string
+  private readonly timeoutMs: number
+
+  constructor(private readonly o: ApiClientOptions) {
+    this.baseUrl = o.baseUrl.replace(/\/+$/, '')
+    this.timeoutMs = o.timeoutMs ?? 15_000
+  }
+
+  // ---- streams ----
+  async listStreams(args: PageArgs = {}): Promise<Page<ApiStream>> {
+    const q = pageQuery(args, { streamsonly: '1', count: '1' })
+    const r = await this.call('GET', `/stream?${q}`, 'stream list')
+    return pageOf<ApiStream>(r)
+  }
+
+  getStream(id: string): Promise<ApiStream> {
+    return this.json('GET', `/stream/${enc(id)}`, 'stream')
+  }
+
+  createStream(args: { name: string; profiles: Profile[]; record: boolean }): Promise<ApiStream> {
+    const body: NewStream = { name: args.name, profiles: args.profiles, record: args.record }
+    return this.json('POST', '/stream', 'stream', body)
+  }
+
+  /** PATCH answers 204 without a body: read the stream back. */
+  async updateStream(
+    id: string,
+    patch: { name?: string; profiles?: Profile[] }
+  ): Promise<ApiStream> {
+    await this.call('PATCH', `/stream/${enc(id)}`, 'stream', patch)
+    return this.getStream(id)
+  }
+
+  async setRecord(id: string, record: boolean): Promise<ApiStream> {
+    await this.call('PATCH', `/stream/${enc(id)}/record`, 'stream', { record })
+    return this.getStream(id)
+  }
+
+  async deleteStream(id: string): Promise<void> {
+    await this.call('DELETE', `/stream/${enc(id)}`, 'stream')
+  }
+
+  async terminateStream(id: string): Promise<void> {
+    await this.call('DELETE', `/stream/${enc(id)}/terminate`, 'stream')
+  }
+
+  // ---- sessions ----
+  async listSessions(args: PageArgs = {}): Promise<Page<ApiSession>> {
+    const r = await this.call('GET', `/session?${pageQuery(args, { count: '1' })}`, 'session list')
+    return pageOf<ApiSession>(r)
+  }
+
+  /**
+   * One stream's sessions. Livepeer applies limit/cursor here but sets no Link header; its cursor
+   * is `skip<N>`, so a full page gets the next skip cursor (an empty last page at worst).
+   */
+  async listStreamSessions(streamId: string, args: PageArgs = {}): Promise<Page<ApiSession>> {
+    const q = pageQuery(args, {})
+    const r = await this.call('GET', `/stream/${enc(streamId)}/sessions?${q}`, 'stream')
+    const page = pageOf<ApiSession>(r)
+    if (!page.next && args.limit && page.items.length >= args.limit) {
+      const skip = /^skip(\d+)$/.exec(args.cursor ?? 'skip0')
+      if (skip) page.next = `skip${Number(skip[1]) + page.items.length}`
+    }
+    return page
+  }
+
+  getSession(id: string): Promise<ApiSession> {
+    return this.json('GET', `/session/${enc(id)}`, 'session')
+  }
+
+  // ---- playback & ingest (no key needed) ----
+  getPlayback(playbackId: string): Promise<ApiPlayback> {
+    return this.json('GET', `/playback/${enc(playbackId)}`, 'playback')
+  }
+
+  async getIngest(): Promise<IngestView> {
+    const points = await this.json<IngestPoint[]>('GET', '/ingest', 'ingest list')
+    const p = Array.isArray(points) ? points[0] : undefined
+    const rtmp = p?.ingests?.rtmp ?? p?.ingest
+    const playbackBase = p?.playback ?? (p?.base ? `${p.base}/hls` : undefined)
+    if (!rtmp || !playbackBase)
+      throw new AppFailure({
+        code: 'service',
+        message: 'The service did not say where to send video (GET /ingest had no RTMP address).'
+      })
+    return { rtmp: rtmp.replace(/\/+$/, ''), playbackBase: playbackBase.replace(/\/+$/, '') }
+  }
+
+  /** A cheap authenticated call: proves the key works before it is saved. */
+  async checkKey(): Promise<void> {
+    await this.call('GET', '/stream?streamsonly=1&limit=1', 'stream list')
+  }
+
+  // ---- plumbing ----
+  private async json<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
+    const r = await this.call(method, path, what, body)
+    try {
+      return JSON.parse(r.body) as T
+    } catch {
+      throw new AppFailure({
+        code: 'service',
+        status: r.status,
+        message: `The service answered with something that is not JSON (HTTP ${r.status}).`
+      })
+    }
+  }
+
+  private async call(method: string, path: string, what: string, body?: unknown): Promise<Reply> {
+    const url = `${this.baseUrl}${path}`
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (this.o.apiKey) headers.authorization = `Bearer ${this.o.apiKey}`
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    let res: Response
+    let text: string
+    try {
+      res = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs)
+      })
+      text = await res.text()
+    } catch (e) {
+      throw new AppFailure(mapNetworkError(e, hostOf(this.baseUrl), this.timeoutMs))
+    }
+    if (res.status >= 400)
+      throw new AppFailure(
+        mapHttpError({
+          status: res.status,
+          body: text,
+          retryAfter: res.headers.get('retry-after'),
+          what,
+          secrets: this.o.apiKey ? [this.o.apiKey] : []
+        })
+      )
+    return { status: res.status, headers: res.headers, body: text }
+  }
+}
+
+const enc = encodeURIComponent
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return url
+  }
+}
+
+function pageQuery(args: PageArgs, extra: Record<string, string>): string {
+  const q = new URLSearchParams(extra)
+  if (args.limit) q.set('limit', String(args.limit))
+  if (args.cursor) q.set('cursor', args.cursor)
+  return q.toString()
+}
+
+/** The Link header's rel="next" URL carries the service's own cursor; we pass only that on. */
+export function nextCursor(link: string | null): string | undefined {
+  if (!link) return undefined
+  for (const part of link.split(',')) {
+    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part)
+    if (!m?.[1]) continue
+    try {
+      return new URL(m[1], 'http://x').searchParams.get('cursor') ?? undefined
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
+}
+
+function pageOf<T>(r: Reply): Page<T> {
+  let items: T[]
+  try {
+    items = JSON.parse(r.body) as T[]
+  } catch {
+    items = []
+  }
+  if (!Array.isArray(items))
+    throw new AppFailure({
+      code: 'service',
+      message: 'The service answered a list with something else.'
+    })
+  const total = Number(r.headers.get('x-total-count'))
+  return {
+    items,
+    next: nextCursor(r.headers.get('link')),
+    total: Number.isFinite(total) && r.headers.has('x-total-count') ? total : undefined
+  }
+}

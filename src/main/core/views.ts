@@ -1,0 +1,78 @@
+// What the renderer may see of the service's objects: the stream key only masked, URLs ready to use.
+import type { components } from '../../shared/api/schema'
+import type {
+  IngestView,
+  PlaybackView,
+  RecordingStatus,
+  SessionView,
+  StreamView
+} from '../../shared/contract'
+import type { Profile } from '../../shared/profiles'
+
+export type ApiStream = components['schemas']['stream']
+export type ApiSession = components['schemas']['session']
+export type ApiPlayback = components['schemas']['playback-info']
+
+/** `abcd-efgh-ijkl-3f9a` -> `••••-••••-••••-3f9a`; keys without groups keep their last 4. */
+export function maskStreamKey(key: string | undefined): string {
+  if (!key) return ''
+  const groups = key.split('-')
+  if (groups.length > 1)
+    return groups.map((g, i) => (i === groups.length - 1 ? g : '•'.repeat(g.length))).join('-')
+  return '•'.repeat(Math.max(0, key.length - 4)) + key.slice(-4)
+}
+
+const profilesOf = (p: unknown): Profile[] => (Array.isArray(p) ? (p as Profile[]) : [])
+
+export function toStreamView(s: ApiStream, ingest: IngestView): StreamView {
+  const playbackId = s.playbackId ?? ''
+  return {
+    id: s.id ?? '',
+    name: s.name,
+    createdAt: s.createdAt ?? 0,
+    isActive: s.isActive ?? false,
+    lastSeen: s.lastSeen ?? 0,
+    record: s.record ?? false,
+    suspended: s.suspended ?? false,
+    profiles: profilesOf(s.profiles),
+    playbackId,
+    streamKeyMasked: maskStreamKey(s.streamKey),
+    ingestUrl: ingest.rtmp,
+    playbackUrl: playbackId ? `${ingest.playbackBase}/${playbackId}/index.m3u8` : ''
+  }
+}
+
+const RECORDING: readonly string[] = ['waiting', 'ready', 'failed', 'deleted', 'none']
+
+export function toSessionView(s: ApiSession): SessionView {
+  const status = s.recordingStatus
+  return {
+    id: s.id ?? '',
+    parentId: s.parentId ?? '',
+    name: s.name,
+    createdAt: s.createdAt ?? 0,
+    lastSeen: s.lastSeen ?? 0,
+    sourceSegmentsDuration: s.sourceSegmentsDuration ?? 0,
+    record: s.record ?? false,
+    recordingStatus: status && RECORDING.includes(status) ? (status as RecordingStatus) : undefined,
+    recordingUrl: s.recordingUrl,
+    mp4Url: s.mp4Url,
+    playbackId: s.playbackId,
+    profiles: profilesOf(s.profiles)
+  }
+}
+
+export function toPlaybackView(p: ApiPlayback): PlaybackView {
+  return {
+    type: p.type,
+    live: p.meta.live === undefined ? undefined : p.meta.live === 1,
+    sources: p.meta.source.map((x) => ({
+      hrn: x.hrn,
+      type: x.type,
+      url: x.url,
+      width: x.width,
+      height: x.height,
+      bitrate: x.bitrate
+    }))
+  }
+}
