@@ -1,0 +1,65 @@
+// Users and API keys. Keys are shown once, when made, and stored only as a SHA-256 hash: a copied
+// studio.db does not hand out working keys.
+import { createHash, randomUUID } from 'node:crypto'
+import type { Db } from './db'
+
+export interface User {
+  id: string
+  name: string
+}
+
+export interface AuthedUser extends User {
+  tokenName: string
+}
+
+export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex')
+
+/** Finds the user by name or makes it, then makes a new API key for it. Returns the key in clear. */
+export function createUserKey(db: Db, userName = 'local'): { user: User; apiKey: string } {
+  const now = Date.now()
+  const make = db.transaction(() => {
+    let row = db.prepare('SELECT id, name FROM users WHERE name = ?').get(userName) as
+      { id: string; name: string } | undefined
+    if (!row) {
+      row = { id: randomUUID(), name: userName }
+      db.prepare('INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)').run(
+        row.id,
+        userName,
+        now
+      )
+    }
+    const apiKey = randomUUID()
+    const count = db
+      .prepare('SELECT count(*) AS n FROM api_keys WHERE user_id = ?')
+      .get(row.id) as {
+      n: number
+    }
+    db.prepare(
+      'INSERT INTO api_keys (id, user_id, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?)'
+    ).run(randomUUID(), row.id, `key ${count.n + 1}`, hashKey(apiKey), now)
+    return { user: { id: row.id, name: row.name }, apiKey }
+  })
+  return make()
+}
+
+export type AuthResult = { ok: true; user: AuthedUser } | { ok: false; message: string }
+
+/** Reads `Authorization: Bearer <key>` (scheme case- and space-insensitive, as the reference). */
+export function authenticate(db: Db, header: string | undefined): AuthResult {
+  if (!header || !header.trim()) return { ok: false, message: 'request is not authenticated' }
+  const m = /^\s*(\w+)\s+(.+?)\s*$/.exec(header)
+  if (!m) return { ok: false, message: 'request is not authenticated' }
+  const scheme = m[1]!.toLowerCase()
+  if (scheme !== 'bearer') {
+    return { ok: false, message: `unsupported authorization header scheme: ${m[1]!.slice(0, 20)}` }
+  }
+  const row = db
+    .prepare(
+      `SELECT u.id AS id, u.name AS name, k.name AS tokenName
+       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`
+    )
+    .get(hashKey(m[2]!)) as { id: string; name: string; tokenName: string } | undefined
+  // The reference echoes the key in this message; we do not, keys never appear in responses or logs.
+  if (!row) return { ok: false, message: 'no token found for this API key' }
+  return { ok: true, user: { id: row.id, name: row.name, tokenName: row.tokenName } }
+}

@@ -1,0 +1,128 @@
+// `npm run studio -- [--host H] [--port N] [--rtmp-port N] [--data DIR]` runs the studio until
+// SIGINT/SIGTERM; `npm run studio -- keys create --data DIR [--user NAME]` prints a new API key.
+// stdout carries only the ONAIR_STUDIO_READY line (or the key); logs go to stderr.
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { createApiKey, startStudio, StudioStartError } from './index'
+
+/** Exit codes the app's studio host can tell apart. */
+export const EXIT = { usage: 64, portBusy: 2, notWritable: 3, ffmpegMissing: 4, failed: 1 } as const
+
+export function defaultDataDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir()
+): string {
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'onair', 'studio')
+  if (platform === 'win32')
+    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'onair', 'studio')
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'onair', 'studio')
+}
+
+export interface CliArgs {
+  command: 'serve' | 'keys-create'
+  host: string
+  port: number
+  rtmpPort: number
+  data: string
+  user?: string
+}
+
+export function parseArgs(argv: string[]): CliArgs {
+  const out: CliArgs = {
+    command: 'serve',
+    host: '127.0.0.1',
+    port: 0,
+    rtmpPort: 0,
+    data: defaultDataDir()
+  }
+  const rest = [...argv]
+  if (rest[0] === 'keys') {
+    if (rest[1] !== 'create') throw new Error('unknown command: keys ' + (rest[1] ?? ''))
+    out.command = 'keys-create'
+    rest.splice(0, 2)
+  }
+  const port = (v: string | undefined, flag: string): number => {
+    const n = Number(v)
+    if (v === undefined || !Number.isInteger(n) || n < 0 || n > 65535)
+      throw new Error(`${flag} needs a port number 0-65535 (0 = any free port)`)
+    return n
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i]!
+    const value = rest[i + 1]
+    const need = (): string => {
+      if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`)
+      i++
+      return value
+    }
+    if (flag === '--host') out.host = need()
+    else if (flag === '--port') out.port = port(need(), flag)
+    else if (flag === '--rtmp-port') out.rtmpPort = port(need(), flag)
+    else if (flag === '--data') out.data = need()
+    else if (flag === '--user' && out.command === 'keys-create') out.user = need()
+    else throw new Error(`unknown option ${flag}`)
+  }
+  return out
+}
+
+const stamp = (line: string): void => {
+  process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+}
+
+function exitCodeFor(err: unknown): number {
+  const code = err instanceof StudioStartError ? err.code : undefined
+  if (code === 'EADDRINUSE') return EXIT.portBusy
+  if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || code === 'ENOTDIR')
+    return EXIT.notWritable
+  if (code === 'ENOENT') return EXIT.ffmpegMissing
+  return EXIT.failed
+}
+
+async function main(): Promise<void> {
+  let args: CliArgs
+  try {
+    args = parseArgs(process.argv.slice(2))
+  } catch (err) {
+    process.stderr.write(`onair studio: ${(err as Error).message}\n`)
+    process.exit(EXIT.usage)
+  }
+  if (args.command === 'keys-create') {
+    const key = await createApiKey(args.data, args.user)
+    process.stdout.write(key + '\n')
+    return
+  }
+  const studio = await startStudio({
+    dataDir: args.data,
+    host: args.host,
+    port: args.port,
+    rtmpPort: args.rtmpPort,
+    log: stamp
+  })
+  const ready = {
+    api: studio.apiUrl,
+    rtmp: studio.rtmpUrl,
+    ...(studio.apiKey ? { apiKey: studio.apiKey } : {})
+  }
+  process.stdout.write(`ONAIR_STUDIO_READY ${JSON.stringify(ready)}\n`)
+  let stopping = false
+  const shutdown = (sig: string): void => {
+    if (stopping) return
+    stopping = true
+    stamp(`studio: ${sig}, finishing recordings and stopping`)
+    studio.stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        stamp(`studio: stop failed: ${err.message}`)
+        process.exit(EXIT.failed)
+      }
+    )
+  }
+  process.on('SIGINT', () => shutdown('SIGINT'))
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`onair studio: ${(err as Error).message}\n`)
+  process.exit(exitCodeFor(err))
+})

@@ -1,0 +1,30 @@
+// What the HTTP routes need from the rest of the studio, as one object (no module-level state, so two
+// studios can run in one process, as the tests do).
+import type { IncomingMessage } from 'node:http'
+import { authenticate, type AuthedUser } from './auth'
+import type { Db } from './db'
+import { HttpError } from './validate'
+
+export interface LiveControl {
+  /** Drops the stream's publisher (if any) and finalizes its session now, without a resume window. */
+  terminate(streamId: string): Promise<void>
+  /** The directory of the live HLS of this playbackId, when its stream is live. */
+  liveDir(playbackId: string): string | undefined
+}
+
+export interface StudioContext {
+  db: Db
+  dataDir: string
+  /** http://HOST:PORT */
+  base: () => string
+  /** rtmp://HOST:PORT/live */
+  rtmpUrl: () => string
+  live: LiveControl
+  log: (line: string) => void
+}
+
+export function requireUser(ctx: StudioContext, req: IncomingMessage): AuthedUser {
+  const auth = authenticate(ctx.db, req.headers.authorization)
+  if (!auth.ok) throw new HttpError(401, auth.message)
+  return auth.user
+}

@@ -1,0 +1,86 @@
+// The studio's store: one SQLite file (libsql, better-sqlite3 API) in the data dir, WAL so the API can
+// read while ingest writes, and numbered migrations so a data dir from an older build keeps working.
+import Database from 'libsql'
+import { join } from 'node:path'
+
+export type Db = InstanceType<typeof Database>
+
+const MIGRATIONS: string[] = [
+  // 1: users, hashed API keys, streams, sessions
+  `CREATE TABLE users (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     name TEXT NOT NULL,
+     key_hash TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE streams (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     stream_key TEXT NOT NULL UNIQUE,
+     playback_id TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL,
+     deleted INTEGER NOT NULL DEFAULT 0,
+     is_active INTEGER NOT NULL DEFAULT 0,
+     last_seen INTEGER NOT NULL DEFAULT 0,
+     doc TEXT NOT NULL
+   );
+   CREATE INDEX streams_user ON streams(user_id, deleted, created_at DESC);
+   CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     parent_id TEXT NOT NULL REFERENCES streams(id),
+     playback_id TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     last_seen INTEGER NOT NULL DEFAULT 0,
+     record INTEGER NOT NULL,
+     recording_status TEXT,
+     duration REAL NOT NULL DEFAULT 0,
+     profiles TEXT NOT NULL,
+     runs INTEGER NOT NULL DEFAULT 0,
+     ended_at INTEGER,
+     has_mp4 INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX sessions_user ON sessions(user_id, created_at DESC);
+   CREATE INDEX sessions_parent ON sessions(parent_id, created_at DESC);
+   CREATE INDEX sessions_open ON sessions(ended_at) WHERE ended_at IS NULL;`
+]
+
+/** Opens (creating if needed) the store and brings its schema to the newest version. */
+export function openDb(dataDir: string): Db {
+  const db = new Database(join(dataDir, 'studio.db'))
+  db.pragma('journal_mode = WAL')
+  // NORMAL is durable across application crashes in WAL mode (only an OS crash can lose the last commit).
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  return db
+}
+
+function migrate(db: Db): void {
+  const current = pragmaValue(db, 'user_version', 'user_version')
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    const step = db.transaction(() => {
+      db.exec(MIGRATIONS[v]!)
+      db.pragma(`user_version = ${v + 1}`)
+    })
+    step()
+  }
+}
+
+// libsql's pragma({simple}) returns the whole row; read the one column ourselves.
+function pragmaValue(db: Db, pragma: string, column: string): number {
+  const row = db.prepare(`PRAGMA ${pragma}`).get() as Record<string, unknown>
+  return Number(row[column] ?? 0)
+}
+
+export function integrityCheck(db: Db): string {
+  const row = db.prepare('PRAGMA integrity_check').get() as Record<string, unknown>
+  return String(row.integrity_check)
+}

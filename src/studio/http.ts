@@ -1,0 +1,179 @@
+// A small router on node:http: enough for a dozen JSON routes and two read-only media trees, with the
+// reference's error shape ({"errors":[...]}) on every failure, bad input included.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { HttpError } from './validate'
+
+export const MAX_BODY_BYTES = 100 * 1024 // express body-parser's default, as the reference
+
+export interface Req {
+  method: string
+  url: URL
+  params: string[]
+  raw: IncomingMessage
+  body: () => Promise<unknown>
+}
+
+export interface Reply {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+export type Handler = (req: Req, res: ServerResponse) => Promise<Reply | void>
+
+interface Route {
+  method: string
+  pattern: RegExp
+  handler: Handler
+}
+
+const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, HEAD, POST, PATCH, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Range',
+  'Access-Control-Expose-Headers': 'Link, X-Total-Count, Content-Length, Content-Range',
+  'Access-Control-Max-Age': '600'
+}
+
+export function sendJson(res: ServerResponse, status: number, body?: unknown, headers = {}): void {
+  if (res.headersSent) return
+  const text = body === undefined ? '' : JSON.stringify(body)
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    ...headers,
+    ...(text ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+    'Content-Length': Buffer.byteLength(text)
+  })
+  res.end(text)
+}
+
+export const sendError = (res: ServerResponse, status: number, message: string): void =>
+  sendJson(res, status, { errors: [message] })
+
+export const corsHeaders = (): Record<string, string> => ({ ...CORS_HEADERS })
+
+function readBody(req: IncomingMessage): () => Promise<unknown> {
+  let cached: Promise<unknown> | undefined
+  return () =>
+    (cached ??= new Promise((resolve, reject) => {
+      const declared = Number(req.headers['content-length'] ?? 0)
+      if (declared > MAX_BODY_BYTES) {
+        reject(new HttpError(413, 'request entity too large'))
+        req.resume()
+        return
+      }
+      const chunks: Buffer[] = []
+      let size = 0
+      req.on('data', (c: Buffer) => {
+        size += c.length
+        if (size > MAX_BODY_BYTES) {
+          reject(new HttpError(413, 'request entity too large'))
+          chunks.length = 0
+          return
+        }
+        chunks.push(c)
+      })
+      req.on('error', () => reject(new HttpError(400, 'request body could not be read')))
+      req.on('end', () => {
+        if (size > MAX_BODY_BYTES) return
+        const text = Buffer.concat(chunks).toString('utf8')
+        if (text.trim() === '') return resolve(undefined)
+        try {
+          resolve(JSON.parse(text))
+        } catch (err) {
+          // Deeply nested input can overflow the parser's stack: still the client's bad JSON.
+          const why = err instanceof SyntaxError ? err.message : 'nesting too deep'
+          reject(new HttpError(400, `malformed JSON: ${why.slice(0, 200)}`))
+        }
+      })
+    }))
+}
+
+export class Router {
+  private readonly routes: Route[] = []
+
+  add(method: string, pattern: RegExp, handler: Handler): this {
+    this.routes.push({ method, pattern, handler })
+    return this
+  }
+
+  async handle(raw: IncomingMessage, res: ServerResponse, log: (l: string) => void): Promise<void> {
+    const method = raw.method ?? 'GET'
+    let url: URL
+    try {
+      url = new URL(raw.url ?? '/', 'http://studio.invalid')
+    } catch {
+      return sendError(res, 400, 'bad request URL')
+    }
+    if (method === 'OPTIONS') {
+      res.writeHead(204, CORS_HEADERS)
+      res.end()
+      return
+    }
+    let path: string
+    try {
+      path = decodeURIComponent(url.pathname)
+    } catch {
+      return sendError(res, 404, 'not found')
+    }
+    const matching = this.routes.filter((r) => r.pattern.test(path))
+    if (matching.length === 0) return sendError(res, 404, 'not found')
+    const route = matching.find(
+      (r) => r.method === method || (method === 'HEAD' && r.method === 'GET')
+    )
+    if (!route) {
+      const allow = [...new Set(matching.map((r) => r.method))].join(', ')
+      return sendJson(res, 405, { errors: ['method not allowed'] }, { Allow: allow })
+    }
+    const params = (route.pattern.exec(path) ?? []).slice(1).map((p) => p ?? '')
+    const req: Req = { method, url, params, raw, body: readBody(raw) }
+    try {
+      const reply = await route.handler(req, res)
+      if (reply) sendJson(res, reply.status, reply.body, reply.headers)
+    } catch (err) {
+      if (err instanceof HttpError) return sendError(res, err.status, err.message)
+      log(
+        `studio: internal error on ${method} ${url.pathname.slice(0, 80)}: ${(err as Error).stack ?? err}`
+      )
+      sendError(res, 500, `Internal server error: ${(err as Error).name ?? 'Error'}`)
+    }
+  }
+}
+
+/** limit as the reference: default 20, at most 1000, anything below 1 or not a number -> 20. */
+export function parseLimit(url: URL): number {
+  const n = Number.parseInt(url.searchParams.get('limit') ?? '', 10)
+  if (!Number.isFinite(n) || n < 1) return 20
+  return Math.min(n, 1000)
+}
+
+/** Cursor: the reference's opaque `skip<N>`. Anything else is the client's mistake. */
+export function parseCursor(url: URL): number {
+  const c = url.searchParams.get('cursor')
+  if (c === null || c === '') return 0
+  const m = /^skip(\d{1,9})$/.exec(c)
+  if (!m) throw new HttpError(400, 'invalid cursor')
+  return Number(m[1])
+}
+
+/** The paging headers: Link rel="next" only when the page is full, X-Total-Count when asked. */
+export function pageHeaders(
+  base: string,
+  url: URL,
+  offset: number,
+  limit: number,
+  pageSize: number,
+  total: number
+): Record<string, string> {
+  const h: Record<string, string> = {}
+  if (pageSize === limit) {
+    const next = new URL(url.pathname + url.search, base)
+    next.searchParams.set('cursor', `skip${offset + limit}`)
+    h.Link = `<${next.toString()}>; rel="next"`
+  }
+  const count = url.searchParams.get('count')
+  if (count !== null && count !== '' && count !== 'false' && count !== '0') {
+    h['X-Total-Count'] = String(total)
+  }
+  return h
+}

@@ -1,0 +1,139 @@
+// The local studio as a library: startStudio() runs the whole service in this process (the CLI and
+// the tests use it; the app runs the CLI as a child process).
+import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { resolveFfmpeg } from '../main/core/ffmpeg-path'
+import { createUserKey } from './auth'
+import type { StudioContext } from './context'
+import { openDb, type Db } from './db'
+import { Ingest } from './ingest'
+import { LiveManager } from './live'
+import { createApiServer, listen } from './server'
+
+export interface StudioOptions {
+  dataDir: string
+  host?: string
+  port?: number
+  rtmpPort?: number
+  resumeWindowMs?: number
+  log?: (line: string) => void
+}
+
+export interface RunningStudio {
+  apiUrl: string
+  rtmpUrl: string
+  apiKey?: string
+  dataDir: string
+  stop(): Promise<void>
+  stopIngest(): Promise<void>
+  startIngest(): Promise<void>
+}
+
+/** A start failure with a cause people can act on; `code` is EADDRINUSE, EACCES... when known. */
+export class StudioStartError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string
+  ) {
+    super(message)
+    this.name = 'StudioStartError'
+  }
+}
+
+function checkWritable(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true })
+    accessSync(dir, constants.W_OK)
+    const probe = join(dir, `.write-probe-${process.pid}`)
+    writeFileSync(probe, '')
+    rmSync(probe)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    throw new StudioStartError(
+      `data directory ${dir} is not writable (${code ?? (err as Error).message})`,
+      code ?? 'EACCES'
+    )
+  }
+}
+
+const hostForUrl = (h: string): string => (h.includes(':') ? `[${h}]` : h)
+
+const hasUsers = (db: Db): boolean =>
+  (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n > 0
+
+export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
+  const host = opts.host ?? '127.0.0.1'
+  const dataDir = resolve(opts.dataDir)
+  const log = opts.log ?? (() => undefined)
+  checkWritable(dataDir)
+  let ffmpeg: string
+  try {
+    ffmpeg = resolveFfmpeg().path
+  } catch (err) {
+    throw new StudioStartError((err as Error).message, 'ENOENT')
+  }
+  const db = openDb(dataDir)
+  let apiPort = 0
+  let rtmpPort = 0
+  const base = (): string => `http://${hostForUrl(host)}:${apiPort}`
+  const rtmpUrl = (): string => `rtmp://${hostForUrl(host)}:${rtmpPort}/live`
+  // eslint-disable-next-line prefer-const -- the manager and the ingest refer to each other
+  let ingest: Ingest
+  const live = new LiveManager({
+    db,
+    dataDir,
+    ffmpeg,
+    resumeWindowMs: opts.resumeWindowMs ?? 10_000,
+    log,
+    ingest: () => ingest
+  })
+  ingest = new Ingest(host, live, log)
+  const ctx: StudioContext = { db, dataDir, base, rtmpUrl, live, log }
+  const server = createApiServer(ctx)
+  try {
+    const recovered = await live.recover()
+    if (recovered > 0) log(`studio: finalized ${recovered} session(s) left open by a previous run`)
+    apiPort = await listen(server, host, opts.port ?? 0, 'API')
+    rtmpPort = await ingest.start(opts.rtmpPort ?? 0)
+  } catch (err) {
+    server.close()
+    await ingest.stop()
+    db.close()
+    const e = err as NodeJS.ErrnoException
+    throw new StudioStartError(e.message, e.code)
+  }
+  // A key is made only for a data dir without users (first start), and shown once.
+  const apiKey = hasUsers(db) ? undefined : createUserKey(db).apiKey
+  let stopped: Promise<void> | undefined
+  return {
+    apiUrl: `${base()}/api`,
+    rtmpUrl: rtmpUrl(),
+    ...(apiKey ? { apiKey } : {}),
+    dataDir,
+    stop: () =>
+      (stopped ??= (async () => {
+        await ingest.stop()
+        await live.stopAll()
+        await new Promise<void>((r) => {
+          server.close(() => r())
+          server.closeAllConnections()
+        })
+        db.close()
+      })()),
+    stopIngest: () => ingest.stop(),
+    startIngest: async () => {
+      await ingest.start(rtmpPort)
+    }
+  }
+}
+
+/** Makes a user (or finds it by name) and a new API key for it; safe while the studio runs (WAL). */
+export async function createApiKey(dataDir: string, userName?: string): Promise<string> {
+  checkWritable(resolve(dataDir))
+  const db = openDb(resolve(dataDir))
+  try {
+    return createUserKey(db, userName).apiKey
+  } finally {
+    db.close()
+  }
+}

@@ -1,0 +1,284 @@
+// Live runs: a publish makes (or, inside the resume window, continues) a session; each publish starts
+// a transcoder run; a clean stop finalizes at once, a dropped socket after the resume window. Also
+// finalizes what a killed process left open.
+import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { LiveControl } from './context'
+import type { Db } from './db'
+import type { Ingest, IngestHooks, Publisher } from './ingest'
+import {
+  assembleRecording,
+  makeMp4,
+  removeSessionMedia,
+  runDir,
+  sessionDir,
+  writeRunMaster,
+  writeRunRenditions
+} from './recordings'
+import {
+  finishSession,
+  insertSession,
+  listOpenSessions,
+  setRuns,
+  updateProgress,
+  type SessionRow
+} from './session-store'
+import {
+  deactivateAll,
+  getStreamByKey,
+  setActive,
+  setStreamDuration,
+  type StreamRow
+} from './stream-store'
+import {
+  ladderArgs,
+  ladderRenditions,
+  sourceArgs,
+  sourceRendition,
+  startTranscoder,
+  type RunningTranscoder,
+  type SourceInfo
+} from './transcoder'
+
+interface Run {
+  stream: StreamRow
+  session: SessionRow
+  run: number
+  priorSeconds: number
+  lastProgress: number
+  publishing: boolean
+  terminated: boolean
+  transcoder?: RunningTranscoder
+  starting?: Promise<void>
+  resumeTimer?: NodeJS.Timeout
+  finalizing?: Promise<void>
+}
+
+export interface LiveOptions {
+  db: Db
+  dataDir: string
+  ffmpeg: string
+  resumeWindowMs: number
+  log: (line: string) => void
+  ingest: () => Ingest
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+export class LiveManager implements LiveControl, IngestHooks {
+  private readonly runs = new Map<string, Run>()
+
+  constructor(private readonly o: LiveOptions) {}
+
+  authorize(streamKey: string): string | null {
+    const s = getStreamByKey(this.o.db, streamKey)
+    if (!s) return 'unknown stream key'
+    if (s.deleted) return 'the stream was deleted'
+    if (s.doc.suspended) return 'the stream is suspended'
+    return null
+  }
+
+  onPublish(p: Publisher): void {
+    const stream = getStreamByKey(this.o.db, p.streamKey)
+    if (!stream) return
+    let run = this.runs.get(stream.id)
+    if (run && !run.publishing && !run.finalizing) {
+      // Back inside the resume window: same session, next run.
+      clearTimeout(run.resumeTimer)
+      run.resumeTimer = undefined
+      run.publishing = true
+      run.run += 1
+      this.o.log(`live: stream ${stream.id} resumed session ${run.session.id} (run ${run.run})`)
+    } else {
+      const now = Date.now()
+      const session: SessionRow = {
+        id: randomUUID(),
+        userId: stream.userId,
+        parentId: stream.id,
+        playbackId: stream.playbackId,
+        name: stream.doc.name,
+        createdAt: now,
+        lastSeen: now,
+        record: stream.doc.record,
+        recordingStatus: stream.doc.record ? 'waiting' : null,
+        duration: 0,
+        profiles: stream.doc.profiles,
+        runs: 0,
+        endedAt: null,
+        hasMp4: false
+      }
+      insertSession(this.o.db, session)
+      run = {
+        stream,
+        session,
+        run: 0,
+        priorSeconds: 0,
+        lastProgress: 0,
+        publishing: true,
+        terminated: false
+      }
+      this.runs.set(stream.id, run)
+      this.o.log(`live: stream ${stream.id} started session ${session.id}`)
+    }
+    setActive(this.o.db, stream.id, true, Date.now())
+    const r = run
+    const previous = r.starting ?? Promise.resolve()
+    r.starting = previous
+      .then(() => this.startRun(r, p))
+      .catch((err: Error) => {
+        this.o.log(`live: run of session ${r.session.id} could not start: ${err.message}`)
+      })
+  }
+
+  onUnpublish(streamKey: string, clean: boolean): void {
+    const run = [...this.runs.values()].find((r) => r.stream.streamKey === streamKey)
+    if (!run || run.finalizing) return
+    run.publishing = false
+    if (clean || run.terminated) {
+      void this.finalize(run)
+      return
+    }
+    this.o.log(
+      `live: session ${run.session.id} dropped; waiting ${this.o.resumeWindowMs} ms for a resume`
+    )
+    run.resumeTimer = setTimeout(() => void this.finalize(run), this.o.resumeWindowMs)
+  }
+
+  async terminate(streamId: string): Promise<void> {
+    const run = this.runs.get(streamId)
+    if (!run) return
+    run.terminated = true
+    this.o.ingest().drop(run.stream.streamKey)
+    await this.finalize(run)
+  }
+
+  liveDir(playbackId: string): string | undefined {
+    for (const r of this.runs.values()) {
+      if (r.stream.playbackId === playbackId) return runDir(this.o.dataDir, r.session.id, r.run)
+    }
+    return undefined
+  }
+
+  /** Finalizes every open run now (studio stopping). */
+  async stopAll(): Promise<void> {
+    const all = [...this.runs.values()]
+    for (const r of all) r.terminated = true
+    await Promise.all(all.map((r) => this.finalize(r)))
+  }
+
+  /** A previous process was killed: finalize its open sessions from what reached the disk. */
+  async recover(): Promise<number> {
+    const open = listOpenSessions(this.o.db)
+    for (const s of open) await this.finish(s, 0)
+    deactivateAll(this.o.db)
+    return open.length
+  }
+
+  private async waitForMeta(p: Publisher, ms: number): Promise<void> {
+    const until = Date.now() + ms
+    while (p.meta().width === 0 && Date.now() < until) await sleep(50)
+  }
+
+  private async startRun(run: Run, p: Publisher): Promise<void> {
+    // The previous run's ffmpeg must be gone: its media time is the base of this run's.
+    if (run.transcoder) {
+      await run.transcoder.done
+      run.priorSeconds += run.lastProgress
+      run.lastProgress = 0
+      run.transcoder = undefined
+    }
+    await this.waitForMeta(p, 1500)
+    if (!run.publishing || run.finalizing) return
+    const m = p.meta()
+    const src: SourceInfo = {
+      // No metadata at all: assume the usual audio + H.264 (what Onair and OBS send).
+      hasAudio: m.width === 0 ? true : m.audioCodec !== 0,
+      videoIsH264: m.videoCodec === 7 || m.videoCodec === 0,
+      width: m.width,
+      height: m.height,
+      videoBitrate: m.videoKbps * 1000
+    }
+    const dir = runDir(this.o.dataDir, run.session.id, run.run)
+    await mkdir(dir, { recursive: true })
+    const profiles = run.session.profiles
+    const renditions =
+      profiles.length > 0 ? ladderRenditions(profiles, src.hasAudio) : [sourceRendition(src)]
+    await writeRunRenditions(dir, renditions)
+    const input = this.o.ingest().pullUrl(p.streamKey)
+    const args =
+      profiles.length > 0 ? ladderArgs(input, dir, profiles, src) : sourceArgs(input, dir, src)
+    setRuns(this.o.db, run.session.id, run.run + 1)
+    let master = false
+    const writeMaster = async (): Promise<void> => {
+      if (master || !existsSync(join(dir, renditions[0]!.dir, 'index.m3u8'))) return
+      master = true
+      await writeRunMaster(dir, renditions)
+    }
+    const t = await startTranscoder(this.o.ffmpeg, args, renditions, dir, (sec) => {
+      run.lastProgress = sec
+      const now = Date.now()
+      updateProgress(this.o.db, run.session.id, run.priorSeconds + sec, now)
+      setStreamDuration(this.o.db, run.stream.id, run.priorSeconds + sec)
+      if (!run.finalizing) setActive(this.o.db, run.stream.id, true, now)
+    })
+    run.transcoder = t
+    const poll = setInterval(() => void writeMaster().catch(() => undefined), 200)
+    void t.done.then(async (code) => {
+      clearInterval(poll)
+      await writeMaster().catch(() => undefined)
+      if (code !== 0 && code !== 255) {
+        this.o.log(
+          `live: transcoder of session ${run.session.id} exited ${code}: ${t.stderr().slice(-5).join(' | ')}`
+        )
+      }
+    })
+  }
+
+  private finalize(run: Run): Promise<void> {
+    run.finalizing ??= (async () => {
+      clearTimeout(run.resumeTimer)
+      if (this.runs.get(run.stream.id) === run) this.runs.delete(run.stream.id)
+      await run.starting
+      const t = run.transcoder
+      if (t) {
+        // The ingest closed the pull, so ffmpeg is flushing; only a stuck one gets signalled.
+        const quick = await Promise.race([t.done.then(() => true), sleep(8000).then(() => false)])
+        if (!quick) await t.stop(3000)
+        run.priorSeconds += run.lastProgress
+        run.lastProgress = 0
+      }
+      await this.finish(run.session, run.priorSeconds)
+      if (!this.runs.has(run.stream.id)) setActive(this.o.db, run.stream.id, false, Date.now())
+      this.o.log(`live: session ${run.session.id} finished`)
+    })().catch((err: Error) => this.o.log(`live: finalize failed: ${err.message}`))
+    return run.finalizing
+  }
+
+  /** Writes the recording (or removes the live media of an unrecorded session) and closes the row. */
+  private async finish(s: SessionRow, seconds: number): Promise<void> {
+    const dir = sessionDir(this.o.dataDir, s.id)
+    if (!s.record) {
+      await removeSessionMedia(dir)
+      finishSession(this.o.db, s.id, {
+        duration: seconds || s.duration,
+        status: null,
+        hasMp4: false
+      })
+      return
+    }
+    const assembled = await assembleRecording(dir).catch(() => ({ ok: false, duration: 0 }))
+    const hasMp4 = assembled.ok ? await makeMp4(dir, this.o.ffmpeg) : false
+    finishSession(this.o.db, s.id, {
+      duration: assembled.ok ? assembled.duration : seconds || s.duration,
+      status: assembled.ok ? 'ready' : 'failed',
+      hasMp4
+    })
+    setStreamDurationIfKnown(this.o.db, s.parentId, assembled.ok ? assembled.duration : 0)
+  }
+}
+
+function setStreamDurationIfKnown(db: Db, streamId: string, seconds: number): void {
+  if (seconds > 0) setStreamDuration(db, streamId, seconds)
+}

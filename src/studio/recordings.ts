@@ -1,0 +1,206 @@
+// Media layout and recording assembly. Each publish run of a session writes its own HLS ladder into
+// media/<sessionId>/run<k>/ (ffmpeg's event playlists, v<i>/index.m3u8); when the session ends (or a
+// later start finds it left open by a crash) the runs become one VOD set at media/<sessionId>/:
+// index.m3u8 (master) + v<i>.m3u8 (each rendition, runs joined by EXT-X-DISCONTINUITY, EXT-X-ENDLIST),
+// plus an MP4 of the top rendition. Only segments a playlist lists are used: those are complete.
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { MP4_NAME } from './session-store'
+
+export interface RenditionInfo {
+  /** Directory of the rendition inside a run, `v0`, `v1`... (profile names are free text). */
+  dir: string
+  name: string
+  width: number
+  height: number
+  /** Peak bits per second, audio included, for BANDWIDTH. */
+  bandwidth: number
+  codecs: string
+}
+
+export const mediaDir = (dataDir: string): string => join(dataDir, 'media')
+export const sessionDir = (dataDir: string, sessionId: string): string =>
+  join(mediaDir(dataDir), sessionId)
+export const runDir = (dataDir: string, sessionId: string, run: number): string =>
+  join(sessionDir(dataDir, sessionId), `run${run}`)
+
+export function masterPlaylist(
+  renditions: RenditionInfo[],
+  uri: (r: RenditionInfo) => string
+): string {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS']
+  for (const r of renditions) {
+    // NAME is not standard on EXT-X-STREAM-INF; the quality menu reads RESOLUTION and BANDWIDTH.
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${r.bandwidth},RESOLUTION=${r.width}x${r.height},CODECS="${r.codecs}"`,
+      uri(r)
+    )
+  }
+  return lines.join('\n') + '\n'
+}
+
+export async function writeRunRenditions(dir: string, renditions: RenditionInfo[]): Promise<void> {
+  await writeFile(join(dir, 'renditions.json'), JSON.stringify(renditions))
+}
+
+/** The live master of a run; written once the first rendition playlist exists, so it never 404s. */
+export async function writeRunMaster(dir: string, renditions: RenditionInfo[]): Promise<void> {
+  const tmp = join(dir, 'index.m3u8.tmp')
+  await writeFile(
+    tmp,
+    masterPlaylist(renditions, (r) => `${r.dir}/index.m3u8`)
+  )
+  await rename(tmp, join(dir, 'index.m3u8'))
+}
+
+export interface Segment {
+  duration: number
+  uri: string
+}
+
+export function parseMediaPlaylist(text: string): Segment[] {
+  const out: Segment[] = []
+  let pending: number | undefined
+  for (const raw of text.split('\n')) {
+    const line = raw.trim()
+    const m = /^#EXTINF:([\d.]+)/.exec(line)
+    if (m) pending = Number(m[1])
+    else if (line && !line.startsWith('#') && pending !== undefined) {
+      out.push({ duration: pending, uri: line })
+      pending = undefined
+    }
+  }
+  return out
+}
+
+async function runsOf(dir: string): Promise<number[]> {
+  let names: string[] = []
+  try {
+    names = await readdir(dir)
+  } catch {
+    return []
+  }
+  return names
+    .map((n) => /^run(\d+)$/.exec(n))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b)
+}
+
+async function readRenditions(dir: string, runs: number[]): Promise<RenditionInfo[] | undefined> {
+  for (const k of runs) {
+    try {
+      return JSON.parse(
+        await readFile(join(dir, `run${k}`, 'renditions.json'), 'utf8')
+      ) as RenditionInfo[]
+    } catch {
+      // that run never got as far as starting its transcoder; try the next
+    }
+  }
+  return undefined
+}
+
+async function segmentsOf(dir: string, run: number, rendition: string): Promise<Segment[]> {
+  const prefix = `run${run}/${rendition}/`
+  try {
+    const text = await readFile(join(dir, prefix, 'index.m3u8'), 'utf8')
+    return parseMediaPlaylist(text)
+      .filter((s) => /^[A-Za-z0-9_-]+\.ts$/.test(s.uri) && existsSync(join(dir, prefix, s.uri)))
+      .map((s) => ({ duration: s.duration, uri: prefix + s.uri }))
+  } catch {
+    return []
+  }
+}
+
+function vodPlaylist(parts: Segment[][]): string {
+  const all = parts.flat()
+  const target = Math.max(1, ...all.map((s) => Math.ceil(s.duration)))
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:3',
+    '#EXT-X-PLAYLIST-TYPE:VOD',
+    `#EXT-X-TARGETDURATION:${target}`,
+    '#EXT-X-MEDIA-SEQUENCE:0',
+    '#EXT-X-INDEPENDENT-SEGMENTS'
+  ]
+  let first = true
+  for (const segs of parts) {
+    if (segs.length === 0) continue
+    // Each run restarts its timestamps: tell the player so it does not stall at the join.
+    if (!first) lines.push('#EXT-X-DISCONTINUITY')
+    first = false
+    for (const s of segs) lines.push(`#EXTINF:${s.duration.toFixed(6)},`, s.uri)
+  }
+  lines.push('#EXT-X-ENDLIST')
+  return lines.join('\n') + '\n'
+}
+
+export interface Assembled {
+  ok: boolean
+  /** Seconds of media in the top rendition. */
+  duration: number
+}
+
+/** Builds the VOD set of a session from its runs. ok=false when no segment was ever completed. */
+export async function assembleRecording(dir: string): Promise<Assembled> {
+  const runs = await runsOf(dir)
+  const renditions = await readRenditions(dir, runs)
+  if (!renditions || renditions.length === 0) return { ok: false, duration: 0 }
+  let duration = 0
+  const usable: RenditionInfo[] = []
+  for (const [i, r] of renditions.entries()) {
+    const parts = await Promise.all(runs.map((k) => segmentsOf(dir, k, r.dir)))
+    const segs = parts.flat()
+    if (segs.length === 0) continue
+    if (i === 0 || usable.length === 0) duration = segs.reduce((t, s) => t + s.duration, 0)
+    await writeFile(join(dir, `${r.dir}.m3u8`), vodPlaylist(parts))
+    usable.push(r)
+  }
+  if (usable.length === 0) return { ok: false, duration: 0 }
+  await writeFile(
+    join(dir, 'index.m3u8'),
+    masterPlaylist(usable, (r) => `${r.dir}.m3u8`)
+  )
+  return { ok: true, duration }
+}
+
+/** Remuxes the top rendition to MP4 (no re-encode). Resolves false when ffmpeg could not. */
+export async function makeMp4(dir: string, ffmpeg: string, timeoutMs = 120_000): Promise<boolean> {
+  const master = await readFile(join(dir, 'index.m3u8'), 'utf8').catch(() => '')
+  const top = master.split('\n').find((l) => l.endsWith('.m3u8'))
+  if (!top) return false
+  const tmp = join(dir, 'recording.tmp.mp4')
+  const ok = await new Promise<boolean>((resolve) => {
+    execFile(
+      ffmpeg,
+      // +faststart: the index goes first, so a browser can start playing the download at once.
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-i',
+        join(dir, top),
+        '-c',
+        'copy',
+        '-movflags',
+        '+faststart',
+        tmp
+      ],
+      { timeout: timeoutMs },
+      (err) => resolve(!err)
+    )
+  })
+  if (!ok) {
+    await rm(tmp, { force: true })
+    return false
+  }
+  await rename(tmp, join(dir, MP4_NAME))
+  return true
+}
+
+export async function removeSessionMedia(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true })
+}

@@ -1,0 +1,50 @@
+// Routes without auth, as the reference: /api/ingest and /api/playback/{id}.
+import type { StudioContext } from '../context'
+import type { Router } from '../http'
+import { getSession } from '../session-store'
+import { getStreamByPlaybackId } from '../stream-store'
+import { HttpError } from '../validate'
+
+const HLS = { hrn: 'HLS (TS)', type: 'html5/application/vnd.apple.mpegurl' }
+
+export function publicRoutes(router: Router, ctx: StudioContext): void {
+  router.add('GET', /^\/api\/ingest\/?$/, async () => {
+    const base = ctx.base()
+    const rtmp = ctx.rtmpUrl()
+    return {
+      status: 200,
+      body: [{ ingest: rtmp, ingests: { rtmp }, playback: `${base}/hls`, base }]
+    }
+  })
+
+  router.add('GET', /^\/api\/playback\/([^/]{1,200})$/, async (req) => {
+    const id = req.params[0]!
+    const base = ctx.base()
+    const stream = getStreamByPlaybackId(ctx.db, id)
+    if (stream && !stream.doc.suspended) {
+      return {
+        status: 200,
+        body: {
+          type: 'live',
+          meta: {
+            live: stream.isActive ? 1 : 0,
+            ...(stream.doc.playbackPolicy ? { playbackPolicy: stream.doc.playbackPolicy } : {}),
+            source: [{ ...HLS, url: `${base}/hls/${stream.playbackId}/index.m3u8` }]
+          }
+        }
+      }
+    }
+    // A session id with a ready recording plays as a recording (the reference's resolution order).
+    const session = /^[0-9a-f-]{36}$/.test(id) ? getSession(ctx.db, id) : undefined
+    if (session?.record && session.recordingStatus === 'ready') {
+      return {
+        status: 200,
+        body: {
+          type: 'recording',
+          meta: { source: [{ ...HLS, url: `${base}/recordings/${session.id}/index.m3u8` }] }
+        }
+      }
+    }
+    throw new HttpError(404, `No playback URL found for ${id.slice(0, 100)}`)
+  })
+}

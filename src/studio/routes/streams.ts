@@ -1,0 +1,137 @@
+// /api/stream routes: create, list, get, patch, record, suspend, delete, terminate.
+import { requireUser, type StudioContext } from '../context'
+import { pageHeaders, parseCursor, parseLimit, type Req, type Router } from '../http'
+import {
+  getOwnStream,
+  insertStream,
+  listStreams,
+  markDeleted,
+  saveDoc,
+  streamToApi,
+  type StreamDoc,
+  type StreamRow
+} from '../stream-store'
+import { checkCreate, checkPatch, HttpError } from '../validate'
+
+// Stream ids are UUIDs; anything else cannot exist, so it is a plain 404 (never a query with junk).
+export const ID = '([0-9a-fA-F-]{36})'
+
+const truthy = (v: string | null): boolean => v !== null && v !== 'false' && v !== '0'
+
+function ownStream(ctx: StudioContext, req: Req): { stream: StreamRow; userId: string } {
+  const user = requireUser(ctx, req.raw)
+  const stream = getOwnStream(ctx.db, user.id, req.params[0]!)
+  if (!stream) throw new HttpError(404, 'not found')
+  return { stream, userId: user.id }
+}
+
+export function streamRoutes(router: Router, ctx: StudioContext): void {
+  router.add('POST', /^\/api\/stream\/?$/, async (req) => {
+    const user = requireUser(ctx, req.raw)
+    const input = checkCreate(await req.body())
+    const doc: StreamDoc = {
+      name: input.name,
+      // The seed contract: no profiles means no transcoding (no default ladder added).
+      profiles: input.profiles ?? [],
+      record: input.record ?? false,
+      suspended: false,
+      createdByTokenName: user.tokenName,
+      lastTerminatedAt: null,
+      sourceSegmentsDuration: 0,
+      multistream: input.multistream ?? { targets: [] },
+      ...(input.creatorId ? { creatorId: input.creatorId } : {}),
+      ...(input.userTags ? { userTags: input.userTags } : {}),
+      ...(input.playbackPolicy !== undefined ? { playbackPolicy: input.playbackPolicy } : {}),
+      ...(input.recordingSpec ? { recordingSpec: input.recordingSpec } : {})
+    }
+    return { status: 201, body: streamToApi(insertStream(ctx.db, user.id, doc)) }
+  })
+
+  router.add('GET', /^\/api\/stream\/?$/, async (req) => {
+    const user = requireUser(ctx, req.raw)
+    const limit = parseLimit(req.url)
+    const offset = parseCursor(req.url)
+    // Every stream here is a parent stream: sessions live in their own table, so sessionsonly is empty.
+    if (
+      truthy(req.url.searchParams.get('sessionsonly')) &&
+      !req.url.searchParams.has('streamsonly')
+    )
+      return { status: 200, body: [] }
+    const active = truthy(req.url.searchParams.get('active'))
+    const { rows, total } = listStreams(ctx.db, user.id, offset, limit, active)
+    const headers = pageHeaders(ctx.base(), req.url, offset, limit, rows.length, total)
+    return { status: 200, body: rows.map(streamToApi), headers }
+  })
+
+  router.add('GET', new RegExp(`^/api/stream/${ID}$`), async (req) => {
+    return { status: 200, body: streamToApi(ownStream(ctx, req).stream) }
+  })
+
+  router.add('PATCH', new RegExp(`^/api/stream/${ID}$`), async (req) => {
+    requireUser(ctx, req.raw)
+    const input = checkPatch((await req.body()) ?? {})
+    const { stream } = ownStream(ctx, req)
+    const d = stream.doc
+    if (stream.isActive && input.record !== undefined && input.record !== d.record)
+      throw new HttpError(400, "cannot change 'record' field while stream is active")
+    if (stream.isActive && input.profiles !== undefined)
+      throw new HttpError(400, "cannot change 'profiles' field while stream is active")
+    const record = input.record ?? d.record
+    if (input.recordingSpec && !record)
+      throw new HttpError(400, 'recordingSpec is only supported with record=true')
+    const next: StreamDoc = { ...d }
+    if (input.name !== undefined) next.name = input.name
+    if (input.profiles !== undefined) next.profiles = input.profiles ?? []
+    if (input.record !== undefined) next.record = input.record
+    if (input.creatorId !== undefined) next.creatorId = input.creatorId
+    if (input.userTags !== undefined) next.userTags = input.userTags
+    if (input.playbackPolicy !== undefined) next.playbackPolicy = input.playbackPolicy
+    if (input.recordingSpec !== undefined) next.recordingSpec = input.recordingSpec
+    if (input.multistream !== undefined) next.multistream = input.multistream
+    if (input.suspended !== undefined) next.suspended = input.suspended
+    saveDoc(ctx.db, stream.id, next)
+    // Suspending a live stream ends its run, as the reference's Catalyst update does.
+    if (input.suspended === true && stream.isActive) await ctx.live.terminate(stream.id)
+    return { status: 204 }
+  })
+
+  router.add('PATCH', new RegExp(`^/api/stream/${ID}/record$`), async (req) => {
+    requireUser(ctx, req.raw)
+    const body = await req.body()
+    const { stream } = ownStream(ctx, req)
+    const record = (body as { record?: unknown } | undefined)?.record
+    if (typeof record !== 'boolean') throw new HttpError(400, 'record field required')
+    if (stream.isActive && record !== stream.doc.record)
+      throw new HttpError(400, "cannot change 'record' field while stream is active")
+    saveDoc(ctx.db, stream.id, { ...stream.doc, record })
+    return { status: 204 }
+  })
+
+  router.add('PATCH', new RegExp(`^/api/stream/${ID}/suspended$`), async (req) => {
+    requireUser(ctx, req.raw)
+    const body = await req.body()
+    const { stream } = ownStream(ctx, req)
+    const suspended = (body as { suspended?: unknown } | undefined)?.suspended
+    if (typeof suspended !== 'boolean') throw new HttpError(400, 'suspended field required')
+    saveDoc(ctx.db, stream.id, { ...stream.doc, suspended })
+    if (suspended && stream.isActive) await ctx.live.terminate(stream.id)
+    return { status: 204 }
+  })
+
+  router.add('DELETE', new RegExp(`^/api/stream/${ID}$`), async (req) => {
+    const { stream } = ownStream(ctx, req)
+    markDeleted(ctx.db, stream.id)
+    await ctx.live.terminate(stream.id)
+    return { status: 204 }
+  })
+
+  router.add('DELETE', new RegExp(`^/api/stream/${ID}/terminate$`), async (req) => {
+    const { stream } = ownStream(ctx, req)
+    const last = stream.doc.lastTerminatedAt
+    if (last !== null && Date.now() - last < 5000)
+      throw new HttpError(429, 'too many terminate requests')
+    saveDoc(ctx.db, stream.id, { ...stream.doc, lastTerminatedAt: Date.now() })
+    await ctx.live.terminate(stream.id)
+    return { status: 204 }
+  })
+}

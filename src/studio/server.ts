@@ -1,0 +1,45 @@
+// The HTTP side: the API under /api, live HLS under /hls, recordings under /recordings.
+import { createServer, type Server } from 'node:http'
+import type { StudioContext } from './context'
+import { Router, sendError } from './http'
+import { mediaRoutes } from './routes/media'
+import { publicRoutes } from './routes/public'
+import { sessionRoutes } from './routes/sessions'
+import { streamRoutes } from './routes/streams'
+
+export function createApiServer(ctx: StudioContext): Server {
+  const router = new Router()
+  streamRoutes(router, ctx)
+  sessionRoutes(router, ctx)
+  publicRoutes(router, ctx)
+  mediaRoutes(router, ctx)
+  const server = createServer((req, res) => {
+    router.handle(req, res, ctx.log).catch((err: Error) => {
+      ctx.log(`studio: request failed: ${err.message}`)
+      sendError(res, 500, 'Internal server error')
+    })
+  })
+  // Slow or idle clients must not hold sockets forever (the app and tests open many).
+  server.requestTimeout = 30_000
+  server.keepAliveTimeout = 5_000
+  return server
+}
+
+/** Listens on host:port (0 = any free port); a busy port is a clear error, not an exit. */
+export function listen(server: Server, host: string, port: number, what: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException): void => {
+      const why =
+        err.code === 'EADDRINUSE'
+          ? `${what} port ${host}:${port} is already in use`
+          : `${what} port ${host}:${port} could not be opened: ${err.message}`
+      reject(Object.assign(new Error(why), { code: err.code }))
+    }
+    server.once('error', onError)
+    server.listen(port, host, () => {
+      server.off('error', onError)
+      const addr = server.address()
+      resolve(typeof addr === 'object' && addr ? addr.port : port)
+    })
+  })
+}

@@ -1,0 +1,244 @@
+// The ffmpeg that pulls one publish run from the RTMP ingest and writes its HLS ladder: decode once,
+// one scaled H.264 encode per profile, AAC audio, one event playlist per rendition (the master is ours).
+// Without profiles: the source only, H.264 copied when it is H.264.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Profile } from '../shared/profiles'
+import type { RenditionInfo } from './recordings'
+
+export const AUDIO_BITRATE = 128_000
+/** superfast: the 3-rendition 720p ladder keeps up on 2 shared cores with headroom (see the bench). */
+export const X264_PRESET = 'superfast'
+const DEFAULT_GOP_S = 2
+
+export interface SourceInfo {
+  hasAudio: boolean
+  /** FLV codec id 7 = H.264. */
+  videoIsH264: boolean
+  width: number
+  height: number
+  /** Bits per second the publisher announced (0 = unknown). */
+  videoBitrate: number
+}
+
+// Levels by macroblocks per second and per frame (H.264 table A-1), so CODECS names a level that fits.
+const LEVELS: Array<[number, number, number]> = [
+  [30, 40_500, 1_620],
+  [31, 108_000, 3_600],
+  [32, 216_000, 5_120],
+  [40, 245_760, 8_192],
+  [42, 522_240, 8_704],
+  [50, 589_824, 22_080],
+  [51, 983_040, 36_864],
+  [52, 2_073_600, 36_864]
+]
+
+export function h264Level(width: number, height: number, fps: number): number {
+  const mbs = Math.ceil(width / 16) * Math.ceil(height / 16)
+  const rate = mbs * (fps > 0 ? fps : 60) // fps 0 = source: assume up to 60
+  return (LEVELS.find(([, r, f]) => rate <= r && mbs <= f) ?? LEVELS[LEVELS.length - 1]!)[0]
+}
+
+const X264_PROFILE: Record<string, [string, string]> = {
+  H264Baseline: ['baseline', '42c0'],
+  H264Main: ['main', '4d40'],
+  H264High: ['high', '6400'],
+  // x264 has no constrained-high mode; high without B-frames is what the reference's encoders send.
+  H264ConstrainedHigh: ['high', '6400']
+}
+
+const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
+
+export function gopSeconds(p: Profile): number | 'intra' {
+  if (p.gop === 'intra') return 'intra'
+  const g = Number(p.gop)
+  return Number.isFinite(g) && g > 0 ? g : DEFAULT_GOP_S
+}
+
+export function ladderRenditions(profiles: Profile[], hasAudio: boolean): RenditionInfo[] {
+  return profiles.map((p, i) => {
+    const [, idc] = X264_PROFILE[p.profile ?? 'H264High']!
+    const level = h264Level(p.width, p.height, p.fps)
+    return {
+      dir: `v${i}`,
+      name: p.name,
+      width: even(p.width),
+      height: even(p.height),
+      bandwidth: Math.round(p.bitrate * 1.1) + (hasAudio ? AUDIO_BITRATE : 0),
+      codecs: `avc1.${idc}${level.toString(16)}` + (hasAudio ? ',mp4a.40.2' : '')
+    }
+  })
+}
+
+/** Arguments for a ladder run. `input` is the RTMP pull URL; `out` the run directory. */
+export function ladderArgs(
+  input: string,
+  out: string,
+  profiles: Profile[],
+  src: SourceInfo
+): string[] {
+  const n = profiles.length
+  const labels = profiles.map((_, i) => `[s${i}]`).join('')
+  const chains = profiles.map((p, i) => {
+    const fps = p.fps > 0 ? `fps=${p.fps}/${p.fpsDen ?? 1},` : ''
+    // One decode, split N ways; setsar=1 so players show the profile's exact frame size.
+    return `[s${i}]${fps}scale=${even(p.width)}:${even(p.height)},setsar=1,format=yuv420p[o${i}]`
+  })
+  const args = [
+    ...inputArgs(input),
+    '-filter_complex',
+    `[0:v]split=${n}${labels};${chains.join(';')}`
+  ]
+  profiles.forEach((_, i) => {
+    args.push('-map', `[o${i}]`)
+    if (src.hasAudio) args.push('-map', '0:a:0')
+  })
+  args.push('-c:v', 'libx264', '-preset', X264_PRESET, '-sc_threshold', '0', '-bf', '0')
+  profiles.forEach((p, i) => {
+    const [prof] = X264_PROFILE[p.profile ?? 'H264High']!
+    const gop = gopSeconds(p)
+    args.push(
+      `-b:v:${i}`,
+      String(p.bitrate),
+      `-maxrate:v:${i}`,
+      String(Math.round(p.bitrate * 1.1)),
+      `-bufsize:v:${i}`,
+      String(p.bitrate * 2),
+      `-profile:v:${i}`,
+      prof,
+      `-level:v:${i}`,
+      (h264Level(p.width, p.height, p.fps) / 10).toFixed(1),
+      // Keyframes on the clock, not on frame counts: segments of every rendition line up (ABR switching).
+      ...(gop === 'intra'
+        ? [`-g:v:${i}`, '1']
+        : [`-force_key_frames:v:${i}`, `expr:gte(t,n_forced*${gop})`])
+    )
+  })
+  if (src.hasAudio) args.push('-c:a', 'aac', '-b:a', String(AUDIO_BITRATE), '-ac', '2')
+  const hlsTime = profiles.map(gopSeconds).find((g): g is number => g !== 'intra') ?? DEFAULT_GOP_S
+  const map = profiles.map((_, i) => (src.hasAudio ? `v:${i},a:${i}` : `v:${i}`)).join(' ')
+  return [...args, ...hlsArgs(out, hlsTime, map)]
+}
+
+export function sourceRendition(src: SourceInfo): RenditionInfo {
+  const w = src.width > 0 ? src.width : 1280
+  const h = src.height > 0 ? src.height : 720
+  const level = h264Level(w, h, 0)
+  return {
+    dir: 'v0',
+    name: 'source',
+    width: w,
+    height: h,
+    bandwidth:
+      Math.round((src.videoBitrate > 0 ? src.videoBitrate : 4_000_000) * 1.2) +
+      (src.hasAudio ? AUDIO_BITRATE : 0),
+    codecs: `avc1.6400${level.toString(16)}` + (src.hasAudio ? ',mp4a.40.2' : '')
+  }
+}
+
+/** No profiles: the source as one rendition, H.264 copied (no transcoding) when it is H.264. */
+export function sourceArgs(input: string, out: string, src: SourceInfo): string[] {
+  const args = [...inputArgs(input), '-map', '0:v:0']
+  if (src.hasAudio) args.push('-map', '0:a:0')
+  if (src.videoIsH264) args.push('-c:v', 'copy')
+  else
+    args.push(
+      '-c:v',
+      'libx264',
+      '-preset',
+      X264_PRESET,
+      '-force_key_frames',
+      'expr:gte(t,n_forced*2)'
+    )
+  if (src.hasAudio) args.push('-c:a', 'aac', '-b:a', String(AUDIO_BITRATE), '-ac', '2')
+  return [...args, ...hlsArgs(out, DEFAULT_GOP_S, src.hasAudio ? 'v:0,a:0' : 'v:0')]
+}
+
+function inputArgs(input: string): string[] {
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'warning',
+    '-nostats',
+    // Machine-readable progress once a second on stdout: out_time_us feeds sourceSegmentsDuration.
+    '-progress',
+    'pipe:1',
+    '-stats_period',
+    '1',
+    // Ends the pull when the ingest goes silent (studio stopped, publisher gone) instead of hanging.
+    '-rw_timeout',
+    '5000000',
+    '-i',
+    input
+  ]
+}
+
+function hlsArgs(out: string, seconds: number, map: string): string[] {
+  return [
+    '-f',
+    'hls',
+    '-hls_time',
+    String(seconds),
+    // event: the playlist keeps every segment (the recording is built from it) and gets ENDLIST at the end.
+    '-hls_playlist_type',
+    'event',
+    // temp_file: a segment appears under its name only once complete, so nothing half-written is served.
+    '-hls_flags',
+    'independent_segments+temp_file',
+    '-hls_segment_filename',
+    join(out, 'v%v', 'seg%05d.ts'),
+    '-var_stream_map',
+    map,
+    join(out, 'v%v', 'index.m3u8')
+  ]
+}
+
+export interface RunningTranscoder {
+  child: ChildProcess
+  /** Resolves with ffmpeg's exit code (null if killed) once it has exited. */
+  done: Promise<number | null>
+  /** Last stderr lines, stream keys redacted. */
+  stderr: () => string[]
+  /** Ends the run: SIGINT first (ffmpeg closes its playlists), SIGKILL if it does not exit in time. */
+  stop(graceMs?: number): Promise<void>
+}
+
+export const redact = (line: string): string => line.replace(/live\/[^\s/'"]+/g, 'live/****')
+
+export async function startTranscoder(
+  ffmpeg: string,
+  args: string[],
+  renditions: RenditionInfo[],
+  out: string,
+  onProgress: (seconds: number) => void
+): Promise<RunningTranscoder> {
+  await Promise.all(renditions.map((r) => mkdir(join(out, r.dir), { recursive: true })))
+  const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const ring: string[] = []
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    for (const l of chunk.split('\n')) if (l.trim()) ring.push(redact(l))
+    ring.splice(0, Math.max(0, ring.length - 50))
+  })
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const m = /out_time_us=(\d+)/.exec(chunk)
+    if (m) onProgress(Number(m[1]) / 1e6)
+  })
+  const done = new Promise<number | null>((resolve) => {
+    child.on('exit', (code) => resolve(code))
+    child.on('error', () => resolve(-1))
+  })
+  return {
+    child,
+    done,
+    stderr: () => [...ring],
+    async stop(graceMs = 5000) {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGINT')
+      const t = setTimeout(() => child.kill('SIGKILL'), graceMs)
+      await done
+      clearTimeout(t)
+    }
+  }
+}
