@@ -1,0 +1,170 @@
+// Test helpers for the local studio: a studio on a temp data dir and free ports, a real ffmpeg pushing
+// lavfi test video over RTMP, ffprobe, and small HTTP helpers. Used by the studio, core and e2e suites.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { resolveFfmpeg, resolveFfprobe } from '../../src/main/core/ffmpeg-path'
+import { startStudio, type RunningStudio, type StudioOptions } from '../../src/studio/index'
+
+/** ffmpeg for tests: FFMPEG_PATH when set; else the system one if ffmpeg-static has no binary here. */
+export function testFfmpeg(): string {
+  try {
+    return resolveFfmpeg().path
+  } catch (err) {
+    if (!process.env.FFMPEG_PATH && existsSync('/usr/bin/ffmpeg')) {
+      process.env.FFMPEG_PATH = '/usr/bin/ffmpeg'
+      return '/usr/bin/ffmpeg'
+    }
+    throw err
+  }
+}
+
+export type TestStudio = RunningStudio & { apiKey: string; cleanup(): Promise<void> }
+
+export async function startTestStudio(opts: Partial<StudioOptions> = {}): Promise<TestStudio> {
+  testFfmpeg()
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'onair-studio-')))
+  const lines: string[] = []
+  const studio = await startStudio({
+    host: '127.0.0.1',
+    port: 0,
+    rtmpPort: 0,
+    resumeWindowMs: 3000,
+    log: (l) => {
+      lines.push(l)
+      if (process.env.STUDIO_DEBUG) process.stderr.write(l + '\n')
+    },
+    ...opts,
+    dataDir
+  })
+  if (!studio.apiKey) throw new Error('startTestStudio needs a fresh data dir (no key was made)')
+  return {
+    ...studio,
+    apiKey: studio.apiKey,
+    cleanup: async () => {
+      await studio.stop()
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+export interface Pusher {
+  child: ChildProcess
+  /** Resolves with ffmpeg's exit code when the push ends. */
+  done: Promise<number | null>
+  /** Abrupt drop: the socket dies without an RTMP deleteStream. */
+  kill(): Promise<void>
+  stderr(): string
+}
+
+export interface PushOptions {
+  seconds: number
+  width?: number
+  height?: number
+  fps?: number
+  audio?: boolean
+}
+
+/** A real ffmpeg publishing lavfi test video (+ a sine tone) in real time; ends cleanly after `seconds`. */
+export function pushTestPattern(url: string, o: PushOptions): Pusher {
+  const w = o.width ?? 1280
+  const h = o.height ?? 720
+  const fps = o.fps ?? 30
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-re']
+  args.push('-f', 'lavfi', '-i', `testsrc2=size=${w}x${h}:rate=${fps}`)
+  if (o.audio !== false) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000')
+  args.push('-t', String(o.seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency')
+  args.push('-g', String(fps * 2), '-pix_fmt', 'yuv420p')
+  if (o.audio !== false) args.push('-c:a', 'aac', '-b:a', '96k')
+  args.push('-f', 'flv', url)
+  const child = spawn(testFfmpeg(), args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  let err = ''
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-4000)))
+  const done = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return {
+    child,
+    done,
+    stderr: () => err,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await done
+    }
+  }
+}
+
+export interface Probe {
+  duration: number
+  streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }>
+}
+
+export function ffprobe(target: string): Promise<Probe> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      resolveFfprobe(),
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', target],
+      { timeout: 60_000 },
+      (err, stdout) => {
+        if (err) return reject(err)
+        const j = JSON.parse(stdout) as { format: { duration?: string }; streams: Probe['streams'] }
+        resolve({ duration: Number(j.format.duration ?? 0), streams: j.streams })
+      }
+    )
+  })
+}
+
+/** Decodes the whole playlist (every segment, every frame): proves it plays end to end. */
+export function decodeAll(target: string): Promise<{ ok: boolean; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      testFfmpeg(),
+      ['-v', 'error', '-xerror', '-i', target, '-f', 'null', '-'],
+      { timeout: 120_000 },
+      (err, _out, stderr) => resolve({ ok: !err, stderr })
+    )
+  })
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number
+  body: T
+  headers: Headers
+}
+
+/** fetch against the studio API with the key; parses JSON when there is a body. */
+export async function api<T = unknown>(
+  studio: { apiUrl: string },
+  key: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = {}
+  if (key !== undefined) headers.authorization = `Bearer ${key}`
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const res = await fetch(studio.apiUrl + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
+  })
+  const text = await res.text()
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers }
+}
+
+/** Polls `fn` until it returns a truthy value (bounded, for events such as a session appearing). */
+export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const v = await fn()
+    if (v) return v
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+export const LADDER_720_480_360 = [
+  { name: '720p', width: 1280, height: 720, bitrate: 3_000_000, fps: 30 },
+  { name: '480p', width: 854, height: 480, bitrate: 1_600_000, fps: 30 },
+  { name: '360p', width: 640, height: 360, bitrate: 800_000, fps: 30 }
+]
