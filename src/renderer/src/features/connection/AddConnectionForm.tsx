@@ -69,7 +69,7 @@ export function AddConnectionForm({
   }
 
   return (
-    <form className="card form" onSubmit={submit} aria-label="Add a connection" noValidate>
+    <form className="card form narrow" onSubmit={submit} aria-label="Add a connection" noValidate>
       <h2>Add a connection</h2>
       <label>
         Service

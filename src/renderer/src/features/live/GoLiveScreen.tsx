@@ -60,10 +60,16 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   }, [stream])
 
   // Leaving the screen while idle releases the camera; a running broadcast keeps it.
-  const { setCapture, running } = live
+  const { setCapture, running, attachPreview } = live
   const runningRef = useRef(running)
   runningRef.current = running
-  useEffect(() => () => (runningRef.current ? undefined : setCapture(null)), [setCapture])
+  useEffect(() => {
+    const detach = attachPreview()
+    return () => {
+      detach()
+      if (!runningRef.current) setCapture(null)
+    }
+  }, [setCapture, attachPreview])
 
   const outIssue = outputIssue(output)
   const ready = !!streamId && !!live.capture && !outIssue && !live.running && !live.busy

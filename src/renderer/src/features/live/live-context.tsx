@@ -32,6 +32,8 @@ export interface LiveContextValue {
   stop: () => Promise<void>
   retryNow: () => Promise<void>
   clearError: () => void
+  /** The Go live screen registers while it shows the preview; a run that ends unseen releases the camera. */
+  attachPreview: () => () => void
 }
 
 const RUNNING: LiveState[] = ['connecting', 'live', 'reconnecting', 'stopping']
@@ -50,6 +52,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   const pusher = useRef<MediaPusher | null>(null)
   const runId = useRef<string | null>(null)
   const captureRef = useRef<Capture | null>(null)
+  const previews = useRef(0)
 
   useEffect(() => {
     let alive = true
@@ -66,6 +69,11 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
         pusher.current?.abandon()
         pusher.current = null
         setTroubleSince(null)
+        if (previews.current === 0 && captureRef.current) {
+          stopTracks(captureRef.current.stream)
+          captureRef.current = null
+          setCaptureState(null)
+        }
       }
     })
     const offHealth = api.on('live:health', (h) => {
@@ -152,6 +160,13 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     if (!r.ok) setError(r.error)
   }, [api])
 
+  const attachPreview = useCallback(() => {
+    previews.current++
+    return () => {
+      previews.current--
+    }
+  }, [])
+
   const value = useMemo<LiveContextValue>(
     () => ({
       run,
@@ -165,9 +180,22 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       start,
       stop,
       retryNow,
-      clearError: () => setError(null)
+      clearError: () => setError(null),
+      attachPreview
     }),
-    [run, health, troubleSince, capture, error, busy, setCapture, start, stop, retryNow]
+    [
+      run,
+      health,
+      troubleSince,
+      capture,
+      error,
+      busy,
+      setCapture,
+      start,
+      stop,
+      retryNow,
+      attachPreview
+    ]
   )
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>
 }

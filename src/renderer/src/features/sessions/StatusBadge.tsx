@@ -8,7 +8,7 @@ export const statusOf = (s: SessionView): RecordingStatus =>
 export function StatusBadge({ status }: { status: RecordingStatus }): ReactNode {
   return (
     <span className={`badge badge-${status}`} data-testid="recording-status" data-status={status}>
-      {status === 'waiting' ? 'processing' : status}
+      {status}
     </span>
   )
 }
