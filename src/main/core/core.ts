@@ -1,10 +1,17 @@
-// The app's services behind the contract. Both shells call createCore() once and dispatch to it.
-// FOUNDATION STUB: only appInfo is implemented here; the main-process-core work (api client,
-// connections, keychain, broadcaster, studio host) replaces the rest, keeping these exported types.
+// The app's services behind the contract. Both shells call createCore() once and dispatch to it;
+// expected failures are thrown as AppFailure and turned into Result by the shells.
+import { join } from 'node:path'
 import type { OnairCalls, ShellKind } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { readAppInfo } from './app-info'
+import { Broadcaster, type BroadcastTuning } from './broadcaster'
+import { killAll } from './children'
+import { Connections } from './connections'
 import { CoreEvents } from './events'
+import { Keychain } from './keychain'
+import { SettingsStore } from './settings-store'
+import { StudioHost, type StudioCommand } from './studio-host'
+import { toPlaybackView, toSessionView, toStreamView } from './views'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -12,6 +19,14 @@ export interface CoreOptions {
   shell: ShellKind
   appVersion: string
   electronVersion?: string
+  /** How to run the local studio; default: node + tsx on src/studio/cli.ts. */
+  studioCommand?: StudioCommand
+  /** Extra arguments for the studio CLI. */
+  studioArgs?: string[]
+  /** Keychain service name; default ONAIR_KEYCHAIN_SERVICE or "onair". */
+  keychainService?: string
+  apiTimeoutMs?: number
+  broadcast?: BroadcastTuning
 }
 
 export interface Core extends OnairCalls {
@@ -22,37 +37,134 @@ export interface Core extends OnairCalls {
 
 export async function createCore(opts: CoreOptions): Promise<Core> {
   const events = new CoreEvents()
-  const notYet = async (): Promise<never> => {
-    throw new AppFailure({ code: 'internal', message: 'Not implemented yet.' })
-  }
-  return {
+  const store = new SettingsStore(opts.appDataDir)
+  const keychain = new Keychain(opts.keychainService)
+  const host = new StudioHost({
+    dataDir: join(opts.appDataDir, 'studio'),
+    keychain,
+    command: opts.studioCommand,
+    extraArgs: opts.studioArgs,
+    // Called only after ensure(), when conns exists.
+    onStatus: () => void conns.emitStatus().catch(() => undefined)
+  })
+  const conns = new Connections({
+    store,
+    keychain,
+    host,
+    apiTimeoutMs: opts.apiTimeoutMs,
+    onStatus: (s) => events.emit('connection:status', s)
+  })
+  const c = conns
+  const live = new Broadcaster({
+    tuning: opts.broadcast,
+    onState: (e) => events.emit('live:state', e),
+    onHealth: (e) => events.emit('live:health', e)
+  })
+  const api = async () => c.active()
+  let shutdownP: Promise<void> | undefined
+
+  // An unclean exit (crash, process.exit) still takes ffmpeg with it; children.ts hooks 'exit'.
+  const onExit = (): void => live.killNow()
+  process.once('exit', onExit)
+
+  const core: Core = {
     events,
-    shutdown: async () => {},
+    shutdown: () =>
+      (shutdownP ??= (async () => {
+        process.off('exit', onExit)
+        await live.shutdown().catch(() => undefined)
+        await host.stop().catch(() => undefined)
+        killAll('SIGKILL')
+      })()),
     appInfo: () =>
-      readAppInfo({ version: opts.appVersion, shell: opts.shell, electronVersion: opts.electronVersion }),
-    listConnections: notYet,
-    connectionStatus: notYet,
-    addConnection: notYet,
-    removeConnection: notYet,
-    setActiveConnection: notYet,
-    listStreams: notYet,
-    getStream: notYet,
-    createStream: notYet,
-    updateStream: notYet,
-    setRecord: notYet,
-    deleteStream: notYet,
-    terminateStream: notYet,
-    revealStreamKey: notYet,
-    listSessions: notYet,
-    getSession: notYet,
-    getPlayback: notYet,
-    getIngest: notYet,
-    goLive: notYet,
-    pushMedia: notYet,
-    stopLive: notYet,
-    retryNow: notYet,
-    liveStatus: notYet,
-    getSettings: notYet,
-    saveSettings: notYet
+      readAppInfo({
+        version: opts.appVersion,
+        shell: opts.shell,
+        electronVersion: opts.electronVersion
+      }),
+
+    listConnections: () => c.list(),
+    connectionStatus: () => c.status(),
+    addConnection: (args) => c.add(args),
+    removeConnection: (id) => c.remove(id),
+    setActiveConnection: (id) => c.setActive(id),
+
+    async listStreams(args) {
+      const { client, ingest } = await api()
+      const page = await client.listStreams(args)
+      return { ...page, items: page.items.map((s) => toStreamView(s, ingest)) }
+    },
+    async getStream(id) {
+      const { client, ingest } = await api()
+      return toStreamView(await client.getStream(id), ingest)
+    },
+    async createStream(args) {
+      const { client, ingest } = await api()
+      return toStreamView(await client.createStream(args), ingest)
+    },
+    async updateStream(args) {
+      const { client, ingest } = await api()
+      const patch = { name: args.name, profiles: args.profiles }
+      return toStreamView(await client.updateStream(args.id, patch), ingest)
+    },
+    async setRecord(id, record) {
+      const { client, ingest } = await api()
+      return toStreamView(await client.setRecord(id, record), ingest)
+    },
+    async deleteStream(id) {
+      await (await api()).client.deleteStream(id)
+    },
+    async terminateStream(id) {
+      await (await api()).client.terminateStream(id)
+    },
+    async revealStreamKey(id) {
+      const s = await (await api()).client.getStream(id)
+      if (!s.streamKey)
+        throw new AppFailure({ code: 'not-found', message: 'This stream has no stream key.' })
+      return s.streamKey
+    },
+
+    async listSessions(args) {
+      const { client } = await api()
+      const page = args.streamId
+        ? await client.listStreamSessions(args.streamId, args)
+        : await client.listSessions(args)
+      return { ...page, items: page.items.map(toSessionView) }
+    },
+    async getSession(id) {
+      return toSessionView(await (await api()).client.getSession(id))
+    },
+    async getPlayback(playbackId) {
+      return toPlaybackView(await (await api()).client.getPlayback(playbackId))
+    },
+    async getIngest() {
+      return (await api()).ingest
+    },
+
+    async goLive(args) {
+      live.assertIdle()
+      const { client, ingest } = await api()
+      const stream = await client.getStream(args.streamId)
+      if (!stream.streamKey)
+        throw new AppFailure({
+          code: 'not-found',
+          message: 'This stream has no stream key to go live with.'
+        })
+      const runId = live.start({
+        args,
+        streamName: stream.name,
+        streamKey: stream.streamKey,
+        ingestRtmp: ingest.rtmp
+      })
+      return { runId }
+    },
+    pushMedia: (runId, chunk) => live.pushMedia(runId, chunk),
+    stopLive: (runId) => live.stop(runId),
+    retryNow: async (runId) => live.retryNow(runId),
+    liveStatus: async () => live.status(),
+
+    getSettings: async () => store.get().devices,
+    saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices
   }
+  return core
 }

@@ -1,0 +1,112 @@
+// The app's one live run at a time: resolves ffmpeg, builds the ingest URL with the stream key
+// (which never leaves this module except as ffmpeg's argument), and hands the run to a supervisor.
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import type { GoLiveArgs, LiveHealthEvent, LiveStateEvent } from '../../shared/contract'
+import { AppFailure } from '../../shared/result'
+import { BroadcastSupervisor, type SupervisorOptions } from './broadcast/supervisor'
+import { track } from './children'
+import { resolveFfmpeg } from './ffmpeg-path'
+
+/** Knobs tests and benchmarks turn: short backoff caps, grace periods, presets. */
+export type BroadcastTuning = Partial<
+  Pick<
+    SupervisorOptions,
+    'backoff' | 'stopGraceMs' | 'killGraceMs' | 'stallMs' | 'mediaBufferBytes' | 'preset' | 'random'
+  >
+>
+
+export interface StartRun {
+  args: GoLiveArgs
+  streamName: string
+  streamKey: string
+  /** rtmp://host[:port]/live */
+  ingestRtmp: string
+}
+
+export class Broadcaster {
+  private run: BroadcastSupervisor | null = null
+
+  constructor(
+    private readonly o: {
+      tuning?: BroadcastTuning
+      onState: (e: LiveStateEvent) => void
+      onHealth: (e: LiveHealthEvent) => void
+    }
+  ) {}
+
+  /** Refuses a second run while one is not finished: one camera, one stream. */
+  assertIdle(): void {
+    if (this.run && !isFinal(this.run.state))
+      throw new AppFailure({
+        code: 'busy',
+        message: `Already live on "${this.run.status().streamName}".`,
+        hint: 'Stop the current broadcast first.'
+      })
+  }
+
+  start(r: StartRun): string {
+    this.assertIdle()
+    const ffmpeg = resolveFfmpeg().path
+    const runId = randomUUID()
+    const sup = new BroadcastSupervisor({
+      ...this.o.tuning,
+      runId,
+      streamId: r.args.streamId,
+      streamName: r.streamName,
+      source: r.args.source,
+      output: r.args.output,
+      autoReconnect: r.args.autoReconnect ?? true,
+      url: `${r.ingestRtmp.replace(/\/+$/, '')}/${r.streamKey}`,
+      secrets: [r.streamKey],
+      spawn: (args) =>
+        track(spawn(ffmpeg, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })),
+      onState: this.o.onState,
+      onHealth: this.o.onHealth
+    })
+    this.run = sup
+    sup.start()
+    return runId
+  }
+
+  private get(runId: string): BroadcastSupervisor {
+    if (!this.run || this.run.status().runId !== runId)
+      throw new AppFailure({
+        code: 'not-found',
+        message: 'That broadcast is not running any more.'
+      })
+    return this.run
+  }
+
+  pushMedia(runId: string, chunk: Uint8Array): Promise<void> {
+    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    return this.get(runId).pushMedia(buf)
+  }
+
+  async stop(runId: string): Promise<void> {
+    await this.get(runId).stop()
+  }
+
+  retryNow(runId: string): void {
+    this.get(runId).retryNow()
+  }
+
+  status(): LiveStateEvent | null {
+    return this.run?.status() ?? null
+  }
+
+  /** The current run's ffmpeg pid (tests check that none is left). */
+  get pid(): number | undefined {
+    return this.run?.pid
+  }
+
+  async shutdown(): Promise<void> {
+    await this.run?.stop()
+  }
+
+  killNow(): void {
+    this.run?.killNow()
+  }
+}
+
+const isFinal = (s: string): boolean => s === 'ended' || s === 'failed' || s === 'idle'

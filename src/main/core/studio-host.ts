@@ -1,0 +1,254 @@
+// Runs the local studio as a child process: started on first use (free ports, data under
+// <appDataDir>/studio), its API key provisioned into the keychain, restarted if it dies, stopped on quit.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import type { ConnectionStatus } from '../../shared/contract'
+import { AppFailure } from '../../shared/result'
+import { ApiClient } from './api-client'
+import { RedactedRing } from './broadcast/redact'
+import { signalChild, track } from './children'
+import type { Keychain } from './keychain'
+import { LOCAL_ID } from './settings-store'
+
+export interface StudioCommand {
+  command: string
+  args: string[]
+  env?: Record<string, string>
+}
+
+export interface StudioInfo {
+  apiUrl: string
+  rtmpUrl: string
+  apiKey: string
+}
+
+export type LocalStatus = ConnectionStatus['local']
+
+export interface StudioHostOptions {
+  dataDir: string
+  keychain: Keychain
+  command?: StudioCommand
+  /** Extra CLI arguments (tests pass a short --resume-window). */
+  extraArgs?: string[]
+  onStatus?: (s: LocalStatus) => void
+  readyTimeoutMs?: number
+  restartDelayMs?: number
+}
+
+const READY = 'ONAIR_STUDIO_READY '
+
+/** Dev and tests: node + tsx on the TypeScript CLI. The Electron shell passes its bundled script. */
+export function defaultStudioCommand(): StudioCommand {
+  const root = join(__dirname, '..', '..', '..')
+  return { command: process.execPath, args: ['--import', 'tsx', join(root, 'src/studio/cli.ts')] }
+}
+
+export class StudioHost {
+  private child: ChildProcess | null = null
+  private starting: Promise<StudioInfo> | null = null
+  private info: StudioInfo | null = null
+  private st: LocalStatus = { state: 'stopped' }
+  private stopped = false
+  private restartTimer: ReturnType<typeof setTimeout> | null = null
+  private restarts = 0
+  private readonly cmd: StudioCommand
+
+  constructor(private readonly o: StudioHostOptions) {
+    this.cmd = o.command ?? defaultStudioCommand()
+  }
+
+  status(): LocalStatus {
+    return { ...this.st }
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid
+  }
+
+  /** The running studio's addresses and key, starting it first if needed. */
+  ensure(): Promise<StudioInfo> {
+    if (this.info && this.child) return Promise.resolve(this.info)
+    this.stopped = false
+    this.starting ??= this.start().finally(() => (this.starting = null))
+    return this.starting
+  }
+
+  private setStatus(s: LocalStatus): void {
+    this.st = s
+    this.o.onStatus?.(this.status())
+  }
+
+  private async start(): Promise<StudioInfo> {
+    this.setStatus({ state: 'starting' })
+    try {
+      const ready = await this.spawnUntilReady()
+      const apiKey = await this.provisionKey(ready.apiUrl, ready.apiKey)
+      this.info = { apiUrl: ready.apiUrl, rtmpUrl: ready.rtmpUrl, apiKey }
+      this.restarts = 0
+      this.setStatus({ state: 'ready', api: ready.apiUrl })
+      return this.info
+    } catch (e) {
+      const err =
+        e instanceof AppFailure
+          ? e
+          : new AppFailure({
+              code: 'studio-failed',
+              message: `The local studio could not start: ${(e as Error).message}`
+            })
+      this.killChild('SIGKILL')
+      this.setStatus({ state: 'failed', error: err.error.message })
+      throw err
+    }
+  }
+
+  private spawnUntilReady(): Promise<{ apiUrl: string; rtmpUrl: string; apiKey?: string }> {
+    const args = [...this.cmd.args, '--data', this.o.dataDir, ...(this.o.extraArgs ?? [])]
+    const child = spawn(this.cmd.command, args, {
+      env: { ...process.env, ...this.cmd.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Own process group: stopping the studio also reaches the ffmpegs it started.
+      detached: true
+    })
+    track(child, true)
+    this.child = child
+    const ring = new RedactedRing([], 50)
+    child.stderr?.on('data', (d: Buffer) => ring.write(d))
+    return new Promise((resolve, reject) => {
+      let out = ''
+      let settled = false
+      const fail = (why: string): void => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        const tail = ring.tail(3)
+        reject(
+          new AppFailure({
+            code: 'studio-failed',
+            message: `The local studio could not start: ${why}${tail ? ` (${tail.replace(/\n/g, ' | ')})` : ''}.`,
+            hint: 'See that ffmpeg is installed and the app data folder is writable, then retry.'
+          })
+        )
+      }
+      const timer = setTimeout(
+        () => fail('it did not become ready in time'),
+        this.o.readyTimeoutMs ?? 60_000
+      )
+      child.stdout?.on('data', (d: Buffer) => {
+        if (settled) return
+        out += d.toString()
+        const line = out.split('\n').find((l) => l.startsWith(READY))
+        if (!line || !out.slice(out.indexOf(line)).includes('\n')) return
+        try {
+          const j = JSON.parse(line.slice(READY.length)) as {
+            api: string
+            rtmp: string
+            apiKey?: string
+          }
+          settled = true
+          clearTimeout(timer)
+          child.stdout?.removeAllListeners('data')
+          child.stdout?.resume()
+          resolve({ apiUrl: j.api, rtmpUrl: j.rtmp, apiKey: j.apiKey })
+        } catch {
+          fail('its ready line could not be read')
+        }
+      })
+      child.once('error', (e) => fail(e.message))
+      child.once('exit', (code, signal) => {
+        fail(`it exited (${signal ?? `code ${code}`})`)
+        this.onExit(child, code, signal)
+      })
+    })
+  }
+
+  /** The studio shows a key only on its first start; later the keychain has it, or a new one is made. */
+  private async provisionKey(apiUrl: string, fresh?: string): Promise<string> {
+    const kc = this.o.keychain
+    if (fresh) {
+      await kc.set(LOCAL_ID, fresh)
+      return fresh
+    }
+    let key = await kc.get(LOCAL_ID)
+    if (key) {
+      try {
+        await new ApiClient({ baseUrl: apiUrl, apiKey: key }).checkKey()
+        return key
+      } catch (e) {
+        if (!(e instanceof AppFailure && e.error.code === 'key-rejected')) throw e
+      }
+    }
+    key = await this.createKey()
+    await kc.set(LOCAL_ID, key)
+    return key
+  }
+
+  private createKey(): Promise<string> {
+    const args = [...this.cmd.args, 'keys', 'create', '--data', this.o.dataDir]
+    return new Promise((resolve, reject) => {
+      execFile(
+        this.cmd.command,
+        args,
+        { env: { ...process.env, ...this.cmd.env }, timeout: 60_000 },
+        (err, stdout) => {
+          const key = stdout.trim().split('\n').pop()?.trim()
+          if (err || !key)
+            reject(
+              new AppFailure({
+                code: 'studio-failed',
+                message: 'The local studio could not make a new API key.'
+              })
+            )
+          else resolve(key)
+        }
+      )
+    })
+  }
+
+  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child !== child) return
+    this.child = null
+    const wasReady = this.info !== null
+    this.info = null
+    if (this.stopped) {
+      this.setStatus({ state: 'stopped' })
+      return
+    }
+    if (!wasReady) return // start() reports the failure
+    this.setStatus({
+      state: 'failed',
+      error: `The local studio stopped unexpectedly (${signal ?? `code ${code}`}); restarting.`
+    })
+    const delay = Math.min(30_000, (this.o.restartDelayMs ?? 1000) * Math.pow(2, this.restarts++))
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null
+      if (!this.stopped) this.ensure().catch(() => undefined)
+    }, delay)
+  }
+
+  private killChild(signal: NodeJS.Signals): void {
+    if (this.child) signalChild(this.child, signal)
+  }
+
+  /** Orderly stop (SIGTERM lets it finalize sessions), SIGKILL to the group after 5 s. */
+  async stop(graceMs = 5000): Promise<void> {
+    this.stopped = true
+    if (this.restartTimer) clearTimeout(this.restartTimer)
+    await this.starting?.catch(() => undefined)
+    const child = this.child
+    if (!child) {
+      this.setStatus({ state: 'stopped' })
+      return
+    }
+    const exited = new Promise<void>((r) => child.once('exit', () => r()))
+    signalChild(child, 'SIGTERM')
+    const timer = setTimeout(() => signalChild(child, 'SIGKILL'), graceMs)
+    await exited
+    clearTimeout(timer)
+    // The studio's own ffmpegs share its group: make sure none is left behind.
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL')
+    } catch {
+      // The group is already empty.
+    }
+  }
+}
