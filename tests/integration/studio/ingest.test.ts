@@ -120,4 +120,93 @@ describe('publishing to the local studio', () => {
     expect(after.isActive).toBe(false)
     expect((await fetch(masterUrl)).status).toBe(404)
   })
+
+  it('without profiles keeps the source as the one rendition (no ABR)', async () => {
+    const stream = await createStream({ name: 'plain', record: true })
+    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 5, width: 640, height: 360 })
+    expect(await push.done).toBe(0)
+    const done = await finished(stream.id)
+    expect(done.recordingStatus).toBe('ready')
+    expect(done.profiles).toEqual([])
+    const master = await (await fetch(done.recordingUrl!)).text()
+    expect(variants(master)).toHaveLength(1)
+    expect(variants(master)[0]).toContain('RESOLUTION=640x360')
+    const probe = await ffprobe(done.recordingUrl!)
+    const video = probe.streams.find((s) => s.codec_type === 'video')!
+    expect([video.codec_name, video.width, video.height]).toEqual(['h264', 640, 360])
+    expect((await decodeAll(done.recordingUrl!)).ok).toBe(true)
+  })
+
+  it('refuses an unknown stream key and makes no session', async () => {
+    const before = (await api<Session[]>(studio, studio.apiKey, 'GET', '/session?limit=1000')).body.length
+    const push = pushTestPattern(`${studio.rtmpUrl}/abcd-efgh-ijkl-mnop`, { seconds: 3 })
+    expect(await push.done).not.toBe(0)
+    const after = (await api<Session[]>(studio, studio.apiKey, 'GET', '/session?limit=1000')).body.length
+    expect(after).toBe(before)
+  })
+
+  it('allows one publisher per stream at a time', async () => {
+    const stream = await createStream({ name: 'one-at-a-time' })
+    const first = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 6, width: 320, height: 240 })
+    await waitFor(async () => (await sessionsOf(stream.id))[0], 15_000, 'a session')
+    const second = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 3, width: 320, height: 240 })
+    expect(await second.done).not.toBe(0)
+    expect(await first.done).toBe(0)
+    await waitFor(async () => (await sessionsOf(stream.id))[0]?.sourceSegmentsDuration, 15_000)
+    expect(await sessionsOf(stream.id)).toHaveLength(1)
+  })
+
+  it('continues the same session and recording when the publisher comes back inside the window', async () => {
+    const stream = await createStream({ name: 'resume', record: true })
+    const url = `${studio.rtmpUrl}/${stream.streamKey}`
+    const first = pushTestPattern(url, { seconds: 60, width: 640, height: 360 })
+    // Drop only once media has reached the recording (a segment is listed).
+    await waitFor(async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 3, 20_000)
+    await first.kill()
+    const second = pushTestPattern(url, { seconds: 4, width: 640, height: 360 })
+    expect(await second.done).toBe(0)
+    const done = await finished(stream.id)
+    const all = await sessionsOf(stream.id)
+    expect(all).toHaveLength(1)
+    expect(done.recordingStatus).toBe('ready')
+    const vod = await (await fetch(`${studio.apiUrl.replace(/\/api$/, '')}/recordings/${done.id}/v0.m3u8`)).text()
+    expect(vod).toContain('#EXT-X-DISCONTINUITY')
+    expect(vod).toContain('run0/')
+    expect(vod).toContain('run1/')
+    expect(done.sourceSegmentsDuration).toBeGreaterThan(5)
+    const played = await decodeAll(done.recordingUrl!, false)
+    expect(played.ok).toBe(true)
+    expect((await ffprobe(done.recordingUrl!)).duration).toBeGreaterThan(5)
+    // Each run on its own decodes without a single error.
+    const dir = `${studio.dataDir}/media/${done.id}`
+    for (const run of ['run0', 'run1']) {
+      expect((await decodeAll(`${dir}/${run}/v0/index.m3u8`)).stderr).toBe('')
+    }
+  })
+
+  it('ends the session after the window when the publisher does not come back', async () => {
+    const stream = await createStream({ name: 'dropped', record: true })
+    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 60, width: 320, height: 240 })
+    await waitFor(async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5, 20_000)
+    await push.kill()
+    const waiting = (await sessionsOf(stream.id))[0]!
+    expect(waiting.recordingStatus).toBe('waiting')
+    const done = await finished(stream.id)
+    expect(done.recordingStatus).toBe('ready')
+    expect((await api<{ isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)).body.isActive).toBe(false)
+  })
+
+  it('terminate ends the live run and finalizes the session at once', async () => {
+    const stream = await createStream({ name: 'terminated', record: true })
+    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 60, width: 320, height: 240 })
+    await waitFor(async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5, 20_000)
+    const res = await api(studio, studio.apiKey, 'DELETE', `/stream/${stream.id}/terminate`)
+    expect(res.status).toBe(204)
+    expect(await push.done).not.toBe(0)
+    const s = (await sessionsOf(stream.id))[0]!
+    expect(s.recordingStatus).toBe('ready')
+    const again = await api<{ errors: string[] }>(studio, studio.apiKey, 'DELETE', `/stream/${stream.id}/terminate`)
+    expect(again.status).toBe(429)
+  })
 })
+
