@@ -38,6 +38,28 @@ export function readableValidation(raw: string): { field?: string; message: stri
   const p = e.params ?? {}
   const join = (child: unknown): string => (at ? `${at}.${String(child)}` : String(child))
   const label = at || 'the request body'
+  // Ajv's own text, for errors without the params we know how to phrase (or other writers).
+  const fallback = (): { field?: string; message: string } => {
+    const m = e.message ?? `fails the ${e.keyword} rule`
+    return {
+      field: at || undefined,
+      message: /^must\b/.test(m) ? `${label} ${m}` : `${label}: ${m}`
+    }
+  }
+  const needs: Record<string, string> = {
+    required: 'missingProperty',
+    additionalProperties: 'additionalProperty',
+    minimum: 'limit',
+    exclusiveMinimum: 'limit',
+    maximum: 'limit',
+    exclusiveMaximum: 'limit',
+    minLength: 'limit',
+    maxLength: 'limit',
+    type: 'type',
+    enum: 'allowedValues'
+  }
+  const need = needs[e.keyword]
+  if (!need || p[need] === undefined) return fallback()
   switch (e.keyword) {
     case 'required':
       return { field: join(p.missingProperty), message: `${join(p.missingProperty)} is required` }

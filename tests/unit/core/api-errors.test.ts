@@ -75,6 +75,23 @@ describe('HTTP error mapping', () => {
       ).message
     ).toBe('profiles.0.profile must be one of H264Baseline, H264Main')
     expect(readableValidation('Bad URL ftp://x').message).toBe('Bad URL ftp://x')
+    // Writers that leave out params (the local studio) still read well.
+    expect(
+      readableValidation(
+        ajv({
+          instancePath: '/profiles/0/width',
+          keyword: 'minimum',
+          message: 'width must be at least 128'
+        })
+      )
+    ).toEqual({
+      field: 'profiles.0.width',
+      message: 'profiles.0.width: width must be at least 128'
+    })
+    expect(
+      readableValidation(ajv({ instancePath: '/name', keyword: 'type', message: 'must be string' }))
+        .message
+    ).toBe('name must be string')
   })
 
   it('400: the service rule in its words', () => {
