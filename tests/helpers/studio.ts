@@ -75,7 +75,16 @@ export function pushTestPattern(url: string, o: PushOptions): Pusher {
   const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-re']
   args.push('-f', 'lavfi', '-i', `testsrc2=size=${w}x${h}:rate=${fps}`)
   if (o.audio !== false) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000')
-  args.push('-t', String(o.seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency')
+  args.push(
+    '-t',
+    String(o.seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'zerolatency'
+  )
   args.push('-g', String(fps * 2), '-pix_fmt', 'yuv420p')
   if (o.audio !== false) args.push('-c:a', 'aac', '-b:a', '96k')
   args.push('-f', 'flv', url)
@@ -154,11 +163,19 @@ export async function api<T = unknown>(
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
   })
   const text = await res.text()
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers }
+  return {
+    status: res.status,
+    body: (text ? JSON.parse(text) : undefined) as T,
+    headers: res.headers
+  }
 }
 
 /** Polls `fn` until it returns a truthy value (bounded, for events such as a session appearing). */
-export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  what = 'condition'
+): Promise<T> {
   const until = Date.now() + timeoutMs
   for (;;) {
     const v = await fn()

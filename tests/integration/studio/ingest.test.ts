@@ -62,14 +62,25 @@ const variants = (master: string): string[] =>
 
 describe('publishing to the local studio', () => {
   it('transcodes a 3-profile ladder live and records it as HLS + MP4', async () => {
-    const stream = await createStream({ name: 'ladder', record: true, profiles: LADDER_720_480_360 })
+    const stream = await createStream({
+      name: 'ladder',
+      record: true,
+      profiles: LADDER_720_480_360
+    })
     const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 8 })
     const session = await waitFor(async () => (await sessionsOf(stream.id))[0], 15_000, 'a session')
     expect(session.parentId).toBe(stream.id)
     expect(session.record).toBe(true)
     expect(session.recordingStatus).toBe('waiting')
     expect(session.profiles).toEqual(LADDER_720_480_360)
-    const live = (await api<Stream & { isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)).body
+    const live = (
+      await api<Stream & { isActive: boolean }>(
+        studio,
+        studio.apiKey,
+        'GET',
+        `/stream/${stream.id}`
+      )
+    ).body
     expect(live.isActive).toBe(true)
 
     const base = studio.apiUrl.replace(/\/api$/, '')
@@ -99,7 +110,11 @@ describe('publishing to the local studio', () => {
     const vod = await (await fetch(done.recordingUrl!)).text()
     expect(variants(vod)).toHaveLength(3)
     // Each rendition: the right frame size, ends with ENDLIST, decodes end to end.
-    for (const [i, [w, h]] of [[1280, 720], [854, 480], [640, 360]].entries()) {
+    for (const [i, [w, h]] of [
+      [1280, 720],
+      [854, 480],
+      [640, 360]
+    ].entries()) {
       const url = `${base}/recordings/${done.id}/v${i}.m3u8`
       const text = await (await fetch(url)).text()
       expect(text).toContain('#EXT-X-ENDLIST')
@@ -116,14 +131,20 @@ describe('publishing to the local studio', () => {
     expect(done.mp4Url).toBe(`${base}/recordings/${done.id}/recording.mp4`)
     const mp4 = await ffprobe(done.mp4Url!)
     expect(mp4.duration).toBeGreaterThan(6.5)
-    const after = (await api<{ isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)).body
+    const after = (
+      await api<{ isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)
+    ).body
     expect(after.isActive).toBe(false)
     expect((await fetch(masterUrl)).status).toBe(404)
   })
 
   it('without profiles keeps the source as the one rendition (no ABR)', async () => {
     const stream = await createStream({ name: 'plain', record: true })
-    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 5, width: 640, height: 360 })
+    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
+      seconds: 5,
+      width: 640,
+      height: 360
+    })
     expect(await push.done).toBe(0)
     const done = await finished(stream.id)
     expect(done.recordingStatus).toBe('ready')
@@ -138,18 +159,28 @@ describe('publishing to the local studio', () => {
   })
 
   it('refuses an unknown stream key and makes no session', async () => {
-    const before = (await api<Session[]>(studio, studio.apiKey, 'GET', '/session?limit=1000')).body.length
+    const before = (await api<Session[]>(studio, studio.apiKey, 'GET', '/session?limit=1000')).body
+      .length
     const push = pushTestPattern(`${studio.rtmpUrl}/abcd-efgh-ijkl-mnop`, { seconds: 3 })
     expect(await push.done).not.toBe(0)
-    const after = (await api<Session[]>(studio, studio.apiKey, 'GET', '/session?limit=1000')).body.length
+    const after = (await api<Session[]>(studio, studio.apiKey, 'GET', '/session?limit=1000')).body
+      .length
     expect(after).toBe(before)
   })
 
   it('allows one publisher per stream at a time', async () => {
     const stream = await createStream({ name: 'one-at-a-time' })
-    const first = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 6, width: 320, height: 240 })
+    const first = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
+      seconds: 6,
+      width: 320,
+      height: 240
+    })
     await waitFor(async () => (await sessionsOf(stream.id))[0], 15_000, 'a session')
-    const second = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 3, width: 320, height: 240 })
+    const second = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
+      seconds: 3,
+      width: 320,
+      height: 240
+    })
     expect(await second.done).not.toBe(0)
     expect(await first.done).toBe(0)
     await waitFor(async () => (await sessionsOf(stream.id))[0]?.sourceSegmentsDuration, 15_000)
@@ -161,7 +192,10 @@ describe('publishing to the local studio', () => {
     const url = `${studio.rtmpUrl}/${stream.streamKey}`
     const first = pushTestPattern(url, { seconds: 60, width: 640, height: 360 })
     // Drop only once media has reached the recording (a segment is listed).
-    await waitFor(async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 3, 20_000)
+    await waitFor(
+      async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 3,
+      20_000
+    )
     await first.kill()
     const second = pushTestPattern(url, { seconds: 4, width: 640, height: 360 })
     expect(await second.done).toBe(0)
@@ -169,7 +203,9 @@ describe('publishing to the local studio', () => {
     const all = await sessionsOf(stream.id)
     expect(all).toHaveLength(1)
     expect(done.recordingStatus).toBe('ready')
-    const vod = await (await fetch(`${studio.apiUrl.replace(/\/api$/, '')}/recordings/${done.id}/v0.m3u8`)).text()
+    const vod = await (
+      await fetch(`${studio.apiUrl.replace(/\/api$/, '')}/recordings/${done.id}/v0.m3u8`)
+    ).text()
     expect(vod).toContain('#EXT-X-DISCONTINUITY')
     expect(vod).toContain('run0/')
     expect(vod).toContain('run1/')
@@ -186,27 +222,48 @@ describe('publishing to the local studio', () => {
 
   it('ends the session after the window when the publisher does not come back', async () => {
     const stream = await createStream({ name: 'dropped', record: true })
-    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 60, width: 320, height: 240 })
-    await waitFor(async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5, 20_000)
+    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
+      seconds: 60,
+      width: 320,
+      height: 240
+    })
+    await waitFor(
+      async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5,
+      20_000
+    )
     await push.kill()
     const waiting = (await sessionsOf(stream.id))[0]!
     expect(waiting.recordingStatus).toBe('waiting')
     const done = await finished(stream.id)
     expect(done.recordingStatus).toBe('ready')
-    expect((await api<{ isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)).body.isActive).toBe(false)
+    expect(
+      (await api<{ isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)).body
+        .isActive
+    ).toBe(false)
   })
 
   it('terminate ends the live run and finalizes the session at once', async () => {
     const stream = await createStream({ name: 'terminated', record: true })
-    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 60, width: 320, height: 240 })
-    await waitFor(async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5, 20_000)
+    const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
+      seconds: 60,
+      width: 320,
+      height: 240
+    })
+    await waitFor(
+      async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5,
+      20_000
+    )
     const res = await api(studio, studio.apiKey, 'DELETE', `/stream/${stream.id}/terminate`)
     expect(res.status).toBe(204)
     expect(await push.done).not.toBe(0)
     const s = (await sessionsOf(stream.id))[0]!
     expect(s.recordingStatus).toBe('ready')
-    const again = await api<{ errors: string[] }>(studio, studio.apiKey, 'DELETE', `/stream/${stream.id}/terminate`)
+    const again = await api<{ errors: string[] }>(
+      studio,
+      studio.apiKey,
+      'DELETE',
+      `/stream/${stream.id}/terminate`
+    )
     expect(again.status).toBe(429)
   })
 })
-
