@@ -18,11 +18,17 @@ const base = (): string => studio.apiUrl.replace(/\/api$/, '')
 beforeAll(async () => {
   studio = await startTestStudio()
   otherKey = await createApiKey(studio.dataDir, 'intruder')
-  const s = await api<{ id: string; playbackId: string }>(studio, studio.apiKey, 'POST', '/stream', {
-    name: 'owned',
-    profiles: LADDER_720_480_360,
-    record: true
-  })
+  const s = await api<{ id: string; playbackId: string }>(
+    studio,
+    studio.apiKey,
+    'POST',
+    '/stream',
+    {
+      name: 'owned',
+      profiles: LADDER_720_480_360,
+      record: true
+    }
+  )
   streamId = s.body.id
   playbackId = s.body.playbackId
   const seeded = await seedSessions(studio.dataDir, studio.apiKey, 5)
@@ -44,7 +50,21 @@ afterAll(async () => {
 const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('', '..', '../../studio.db', '%00', '\u0000', 'null', '-1', '1e309', 'skip-1', 'skip99999999999', "' OR 1=1 --", '\u202e\ufeff', 'a'.repeat(5000)),
+  fc.constantFrom(
+    '',
+    '..',
+    '../../studio.db',
+    '%00',
+    '\u0000',
+    'null',
+    '-1',
+    '1e309',
+    'skip-1',
+    'skip99999999999',
+    "' OR 1=1 --",
+    '\u202e\ufeff',
+    'a'.repeat(5000)
+  ),
   fc.uuid().map(String)
 )
 
@@ -55,14 +75,45 @@ const badValue = fc.oneof(
 )
 
 const profileLike = fc.record(
-  { name: badValue, width: badValue, height: badValue, bitrate: badValue, fps: badValue, gop: badValue, extra: badValue },
+  {
+    name: badValue,
+    width: badValue,
+    height: badValue,
+    bitrate: badValue,
+    fps: badValue,
+    gop: badValue,
+    extra: badValue
+  },
   { requiredKeys: [] }
 )
 
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
-  fc.record({ name: badValue, profiles: fc.oneof(badValue, fc.array(profileLike, { maxLength: 4 })), record: badValue, extra: badValue }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
-  fc.record({ record: badValue, suspended: badValue, creatorId: badValue, userTags: badValue, playbackPolicy: badValue, multistream: badValue, recordingSpec: badValue }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  fc
+    .record(
+      {
+        name: badValue,
+        profiles: fc.oneof(badValue, fc.array(profileLike, { maxLength: 4 })),
+        record: badValue,
+        extra: badValue
+      },
+      { requiredKeys: [] }
+    )
+    .map((v) => JSON.stringify(v)),
+  fc
+    .record(
+      {
+        record: badValue,
+        suspended: badValue,
+        creatorId: badValue,
+        userTags: badValue,
+        playbackPolicy: badValue,
+        multistream: badValue,
+        recordingSpec: badValue
+      },
+      { requiredKeys: [] }
+    )
+    .map((v) => JSON.stringify(v)),
   fc.integer({ min: 1, max: 5000 }).map((d) => '['.repeat(d) + ']'.repeat(d)),
   fc.integer({ min: 1, max: 5000 }).map((d) => '{"a":'.repeat(d) + '1' + '}'.repeat(d)),
   fc.string({ maxLength: 200 }),
@@ -93,14 +144,20 @@ const ROUTES: Target[] = [
 describe('API fuzz', () => {
   it('answers generated bad requests on every route with 4xx {"errors":[...]}, never 5xx', async () => {
     // Its own stream: generated DELETEs and PATCHes may hit it; the isolation test's stream stays intact.
-    const fuzzStream = (await api<{ id: string }>(studio, studio.apiKey, 'POST', '/stream', { name: 'fuzz' })).body.id
+    const fuzzStream = (
+      await api<{ id: string }>(studio, studio.apiKey, 'POST', '/stream', { name: 'fuzz' })
+    ).body.id
     let calls = 0
     const statuses = new Map<number, number>()
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...ROUTES),
         fc.oneof(nasty.map(encodeURIComponent), fc.constant('STREAM')),
-        fc.dictionary(fc.constantFrom('limit', 'cursor', 'record', 'count', 'streamsonly', 'active'), nasty, { maxKeys: 3 }),
+        fc.dictionary(
+          fc.constantFrom('limit', 'cursor', 'record', 'count', 'streamsonly', 'active'),
+          nasty,
+          { maxKeys: 3 }
+        ),
         body,
         fc.constantFrom('own', 'other', 'none', 'garbage'),
         async (route, rawId, query, payload, who) => {
@@ -110,9 +167,14 @@ describe('API fuzz', () => {
           const headers: Record<string, string> = { 'content-type': 'application/json' }
           if (who === 'own') headers.authorization = `Bearer ${studio.apiKey}`
           if (who === 'other') headers.authorization = `Bearer ${otherKey}`
-          if (who === 'garbage') headers.authorization = 'Bearer \u00ff'.replace('\u00ff', 'x'.repeat(300))
+          if (who === 'garbage')
+            headers.authorization = 'Bearer \u00ff'.replace('\u00ff', 'x'.repeat(300))
           const hasBody = route.method !== 'GET' && payload !== undefined
-          const res = await fetch(url, { method: route.method, headers, body: hasBody ? payload : undefined })
+          const res = await fetch(url, {
+            method: route.method,
+            headers,
+            body: hasBody ? payload : undefined
+          })
           calls++
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
           const text = await res.text()
@@ -156,7 +218,12 @@ describe('isolation', () => {
       const none = await api(studio, undefined, method, path, b)
       expect([method, path, none.status]).toEqual([method, path, 401])
     }
-    const mine = await api<{ name: string; record: boolean; suspended: boolean }>(studio, studio.apiKey, 'GET', `/stream/${streamId}`)
+    const mine = await api<{ name: string; record: boolean; suspended: boolean }>(
+      studio,
+      studio.apiKey,
+      'GET',
+      `/stream/${streamId}`
+    )
     expect(mine.body).toMatchObject({ name: 'owned', record: true, suspended: false })
     const streams = await api(studio, otherKey, 'GET', '/stream?limit=1000')
     const sessions = await api(studio, otherKey, 'GET', '/session?limit=1000')

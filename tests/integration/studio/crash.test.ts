@@ -1,0 +1,139 @@
+// The studio as the app runs it (the CLI, a child process): killed with SIGKILL mid-recording five
+// times, restarted on the same data dir each time. Nothing may stay waiting, every ready recording
+// must play end to end, and SQLite must pass its integrity check. Also SIGTERM = clean exit 0.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'libsql'
+import { afterAll, describe, expect, it } from 'vitest'
+import { api, decodeAll, pushTestPattern, testFfmpeg, waitFor } from '../../helpers/studio'
+
+interface Ready {
+  api: string
+  rtmp: string
+  apiKey?: string
+}
+interface Session {
+  id: string
+  recordingStatus?: string
+  recordingUrl?: string
+  sourceSegmentsDuration: number
+}
+
+const children = new Set<ChildProcess>()
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
+})
+
+/** Runs src/studio/cli.ts in its own node (tsx loader): the PID is the studio itself. */
+function runCli(args: string[]): {
+  child: ChildProcess
+  ready: Promise<Ready>
+  exit: Promise<number | null>
+  stderr: () => string
+} {
+  testFfmpeg()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/studio/cli.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: process.env
+  })
+  children.add(child)
+  let err = ''
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c))
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  const ready = new Promise<Ready>((resolve, reject) => {
+    let out = ''
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      out += c
+      const m = /ONAIR_STUDIO_READY (\{.*\})\n/.exec(out)
+      if (m) resolve(JSON.parse(m[1]!) as Ready)
+    })
+    void exit.then((code) => reject(new Error(`studio exited ${code}: ${err}`)))
+  })
+  return { child, ready, exit, stderr: () => err }
+}
+
+const studioOf = (r: Ready): { apiUrl: string } => ({ apiUrl: r.api })
+
+describe('studio process crashes', () => {
+  let dataDir = ''
+  afterAll(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('survives five kill -9 mid-recording: nothing left waiting, ready recordings play, DB intact', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'onair-crash-'))
+    let key = ''
+    let streamId = ''
+    let streamKey = ''
+    for (let round = 0; round < 5; round++) {
+      const cli = runCli(['--data', dataDir])
+      const ready = await cli.ready
+      if (round === 0) {
+        key = ready.apiKey!
+        const s = await api<{ id: string; streamKey: string }>(
+          studioOf(ready),
+          key,
+          'POST',
+          '/stream',
+          {
+            name: 'crashy',
+            record: true,
+            profiles: [{ name: '240p', width: 426, height: 240, bitrate: 400_000, fps: 0 }]
+          }
+        )
+        streamId = s.body.id
+        streamKey = s.body.streamKey
+      } else {
+        expect(ready.apiKey).toBeUndefined()
+        // The previous round's session was finalized by this start: none is waiting.
+        const sessions = (
+          await api<Session[]>(studioOf(ready), key, 'GET', `/stream/${streamId}/sessions`)
+        ).body
+        expect(sessions).toHaveLength(round)
+        expect(sessions.filter((s) => s.recordingStatus === 'waiting')).toEqual([])
+      }
+      const push = pushTestPattern(`${ready.rtmp}/${streamKey}`, {
+        seconds: 60,
+        width: 320,
+        height: 240
+      })
+      await waitFor(
+        async () => {
+          const s = (
+            await api<Session[]>(studioOf(ready), key, 'GET', `/stream/${streamId}/sessions`)
+          ).body
+          const open = s.find((x) => x.recordingStatus === 'waiting')
+          return open && open.sourceSegmentsDuration > 2.5 ? open : undefined
+        },
+        30_000,
+        'media in the recording'
+      )
+      cli.child.kill('SIGKILL')
+      await cli.exit
+      await push.kill()
+    }
+    const last = runCli(['--data', dataDir])
+    const ready = await last.ready
+    const sessions = (
+      await api<Session[]>(studioOf(ready), key, 'GET', `/stream/${streamId}/sessions`)
+    ).body
+    expect(sessions).toHaveLength(5)
+    expect(sessions.filter((s) => s.recordingStatus === 'waiting')).toEqual([])
+    const readyOnes = sessions.filter((s) => s.recordingStatus === 'ready')
+    expect(readyOnes.length).toBeGreaterThan(0)
+    for (const s of readyOnes) {
+      const played = await decodeAll(s.recordingUrl!)
+      expect([s.id, played.stderr]).toEqual([s.id, ''])
+      expect(s.sourceSegmentsDuration).toBeGreaterThan(1)
+    }
+    // SIGTERM: a clean stop, exit code 0.
+    last.child.kill('SIGTERM')
+    expect(await last.exit).toBe(0)
+    const db = new Database(join(dataDir, 'studio.db'))
+    const check = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }
+    db.close()
+    expect(check.integrity_check).toBe('ok')
+  }, 240_000)
+})
