@@ -1,0 +1,155 @@
+// Going live for real: the broadcaster's ffmpeg publishes to the local studio's RTMP ingest.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../../src/main/core/api-client'
+import type { ApiStream } from '../../../src/main/core/views'
+import { ffprobe, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
+import {
+  feedPaced,
+  ffmpegChildren,
+  liveBroadcaster,
+  makeCameraFile,
+  OUTPUT,
+  sleep
+} from './live-helpers'
+
+let studio: TestStudio
+let client: ApiClient
+let dir: string
+let camera: string
+
+beforeAll(async () => {
+  studio = await startTestStudio({ resumeWindowMs: 1500 })
+  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
+  dir = await mkdtemp(join(tmpdir(), 'onair-live-'))
+  camera = makeCameraFile(dir, 20)
+})
+afterAll(async () => {
+  await studio?.cleanup()
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+afterEach(async () => {
+  expect(await ffmpegChildren()).toEqual([])
+})
+
+const newStream = (name: string, record = true): Promise<ApiStream> =>
+  client.createStream({ name, profiles: [], record })
+
+const startRun = (
+  b: ReturnType<typeof liveBroadcaster>['b'],
+  s: ApiStream,
+  source: Parameters<typeof b.start>[0]['args']['source']
+) =>
+  b.start({
+    args: { streamId: s.id!, source, output: OUTPUT },
+    streamName: s.name,
+    streamKey: s.streamKey!,
+    ingestRtmp: studio.rtmpUrl
+  })
+
+async function readyRecording(streamId: string) {
+  const session = await waitFor(
+    async () => (await client.listStreamSessions(streamId)).items[0],
+    30_000,
+    'a session'
+  )
+  expect(session.parentId).toBe(streamId)
+  return waitFor(
+    async () => {
+      const x = await client.getSession(session.id!)
+      return x.recordingStatus === 'ready' && x
+    },
+    60_000,
+    'recording ready'
+  )
+}
+
+describe('broadcaster against the local studio', () => {
+  it('test pattern: live for 8 s, stop, a session of the stream with a ready recording', async () => {
+    const s = await newStream('pattern')
+    const { b, states, health, waitState } = liveBroadcaster()
+    const runId = startRun(b, s, { kind: 'test-pattern' })
+    await waitState('live')
+    await sleep(8000)
+    expect(health.length).toBeGreaterThanOrEqual(4)
+    expect(health.at(-1)!.fps).toBeGreaterThan(0)
+    await b.stop(runId)
+    expect(states.map((x) => x.state)).toEqual(['connecting', 'live', 'stopping', 'ended'])
+    expect(JSON.stringify(states)).not.toContain(s.streamKey!)
+    const rec = await readyRecording(s.id!)
+    const probe = await ffprobe(rec.recordingUrl!)
+    expect(probe.duration).toBeGreaterThan(6)
+    expect(probe.streams.map((x) => x.codec_type).sort()).toEqual(['audio', 'video'])
+  })
+
+  it('camera-like chunks: H.264 is copied, Opus becomes AAC, the recording plays', async () => {
+    const s = await newStream('camera')
+    const { b, waitState } = liveBroadcaster()
+    const runId = startRun(b, s, { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' })
+    const feed = feedPaced((c) => b.pushMedia(runId, c), camera, 20)
+    await waitState('live')
+    await sleep(8000)
+    feed.stop()
+    await feed.done
+    await b.stop(runId)
+    expect(b.status()!.state).toBe('ended')
+    const rec = await readyRecording(s.id!)
+    const probe = await ffprobe(rec.recordingUrl!)
+    expect(probe.duration).toBeGreaterThan(6)
+    const video = probe.streams.find((x) => x.codec_type === 'video')!
+    // Copied, not re-encoded: the camera's own size comes through.
+    expect(video).toMatchObject({ codec_name: 'h264', width: 640, height: 360 })
+    expect(probe.streams.find((x) => x.codec_type === 'audio')?.codec_name).toBe('aac')
+  })
+
+  it('ingest stops mid-stream and comes back: reconnects and media flows again (media path)', async () => {
+    const s = await newStream('reconnect', false)
+    const { b, states, waitState } = liveBroadcaster()
+    const runId = startRun(b, s, { kind: 'media', mimeType: 'video/webm;codecs=h264,opus' })
+    const feed = feedPaced((c) => b.pushMedia(runId, c), camera, 20)
+    await waitState('live')
+    await sleep(2000)
+    const before = states.length
+    await studio.stopIngest()
+    const rec = await waitState('reconnecting', 20_000, before)
+    expect(rec.error?.message ?? '').not.toContain(s.streamKey!)
+    await sleep(1500)
+    await studio.startIngest()
+    await waitState('live', 30_000, before)
+    // Media flows again: the studio sees the stream active with a fresh publish.
+    await waitFor(
+      async () => (await client.getStream(s.id!)).isActive === true,
+      20_000,
+      'stream active again'
+    )
+    await sleep(2000)
+    expect(b.status()!.state).toBe('live')
+    feed.stop()
+    await feed.done
+    await b.stop(runId)
+    expect(b.status()!.state).toBe('ended')
+  })
+
+  it('stop while reconnecting ends at once', async () => {
+    const s = await newStream('stop-mid-retry', false)
+    const { b, waitState } = liveBroadcaster({
+      backoff: { initialMs: 5000, capMs: 5000 },
+      preset: 'ultrafast'
+    })
+    const runId = startRun(b, s, { kind: 'test-pattern' })
+    await waitState('live')
+    await studio.stopIngest()
+    try {
+      await waitState('reconnecting', 20_000)
+      const at = states.length
+      await b.stop(runId)
+      // Waiting out a 5 s backoff with no ffmpeg running: Stop goes straight to ended, nothing starts.
+      expect(states.slice(at).map((x) => x.state)).toEqual(['ended'])
+      expect(await ffmpegChildren()).toEqual([])
+    } finally {
+      await studio.startIngest()
+    }
+  })
+})

@@ -1,0 +1,158 @@
+// The keychain inside a real Secret Service, and connections that keep their keys only there.
+import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { promisify } from 'node:util'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Connections } from '../../../src/main/core/connections'
+import { Keychain } from '../../../src/main/core/keychain'
+import { SettingsStore } from '../../../src/main/core/settings-store'
+import { StudioHost } from '../../../src/main/core/studio-host'
+import type { ConnectionStatus } from '../../../src/shared/contract'
+import { AppFailure, type AppError } from '../../../src/shared/result'
+import { startTestStudio, type TestStudio } from '../../helpers/studio'
+import { NO_KEYCHAIN, useSecretService } from './secret-service'
+
+const run = promisify(execFile)
+const ss = await useSecretService()
+const allowMissing = process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1'
+
+const failure = async (p: Promise<unknown>): Promise<AppError> => {
+  try {
+    await p
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppFailure)
+    return (e as AppFailure).error
+  }
+  throw new Error('expected a failure')
+}
+
+if (!ss.ok && allowMissing) {
+  it.skip(`keychain tests skipped: ${ss.reason}`, () => {})
+} else if (!ss.ok) {
+  it('needs a Secret Service', () => {
+    throw new Error(NO_KEYCHAIN(ss.reason))
+  })
+} else {
+  const service = `onair-test-${randomUUID().slice(0, 8)}`
+  afterAll(() => ss.stop())
+
+  describe('keychain', () => {
+    it('saves, reads and deletes a secret', async () => {
+      const kc = new Keychain(service)
+      expect(await kc.get('round-trip')).toBeUndefined()
+      await kc.set('round-trip', 's3cret-value')
+      expect(await kc.get('round-trip')).toBe('s3cret-value')
+      expect(await new Keychain(service).get('round-trip')).toBe('s3cret-value')
+      await kc.delete('round-trip')
+      expect(await kc.get('round-trip')).toBeUndefined()
+    })
+
+    it('says plainly when there is no keychain, instead of falling back', async () => {
+      // The keyring library keeps its D-Bus connection per process: try from a fresh one with no bus.
+      const script = [
+        // The project is CommonJS: the module arrives as the default export.
+        `import m from ${JSON.stringify(join(process.cwd(), 'src/main/core/keychain.ts'))}`,
+        'const { Keychain } = m',
+        `const kc = new Keychain('${service}', 3000)`,
+        'const out = []',
+        "for (const op of [() => kc.set('x', 'y'), () => kc.get('x')]) {",
+        '  try { await op(); out.push(null) } catch (e) { out.push(e.error) }',
+        '}',
+        'console.log(JSON.stringify(out))'
+      ].join('\n')
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        {
+          env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/onair-bus' },
+          timeout: 30_000
+        }
+      )
+      const [setErr, getErr] = JSON.parse(stdout.trim().split('\n').pop()!) as AppError[]
+      expect(setErr).toMatchObject({ code: 'keychain-unavailable' })
+      expect(setErr!.hint).toContain('gnome-keyring')
+      expect(setErr!.message).toContain('Could not save the API key in the system keychain')
+      expect(getErr).toMatchObject({ code: 'keychain-unavailable' })
+    })
+  })
+
+  describe('connections', () => {
+    let studio: TestStudio
+    let dir: string
+    let conns: Connections
+    let store: SettingsStore
+    const statuses: ConnectionStatus[] = []
+    const kc = new Keychain(service)
+
+    beforeAll(async () => {
+      studio = await startTestStudio()
+      dir = await mkdtemp(join(tmpdir(), 'onair-conns-'))
+      store = new SettingsStore(dir)
+      const host = new StudioHost({ dataDir: join(dir, 'studio'), keychain: kc })
+      conns = new Connections({ store, keychain: kc, host, onStatus: (s) => statuses.push(s) })
+    })
+    afterAll(async () => {
+      await studio?.cleanup()
+      await rm(dir, { recursive: true, force: true })
+    })
+
+    it('starts with the local studio as the only, active connection', async () => {
+      const list = await conns.list()
+      expect(list).toEqual([
+        {
+          id: 'local',
+          kind: 'local',
+          name: 'Local studio',
+          baseUrl: '',
+          hasKey: false,
+          active: true
+        }
+      ])
+    })
+
+    it('rejects a wrong key without saving anything', async () => {
+      const e = await failure(
+        conns.add({ kind: 'custom', baseUrl: studio.apiUrl, apiKey: 'not-a-real-key-123' })
+      )
+      expect(e.code).toBe('key-rejected')
+      expect(await conns.list()).toHaveLength(1)
+      expect(
+        (await failure(conns.add({ kind: 'custom', baseUrl: 'ftp://x', apiKey: 'k' }))).code
+      ).toBe('bad-request')
+    })
+
+    it('saves a working key only in the keychain, and removing deletes it', async () => {
+      const view = await conns.add({
+        kind: 'custom',
+        name: 'Bench',
+        baseUrl: studio.apiUrl,
+        apiKey: studio.apiKey
+      })
+      expect(view).toMatchObject({
+        kind: 'custom',
+        name: 'Bench',
+        hasKey: true,
+        active: true,
+        baseUrl: studio.apiUrl
+      })
+      expect(JSON.stringify(view)).not.toContain(studio.apiKey)
+      expect(await kc.get(view.id)).toBe(studio.apiKey)
+      const onDisk = await readFile(store.file, 'utf8')
+      expect(onDisk).toContain(view.id)
+      expect(onDisk).not.toContain(studio.apiKey)
+      expect(statuses.at(-1)!.active!.id).toBe(view.id)
+
+      const { client, ingest } = await conns.active()
+      expect(ingest.rtmp).toBe(studio.rtmpUrl)
+      expect((await client.listStreams({ limit: 1 })).items).toBeInstanceOf(Array)
+
+      await conns.remove(view.id)
+      expect(await kc.get(view.id)).toBeUndefined()
+      expect((await conns.status()).active!.id).toBe('local')
+      expect((await failure(conns.remove('local'))).code).toBe('bad-request')
+    })
+  })
+}
