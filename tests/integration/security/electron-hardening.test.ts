@@ -6,6 +6,7 @@ import Module, { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { waitUntil } from '../../helpers/wait-until'
 
 const BUNDLE = resolve(__dirname, '../../../out/main/index.js')
 
@@ -99,14 +100,14 @@ beforeAll(async () => {
     mod._load = original
   }
   readyResolve()
-  await expect.poll(() => rec.windows.length, { timeout: 30_000 }).toBe(1)
+  await waitUntil(() => rec.windows.length === 1, 'the main window')
 })
 
 afterAll(async () => {
   // Quit the way Electron would: before-quit runs the core's shutdown, then exits.
   const ev = { preventDefault: () => {} }
   for (const fn of rec.appHandlers.get('before-quit') ?? []) fn(ev)
-  await expect.poll(() => rec.exited, { timeout: 30_000 }).toBe(true)
+  await waitUntil(() => rec.exited, 'the app to exit after shutdown')
   rmSync(dataDir, { recursive: true, force: true })
 })
 
