@@ -1,70 +1,8 @@
 // `npm run studio -- [--host H] [--port N] [--rtmp-port N] [--data DIR]` runs the studio until
 // SIGINT/SIGTERM; `npm run studio -- keys create --data DIR [--user NAME]` prints a new API key.
 // stdout carries only the ONAIR_STUDIO_READY line (or the key); logs go to stderr.
-import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { EXIT, parseArgs, type CliArgs } from './cli-args'
 import { createApiKey, startStudio, StudioStartError } from './index'
-
-/** Exit codes the app's studio host can tell apart. */
-export const EXIT = { usage: 64, portBusy: 2, notWritable: 3, ffmpegMissing: 4, failed: 1 } as const
-
-export function defaultDataDir(
-  platform: NodeJS.Platform = process.platform,
-  env: NodeJS.ProcessEnv = process.env,
-  home = homedir()
-): string {
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'onair', 'studio')
-  if (platform === 'win32')
-    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'onair', 'studio')
-  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'onair', 'studio')
-}
-
-export interface CliArgs {
-  command: 'serve' | 'keys-create'
-  host: string
-  port: number
-  rtmpPort: number
-  data: string
-  user?: string
-}
-
-export function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = {
-    command: 'serve',
-    host: '127.0.0.1',
-    port: 0,
-    rtmpPort: 0,
-    data: defaultDataDir()
-  }
-  const rest = [...argv]
-  if (rest[0] === 'keys') {
-    if (rest[1] !== 'create') throw new Error('unknown command: keys ' + (rest[1] ?? ''))
-    out.command = 'keys-create'
-    rest.splice(0, 2)
-  }
-  const port = (v: string | undefined, flag: string): number => {
-    const n = Number(v)
-    if (v === undefined || !Number.isInteger(n) || n < 0 || n > 65535)
-      throw new Error(`${flag} needs a port number 0-65535 (0 = any free port)`)
-    return n
-  }
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i]!
-    const value = rest[i + 1]
-    const need = (): string => {
-      if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`)
-      i++
-      return value
-    }
-    if (flag === '--host') out.host = need()
-    else if (flag === '--port') out.port = port(need(), flag)
-    else if (flag === '--rtmp-port') out.rtmpPort = port(need(), flag)
-    else if (flag === '--data') out.data = need()
-    else if (flag === '--user' && out.command === 'keys-create') out.user = need()
-    else throw new Error(`unknown option ${flag}`)
-  }
-  return out
-}
 
 const stamp = (line: string): void => {
   process.stderr.write(`${new Date().toISOString()} ${line}\n`)
@@ -73,7 +11,13 @@ const stamp = (line: string): void => {
 function exitCodeFor(err: unknown): number {
   const code = err instanceof StudioStartError ? err.code : undefined
   if (code === 'EADDRINUSE') return EXIT.portBusy
-  if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || code === 'ENOTDIR')
+  if (
+    code === 'EACCES' ||
+    code === 'EROFS' ||
+    code === 'EPERM' ||
+    code === 'ENOTDIR' ||
+    code === 'EEXIST'
+  )
     return EXIT.notWritable
   if (code === 'ENOENT') return EXIT.ffmpegMissing
   return EXIT.failed

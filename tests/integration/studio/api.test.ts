@@ -18,6 +18,7 @@ interface Stream {
   suspended: boolean
   kind: string
   lastSeen: number
+  sourceSegmentsDuration: number
 }
 type Errors = { errors: string[] }
 

@@ -1,0 +1,65 @@
+// Command-line arguments of the studio CLI, apart from the entry so they can be tested without
+// starting anything.
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
+/** Exit codes the app's studio host can tell apart. */
+export const EXIT = { usage: 64, portBusy: 2, notWritable: 3, ffmpegMissing: 4, failed: 1 } as const
+
+export function defaultDataDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir()
+): string {
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'onair', 'studio')
+  if (platform === 'win32')
+    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'onair', 'studio')
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'onair', 'studio')
+}
+
+export interface CliArgs {
+  command: 'serve' | 'keys-create'
+  host: string
+  port: number
+  rtmpPort: number
+  data: string
+  user?: string
+}
+
+export function parseArgs(argv: string[]): CliArgs {
+  const out: CliArgs = {
+    command: 'serve',
+    host: '127.0.0.1',
+    port: 0,
+    rtmpPort: 0,
+    data: defaultDataDir()
+  }
+  const rest = [...argv]
+  if (rest[0] === 'keys') {
+    if (rest[1] !== 'create') throw new Error('unknown command: keys ' + (rest[1] ?? ''))
+    out.command = 'keys-create'
+    rest.splice(0, 2)
+  }
+  const port = (v: string | undefined, flag: string): number => {
+    const n = Number(v)
+    if (v === undefined || !Number.isInteger(n) || n < 0 || n > 65535)
+      throw new Error(`${flag} needs a port number 0-65535 (0 = any free port)`)
+    return n
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i]!
+    const value = rest[i + 1]
+    const need = (): string => {
+      if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`)
+      i++
+      return value
+    }
+    if (flag === '--host') out.host = need()
+    else if (flag === '--port') out.port = port(need(), flag)
+    else if (flag === '--rtmp-port') out.rtmpPort = port(need(), flag)
+    else if (flag === '--data') out.data = need()
+    else if (flag === '--user' && out.command === 'keys-create') out.user = need()
+    else throw new Error(`unknown option ${flag}`)
+  }
+  return out
+}
