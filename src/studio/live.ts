@@ -196,6 +196,7 @@ export class LiveManager implements LiveControl, IngestHooks {
       // No metadata at all: assume the usual audio + H.264 (what Onair and OBS send).
       hasAudio: m.width === 0 ? true : m.audioCodec !== 0,
       videoIsH264: m.videoCodec === 7 || m.videoCodec === 0,
+      audioIsAac: m.audioCodec === 10,
       width: m.width,
       height: m.height,
       videoBitrate: m.videoKbps * 1000

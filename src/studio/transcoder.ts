@@ -16,6 +16,8 @@ export interface SourceInfo {
   hasAudio: boolean
   /** FLV codec id 7 = H.264. */
   videoIsH264: boolean
+  /** FLV sound format 10 = AAC. */
+  audioIsAac?: boolean
   width: number
   height: number
   /** Bits per second the publisher announced (0 = unknown). */
@@ -151,7 +153,9 @@ export function sourceArgs(input: string, out: string, src: SourceInfo): string[
       '-force_key_frames',
       'expr:gte(t,n_forced*2)'
     )
-  if (src.hasAudio) args.push('-c:a', 'aac', '-b:a', String(AUDIO_BITRATE), '-ac', '2')
+  // AAC (what RTMP publishers send) is copied too: no transcoding at all for a stream without profiles.
+  if (src.hasAudio && src.audioIsAac) args.push('-c:a', 'copy')
+  else if (src.hasAudio) args.push('-c:a', 'aac', '-b:a', String(AUDIO_BITRATE), '-ac', '2')
   return [...args, ...hlsArgs(out, DEFAULT_GOP_S, src.hasAudio ? 'v:0,a:0' : 'v:0')]
 }
 

@@ -174,14 +174,15 @@ export async function api<T = unknown>(
 export async function waitFor<T>(
   fn: () => Promise<T | undefined | false>,
   timeoutMs = 30_000,
-  what = 'condition'
+  what = 'condition',
+  intervalMs = 200
 ): Promise<T> {
   const until = Date.now() + timeoutMs
   for (;;) {
     const v = await fn()
     if (v) return v
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 200))
+    await new Promise((r) => setTimeout(r, intervalMs))
   }
 }
 

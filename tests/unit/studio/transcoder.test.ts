@@ -116,6 +116,8 @@ describe('source-only run (no profiles)', () => {
   it('copies H.264 and makes one rendition at the source size', () => {
     const a = sourceArgs('in', '/out', src)
     expect(after(a, '-c:v')).toBe('copy')
+    expect(after(a, '-c:a')).toBe('aac')
+    expect(after(sourceArgs('in', '/out', { ...src, audioIsAac: true }), '-c:a')).toBe('copy')
     expect(after(a, '-var_stream_map')).toBe('v:0,a:0')
     expect(sourceRendition(src)).toMatchObject({ dir: 'v0', width: 1280, height: 720 })
   })
