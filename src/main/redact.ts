@@ -1,14 +1,10 @@
-// Last line of defence for text that leaves the process (errors, logs): stream keys in ingest URLs and
-// bearer tokens are masked. The broadcaster redacts its own ffmpeg output more precisely.
-const PATTERNS: [RegExp, string][] = [
-  [/(\/live\/)[^\s/"'`?#]+/gi, '$1****'],
-  [/(bearer\s+)[^\s"'`]+/gi, '$1****'],
-  [/\b[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}\b/gi, '****-****-****-****']
-]
+// Last line of defence for text that leaves the process (errors, logs): on top of the broadcaster's
+// redaction (`live/<key>` and known secrets), bearer tokens and anything shaped like a stream key.
+import { redact } from './core/broadcast/redact'
+
+const BEARER = /(bearer\s+)[^\s"'`]+/gi
+const KEY_SHAPED = /\b[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}\b/gi
 
 export function redactSecrets(text: string, extraSecrets: readonly string[] = []): string {
-  let out = text
-  for (const s of extraSecrets) if (s.length >= 4) out = out.split(s).join('****')
-  for (const [re, to] of PATTERNS) out = out.replace(re, to)
-  return out
+  return redact(text, extraSecrets).replace(BEARER, '$1****').replace(KEY_SHAPED, '****-****-****-****')
 }
