@@ -33,6 +33,8 @@ export default defineConfig({
     resolve: { alias: { '@shared': resolve('src/shared') } },
     plugins: [react()],
     build: {
+      // What the creator's window loads first: minified (hls.js stays a separate, lazy chunk).
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } }
     }
   }
