@@ -37,6 +37,14 @@ export interface StudioHostOptions {
 
 const READY = 'ONAIR_STUDIO_READY '
 
+const portOf = (url: string): string => {
+  try {
+    return new URL(url).port
+  } catch {
+    return ''
+  }
+}
+
 /** Dev and tests: node + tsx on the TypeScript CLI. The Electron shell passes its bundled script. */
 export function defaultStudioCommand(): StudioCommand {
   const root = join(__dirname, '..', '..', '..')
@@ -51,6 +59,7 @@ export class StudioHost {
   private stopped = false
   private restartTimer: ReturnType<typeof setTimeout> | null = null
   private restarts = 0
+  private ports: { api: string; rtmp: string } | undefined
   private readonly cmd: StudioCommand
 
   constructor(private readonly o: StudioHostOptions) {
@@ -81,7 +90,16 @@ export class StudioHost {
   private async start(): Promise<StudioInfo> {
     this.setStatus({ state: 'starting' })
     try {
-      const ready = await this.spawnUntilReady()
+      let ready: Awaited<ReturnType<StudioHost['spawnUntilReady']>>
+      try {
+        // After a crash, come back on the same ports so a broadcaster's reconnect finds the ingest.
+        ready = await this.spawnUntilReady(this.ports)
+      } catch (e) {
+        if (!this.ports) throw e
+        this.ports = undefined
+        ready = await this.spawnUntilReady()
+      }
+      this.ports = { api: portOf(ready.apiUrl), rtmp: portOf(ready.rtmpUrl) }
       const apiKey = await this.provisionKey(ready.apiUrl, ready.apiKey)
       this.info = { apiUrl: ready.apiUrl, rtmpUrl: ready.rtmpUrl, apiKey }
       this.restarts = 0
@@ -101,8 +119,12 @@ export class StudioHost {
     }
   }
 
-  private spawnUntilReady(): Promise<{ apiUrl: string; rtmpUrl: string; apiKey?: string }> {
+  private spawnUntilReady(ports?: {
+    api: string
+    rtmp: string
+  }): Promise<{ apiUrl: string; rtmpUrl: string; apiKey?: string }> {
     const args = [...this.cmd.args, '--data', this.o.dataDir, ...(this.o.extraArgs ?? [])]
+    if (ports?.api && ports.rtmp) args.push('--port', ports.api, '--rtmp-port', ports.rtmp)
     const child = spawn(this.cmd.command, args, {
       env: { ...process.env, ...this.cmd.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -239,7 +261,10 @@ export class StudioHost {
       this.setStatus({ state: 'stopped' })
       return
     }
-    const exited = new Promise<void>((r) => child.once('exit', () => r()))
+    const gone = child.exitCode !== null || child.signalCode !== null
+    const exited = gone
+      ? Promise.resolve()
+      : new Promise<void>((r) => child.once('exit', () => r()))
     signalChild(child, 'SIGTERM')
     const timer = setTimeout(() => signalChild(child, 'SIGKILL'), graceMs)
     await exited

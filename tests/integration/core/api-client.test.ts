@@ -88,7 +88,8 @@ describe('API client against the local studio', () => {
     const s = await client.createStream({ name: 'with session', profiles: [], record: true })
     const push = pushTestPattern(`${studio.rtmpUrl}/${s.streamKey}`, {
       seconds: 4,
-      size: '320x180'
+      width: 320,
+      height: 180
     })
     expect(await push.done).toBe(0)
     const sessions = await waitFor(

@@ -134,8 +134,8 @@ describe('broadcaster against the local studio', () => {
 
   it('stop while reconnecting ends at once', async () => {
     const s = await newStream('stop-mid-retry', false)
-    const { b, waitState } = liveBroadcaster({
-      backoff: { initialMs: 5000, capMs: 5000 },
+    const { b, states, waitState } = liveBroadcaster({
+      backoff: { initialMs: 5000, capMs: 5000, jitter: 0 },
       preset: 'ultrafast'
     })
     const runId = startRun(b, s, { kind: 'test-pattern' })

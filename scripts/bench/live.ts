@@ -1,0 +1,297 @@
+// Broadcaster benchmark (`npm run bench:live`): figures are printed, never asserted.
+// - go-live time: goLive call -> ingest accepted (state 'live') and -> first live playlist served;
+// - CPU seconds per media second of the broadcaster's own ffmpeg: H.264 copy path vs the libx264
+//   encode path (VP8 camera input), 720p30 camera-like chunks pushed in real time;
+// - reconnect time: ingest back -> 'live' again (includes the backoff wait, default schedule).
+// Medians of a few runs. The machine is shared: read the ratios rather than absolute numbers.
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ApiClient } from '../../src/main/core/api-client'
+import { Broadcaster, type BroadcastTuning } from '../../src/main/core/broadcaster'
+import type { LiveSource, LiveStateEvent, OutputSettings } from '../../src/shared/contract'
+import { startTestStudio, testFfmpeg, waitFor, type TestStudio } from '../../tests/helpers/studio'
+import { median, type BenchRow } from './types'
+
+const RUNS = 3
+const MEDIA_S = 10
+const OUT: OutputSettings = {
+  width: 1280,
+  height: 720,
+  fps: 30,
+  videoBitrateKbps: 2500,
+  audioBitrateKbps: 128,
+  keyframeIntervalSec: 2
+}
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const round = (n: number, d = 3): number => Math.round(n * 10 ** d) / 10 ** d
+
+function harness(tuning?: BroadcastTuning) {
+  const states: (LiveStateEvent & { t: number })[] = []
+  const b = new Broadcaster({
+    tuning,
+    onState: (s) => states.push({ ...s, t: performance.now() }),
+    onHealth: () => {}
+  })
+  const waitState = async (want: string, after: number, timeoutMs = 60_000): Promise<number> => {
+    const t0 = performance.now()
+    for (;;) {
+      const hit = states.slice(after).find((s) => s.state === want)
+      if (hit) return hit.t
+      if (performance.now() - t0 > timeoutMs) throw new Error(`no '${want}' within ${timeoutMs} ms`)
+      await sleep(10)
+    }
+  }
+  return { b, states, waitState }
+}
+
+/** utime+stime of a live process, in seconds (0 once it is gone). */
+function cpuOf(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(f[11]) + Number(f[12])) / CLK_TCK
+  } catch {
+    return 0
+  }
+}
+
+function cameraFile(dir: string, codec: 'h264' | 'vp8'): string {
+  const out = join(dir, `camera-${codec}.mkv`)
+  const video =
+    codec === 'h264'
+      ? [
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-g',
+          '30',
+          '-bf',
+          '0',
+          '-pix_fmt',
+          'yuv420p',
+          '-b:v',
+          '2500k'
+        ]
+      : ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-g', '30', '-b:v', '2500k']
+  execFileSync(testFfmpeg(), [
+    ...[
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=30'
+    ],
+    ...[
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=330:sample_rate=48000',
+      '-t',
+      String(MEDIA_S),
+      ...video
+    ],
+    ...[
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '96k',
+      '-f',
+      'matroska',
+      '-live',
+      '1',
+      '-cluster_time_limit',
+      '1000',
+      out
+    ]
+  ])
+  return out
+}
+
+/** The live playlist lists a segment: the master's first variant (or the playlist itself) has one. */
+async function hasSegment(url: string): Promise<boolean> {
+  const r = await fetch(url)
+  if (!r.ok) return false
+  const text = await r.text()
+  if (text.includes('#EXTINF')) return true
+  const variant = text.split('\n').find((l) => l.trim() && !l.startsWith('#'))
+  if (!variant) return false
+  const v = await fetch(new URL(variant.trim(), url))
+  return v.ok && (await v.text()).includes('#EXTINF')
+}
+
+async function newStream(client: ApiClient, name: string) {
+  return client.createStream({ name, profiles: [], record: false })
+}
+
+async function goLiveTimes(
+  studio: TestStudio,
+  client: ApiClient
+): Promise<{ live: number; playlist: number }> {
+  const ingest = await client.getIngest()
+  const s = await newStream(client, 'bench go-live')
+  const { b, waitState } = harness()
+  const t0 = performance.now()
+  const runId = b.start({
+    args: { streamId: s.id!, source: { kind: 'test-pattern' }, output: OUT },
+    streamName: s.name,
+    streamKey: s.streamKey!,
+    ingestRtmp: studio.rtmpUrl
+  })
+  const live = (await waitState('live', 0)) - t0
+  const url = `${ingest.playbackBase}/${s.playbackId}/index.m3u8`
+  await waitFor(() => hasSegment(url), 60_000, 'first live playlist', 50)
+  const playlist = performance.now() - t0
+  await b.stop(runId)
+  return { live, playlist }
+}
+
+async function cpuPerMediaSecond(
+  studio: TestStudio,
+  client: ApiClient,
+  file: string,
+  source: LiveSource
+): Promise<number> {
+  const s = await newStream(client, 'bench cpu')
+  const { b, waitState } = harness()
+  const runId = b.start({
+    args: { streamId: s.id!, source, output: OUT },
+    streamName: s.name,
+    streamKey: s.streamKey!,
+    ingestRtmp: studio.rtmpUrl
+  })
+  const bytes = readFileSync(file)
+  const per = Math.ceil(bytes.length / (MEDIA_S * 4))
+  const t0 = performance.now()
+  let cpu = 0
+  for (let at = 0; at < bytes.length; at += per) {
+    await b.pushMedia(runId, new Uint8Array(bytes.subarray(at, at + per)))
+    const pid = b.pid
+    if (pid) cpu = Math.max(cpu, cpuOf(pid))
+    await sleep(Math.max(0, t0 + ((at + per) / bytes.length) * MEDIA_S * 1000 - performance.now()))
+  }
+  await waitState('live', 0)
+  // Read the counters while ffmpeg drains the last chunks, up to its exit.
+  const pid = b.pid
+  const stopping = b.stop(runId)
+  while (pid && b.status()!.state !== 'ended') {
+    cpu = Math.max(cpu, cpuOf(pid))
+    await sleep(20)
+  }
+  await stopping
+  return cpu / MEDIA_S
+}
+
+async function reconnectTime(studio: TestStudio, client: ApiClient): Promise<number> {
+  const s = await newStream(client, 'bench reconnect')
+  const { b, states, waitState } = harness()
+  const runId = b.start({
+    args: {
+      streamId: s.id!,
+      source: { kind: 'test-pattern' },
+      output: { ...OUT, width: 640, height: 360 }
+    },
+    streamName: s.name,
+    streamKey: s.streamKey!,
+    ingestRtmp: studio.rtmpUrl
+  })
+  await waitState('live', 0)
+  await sleep(2000)
+  const mark = states.length
+  await studio.stopIngest()
+  await waitState('reconnecting', mark)
+  await sleep(1000)
+  const back = performance.now()
+  await studio.startIngest()
+  const t = (await waitState('live', mark)) - back
+  await b.stop(runId)
+  return t
+}
+
+export async function runLiveBench(): Promise<BenchRow[]> {
+  const studio = await startTestStudio({ resumeWindowMs: 1000 })
+  const dir = await mkdtemp(join(tmpdir(), 'onair-bench-live-'))
+  try {
+    const client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
+    const golive: { live: number; playlist: number }[] = []
+    for (let i = 0; i < RUNS; i++) golive.push(await goLiveTimes(studio, client))
+    const h264 = cameraFile(dir, 'h264')
+    const vp8 = cameraFile(dir, 'vp8')
+    const copy: number[] = []
+    const encode: number[] = []
+    for (let i = 0; i < RUNS; i++) {
+      copy.push(
+        await cpuPerMediaSecond(studio, client, h264, {
+          kind: 'media',
+          mimeType: 'video/x-matroska;codecs=avc1,opus'
+        })
+      )
+      encode.push(
+        await cpuPerMediaSecond(studio, client, vp8, {
+          kind: 'media',
+          mimeType: 'video/webm;codecs=vp8,opus'
+        })
+      )
+    }
+    const reconnect: number[] = []
+    for (let i = 0; i < RUNS; i++) reconnect.push(await reconnectTime(studio, client))
+    const cCopy = median(copy)
+    const cEnc = median(encode)
+    return [
+      {
+        name: 'Go live: call -> ingest accepted (720p30 test pattern)',
+        value: round(median(golive.map((g) => g.live)) / 1000),
+        unit: 's',
+        note: `median of ${RUNS}; 'live' = first progress block with bytes out after the RTMP publish was accepted`
+      },
+      {
+        name: 'Go live: call -> first live playlist (local studio, source only)',
+        value: round(median(golive.map((g) => g.playlist)) / 1000),
+        unit: 's',
+        note: `median of ${RUNS}`
+      },
+      {
+        name: 'Broadcaster ffmpeg CPU per media second, H.264 copy path (720p30)',
+        value: round(cCopy),
+        unit: 'cpu-s/s',
+        reference: {
+          name: 'libx264 veryfast encode path (VP8 input)',
+          value: round(cEnc),
+          unit: 'cpu-s/s'
+        },
+        note: `encode/copy = ${round(cEnc / cCopy, 1)}x; median of ${RUNS}, ${MEDIA_S} s pushed in real time`
+      },
+      {
+        name: 'Reconnect: ingest back -> live again',
+        value: round(median(reconnect) / 1000),
+        unit: 's',
+        note: `median of ${RUNS}; includes the wait for the next backoff tick (1 s, x1.5, jitter)`
+      }
+    ]
+  } finally {
+    await studio.cleanup()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+function print(rows: BenchRow[]): void {
+  for (const r of rows) {
+    const ref = r.reference
+      ? `  | ${r.reference.name}: ${r.reference.value} ${r.reference.unit}`
+      : ''
+    console.log(`${r.name}: ${r.value} ${r.unit}${ref}${r.note ? `  (${r.note})` : ''}`)
+  }
+}
+
+if (require.main === module) {
+  runLiveBench().then(print, (err: Error) => {
+    console.error(`bench:live failed: ${err.message}`)
+    process.exit(1)
+  })
+}
