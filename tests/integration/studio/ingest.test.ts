@@ -267,3 +267,105 @@ describe('publishing to the local studio', () => {
     expect(again.status).toBe(429)
   })
 })
+
+describe('clean stop vs dropped ingest (a 2-minute resume window)', () => {
+  let long: TestStudio
+  beforeAll(async () => {
+    long = await startTestStudio({ resumeWindowMs: 120_000 })
+  })
+  afterAll(async () => {
+    await long?.cleanup()
+  })
+  const sessions = async (id: string): Promise<Session[]> =>
+    (await api<Session[]>(long, long.apiKey, 'GET', `/stream/${id}/sessions`)).body
+
+  it('a clean RTMP unpublish finalizes at once, without waiting for the window', async () => {
+    const s = (
+      await api<Stream>(long, long.apiKey, 'POST', '/stream', { name: 'clean', record: true })
+    ).body
+    const push = pushTestPattern(`${long.rtmpUrl}/${s.streamKey}`, {
+      seconds: 4,
+      width: 320,
+      height: 240
+    })
+    expect(await push.done).toBe(0)
+    // Well inside the 120 s window: only the clean-stop path can have finished it.
+    const done = await waitFor(
+      async () => (await sessions(s.id))[0]?.recordingStatus === 'ready',
+      30_000,
+      'ready after a clean stop'
+    )
+    expect(done).toBe(true)
+  })
+
+  it('stopIngest drops the publisher while the API serves; a publisher back after startIngest resumes the session', async () => {
+    const s = (
+      await api<Stream>(long, long.apiKey, 'POST', '/stream', { name: 'fault', record: true })
+    ).body
+    const url = `${long.rtmpUrl}/${s.streamKey}`
+    const first = pushTestPattern(url, { seconds: 60, width: 320, height: 240 })
+    const grown = await waitFor(
+      async () => {
+        const d = (await sessions(s.id))[0]?.sourceSegmentsDuration ?? 0
+        return d > 2.5 ? d : undefined
+      },
+      20_000,
+      'media'
+    )
+    // Still growing while media arrives.
+    await waitFor(
+      async () => ((await sessions(s.id))[0]?.sourceSegmentsDuration ?? 0) > grown + 1,
+      20_000,
+      'growth'
+    )
+    await long.stopIngest()
+    expect(await first.done).not.toBe(0)
+    const meanwhile = await api<Session[]>(long, long.apiKey, 'GET', `/stream/${s.id}/sessions`)
+    expect(meanwhile.status).toBe(200)
+    expect(meanwhile.body[0]!.recordingStatus).toBe('waiting')
+    await long.startIngest()
+    const second = pushTestPattern(url, { seconds: 3, width: 320, height: 240 })
+    expect(await second.done).toBe(0)
+    // The clean end of the resumed run finalizes the one session.
+    const done = await waitFor(
+      async () => {
+        const list = await sessions(s.id)
+        return list[0]?.recordingStatus === 'ready' ? list : undefined
+      },
+      30_000,
+      'ready'
+    )
+    expect(done).toHaveLength(1)
+    expect(done[0]!.sourceSegmentsDuration).toBeGreaterThan(grown + 1)
+  })
+
+  it('serves live HLS cross-origin', async () => {
+    const s = (await api<Stream>(long, long.apiKey, 'POST', '/stream', { name: 'cors' })).body
+    const push = pushTestPattern(`${long.rtmpUrl}/${s.streamKey}`, {
+      seconds: 60,
+      width: 320,
+      height: 240
+    })
+    const url = `${long.apiUrl.replace(/\/api$/, '')}/hls/${s.playbackId}/index.m3u8`
+    const res = await waitFor(
+      async () => {
+        const r = await fetch(url, { headers: { origin: 'http://localhost:5173' } })
+        return r.status === 200 ? r : undefined
+      },
+      20_000,
+      'live playlist'
+    )
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect(res.headers.get('content-type')).toBe('application/vnd.apple.mpegurl')
+    expect(await res.text()).toContain('RESOLUTION=320x240')
+    expect((await api(long, long.apiKey, 'DELETE', `/stream/${s.id}/terminate`)).status).toBe(204)
+    await push.done
+    // Not recorded: its live media is removed once the session ends.
+    const sid = (await sessions(s.id))[0]!.id
+    expect(
+      (await fetch(`${long.apiUrl.replace(/\/api$/, '')}/recordings/${sid}/index.m3u8`)).status
+    ).toBe(404)
+    const { existsSync } = await import('node:fs')
+    expect(existsSync(`${long.dataDir}/media/${sid}`)).toBe(false)
+  })
+})
