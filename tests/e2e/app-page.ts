@@ -7,6 +7,21 @@ import { expect } from 'vitest'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 
+/**
+ * In-page predicate for waitForFunction: is the number at `sel` (a property, or the text) above `min`?
+ * A function, not a string: the app's CSP (script-src 'self') rightly refuses string evaluation. It runs
+ * in the page, so it is self-contained; this file compiles without the DOM lib, hence the loose types.
+ */
+type Probe = [sel: string, prop: string, min: number]
+const numberAbove = ([sel, prop, min]: Probe): boolean => {
+  const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } })
+    .document
+  const el = doc.querySelector(sel) as Record<string, unknown> | null
+  if (!el) return false
+  const v = prop === 'text' ? parseInt(String(el.textContent ?? ''), 10) : Number(el[prop])
+  return v > min
+}
+
 export const SHOTS = resolve(__dirname, '../../artifacts/screenshots')
 
 export interface App {
@@ -74,7 +89,8 @@ export async function createStream(
   opts: { profiles: 'recommended' | 'none'; record: boolean }
 ): Promise<string> {
   await nav(page, 'Streams')
-  await page.getByTestId('new-stream').click()
+  // The form may already be open (the Streams screen keeps it while it stays on screen).
+  if (await page.getByTestId('new-stream').isVisible()) await page.getByTestId('new-stream').click()
   await page.getByTestId('stream-name').fill(name)
   const record = page.getByTestId('stream-record')
   if ((await record.isChecked()) !== opts.record) await record.click()
@@ -92,24 +108,18 @@ export async function goLive(page: Page, source: 'camera' | 'test-pattern'): Pro
   await page.getByTestId(`source-${source}`).check()
   if (source === 'camera') {
     // The fake camera must be open (a real frame in the preview) before the recorder starts.
-    await page.waitForFunction(
-      `document.querySelector('[data-testid=preview]')?.videoWidth > 0`,
-      undefined,
-      {
-        timeout: 30_000
-      }
-    )
+    await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
+      timeout: 30_000
+    })
   }
   await page.getByTestId('go-live').click()
   await page
     .getByTestId('live-banner')
     .and(page.locator('[data-state=live]'))
     .waitFor({ timeout: 90_000 })
-  await page.waitForFunction(
-    `parseInt(document.querySelector('[data-testid=health-kbps]')?.textContent ?? '0', 10) > 0`,
-    undefined,
-    { timeout: 60_000 }
-  )
+  await page.waitForFunction(numberAbove, ['[data-testid=health-kbps]', 'text', 0] as Probe, {
+    timeout: 60_000
+  })
 }
 
 export async function stopLive(page: Page): Promise<void> {
@@ -128,9 +138,11 @@ export async function playFirstReady(page: Page, shotName?: string): Promise<str
   await player.waitFor()
   // currentTime moving is the proof that segments were fetched and decoded, not just a poster frame.
   await page.waitForFunction(
-    `(document.querySelector('[data-testid=player-video]')?.currentTime ?? 0) > 1`,
-    undefined,
-    { timeout: 60_000 }
+    numberAbove,
+    ['[data-testid=player-video]', 'currentTime', 1] as Probe,
+    {
+      timeout: 60_000
+    }
   )
   await page
     .getByTestId('rendition-now')

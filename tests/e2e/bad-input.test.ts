@@ -1,7 +1,7 @@
 // Bad input is stopped in the form with the field and the rule named, and nothing is sent; a wrong
 // API key is refused by a real 401 from the local studio and nothing is saved; Livepeer Studio itself
 // is unreachable on this machine, which must read as a network error (and also save nothing).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { attr, eventually, nav, openApp, shot, text, waitLocalReady, type App } from './app-page'
 
 let app: App
@@ -10,6 +10,10 @@ describe('bad input', () => {
   beforeAll(async () => {
     app = await openApp()
     await waitLocalReady(app.page)
+  })
+  afterEach(async ({ task }) => {
+    // A failed step leaves a picture of what the user would have seen.
+    if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)
   })
   afterAll(async () => {
     await app?.close()

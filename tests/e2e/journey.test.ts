@@ -1,7 +1,7 @@
 // The creator's whole journey through the real app: web shell + core + local studio (real RTMP, ffmpeg,
 // SQLite) driven in real Chromium with its fake camera and microphone. The only stand-ins are the
 // Electron runtime (the web shell serves the same contract) and the camera (Chromium's fake device).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   attr,
   createStream,
@@ -24,6 +24,10 @@ const PLAIN = `E2E plain ${Date.now()}`
 describe('renderer journey', () => {
   beforeAll(async () => {
     app = await openApp()
+  })
+  afterEach(async ({ task }) => {
+    // A failed step leaves a picture of what the user would have seen.
+    if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)
   })
   afterAll(async () => {
     await app?.close()

@@ -17,5 +17,12 @@ export function useConnectionStatus(): Loaded<ConnectionStatus> {
     const t = setInterval(reload, 2000)
     return () => clearInterval(t)
   }, [starting, reload])
+  // The core starts the local studio on first use. Landing on it with nothing to do would leave it
+  // "stopped": ask for something cheap that needs it (the ingest address), once per stop.
+  const coldLocal = status.value?.active?.kind === 'local' && status.value.local.state === 'stopped'
+  useEffect(() => {
+    if (!coldLocal) return
+    void api.getIngest().then(reload)
+  }, [coldLocal, api, reload])
   return status
 }

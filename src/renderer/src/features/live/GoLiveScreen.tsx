@@ -95,6 +95,13 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               aria-label="Live preview"
             />
           )}
+          {!stream && !source.opening && !source.error && choice?.kind !== 'test-pattern' && (
+            <p className="muted" data-testid="no-preview">
+              {choice?.kind === 'screen'
+                ? 'Choose a screen to see it here.'
+                : 'The source is not open in this window.'}
+            </p>
+          )}
           {source.opening && <Loading label="Opening source…" />}
           {source.error && (
             <ErrorNote error={source.error} onRetry={source.retry} testId="source-error" />
