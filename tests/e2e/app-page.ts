@@ -12,8 +12,8 @@ import { startWebShell, type TestWebShell } from '../helpers/web-shell'
  * A function, not a string: the app's CSP (script-src 'self') rightly refuses string evaluation. It runs
  * in the page, so it is self-contained; this file compiles without the DOM lib, hence the loose types.
  */
-type Probe = [sel: string, prop: string, min: number]
-const numberAbove = ([sel, prop, min]: Probe): boolean => {
+export type Probe = [sel: string, prop: string, min: number]
+export const numberAbove = ([sel, prop, min]: Probe): boolean => {
   const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } })
     .document
   const el = doc.querySelector(sel) as Record<string, unknown> | null
@@ -65,8 +65,8 @@ export async function openApp(): Promise<App> {
   }
 }
 
-export const shot = (page: Page, name: string): Promise<Buffer> =>
-  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+export const shot = (page: Page, name: string, fullPage = true): Promise<Buffer> =>
+  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage })
 
 export async function nav(
   page: Page,
@@ -148,7 +148,7 @@ export async function playFirstReady(page: Page, shotName?: string): Promise<str
     .getByTestId('rendition-now')
     .filter({ hasText: 'Playing' })
     .waitFor({ timeout: 30_000 })
-  if (shotName) await shot(page, shotName)
+  if (shotName) await shot(page, shotName, false) // the dialog covers the viewport only
   const options = await page.getByTestId('quality-menu').locator('option').allTextContents()
   await player.getByRole('button', { name: 'Close' }).click()
   return options

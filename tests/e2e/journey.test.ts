@@ -9,12 +9,14 @@ import {
   text,
   goLive,
   nav,
+  numberAbove,
   openApp,
   playFirstReady,
   shot,
   stopLive,
   waitLocalReady,
-  type App
+  type App,
+  type Probe
 } from './app-page'
 
 let app: App
@@ -61,6 +63,10 @@ describe('renderer journey', () => {
     const { page } = app
     await goLive(page, 'camera')
     await eventually(() => text(page.getByTestId('live-title'))).toBe(`Live on ${NAME}`)
+    // The fake microphone beeps: the level meter (Web Audio analyser) must move at some point.
+    await page.waitForFunction(numberAbove, ['[data-testid=audio-meter]', 'ariaValueNow', 0] as Probe, {
+      timeout: 15_000
+    })
     await page.waitForTimeout(8000)
     const kbps = parseInt((await page.getByTestId('health-kbps').textContent()) ?? '0', 10)
     expect(kbps).toBeGreaterThan(0)

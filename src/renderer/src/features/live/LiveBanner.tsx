@@ -43,7 +43,7 @@ export function LiveBanner({ onOpen }: { onOpen: (streamId: string) => void }): 
 
   return (
     <section
-      className={`live-banner state-${run.state}`}
+      className={`live-banner run-${run.state}`}
       aria-label="Live status"
       data-testid="live-banner"
       data-state={run.state}
