@@ -21,7 +21,12 @@ export function testFfmpeg(): string {
   }
 }
 
-export type TestStudio = RunningStudio & { apiKey: string; cleanup(): Promise<void> }
+export type TestStudio = RunningStudio & {
+  apiKey: string
+  cleanup(): Promise<void>
+  /** Every line the studio logged so far (set STUDIO_DEBUG=1 to also see them on stderr). */
+  logLines(): string[]
+}
 
 export async function startTestStudio(opts: Partial<StudioOptions> = {}): Promise<TestStudio> {
   testFfmpeg()
@@ -43,6 +48,7 @@ export async function startTestStudio(opts: Partial<StudioOptions> = {}): Promis
   return {
     ...studio,
     apiKey: studio.apiKey,
+    logLines: () => [...lines],
     cleanup: async () => {
       await studio.stop()
       if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true })

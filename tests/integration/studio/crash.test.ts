@@ -128,9 +128,36 @@ describe('studio process crashes', () => {
       expect([s.id, played.stderr]).toEqual([s.id, ''])
       expect(s.sourceSegmentsDuration).toBeGreaterThan(1)
     }
-    // SIGTERM: a clean stop, exit code 0.
+    // SIGTERM mid-recording: the studio finishes the recording itself, stops its ffmpeg and exits 0.
+    const push = pushTestPattern(`${ready.rtmp}/${streamKey}`, {
+      seconds: 60,
+      width: 320,
+      height: 240
+    })
+    await waitFor(
+      async () => {
+        const s = (
+          await api<Session[]>(studioOf(ready), key, 'GET', `/stream/${streamId}/sessions`)
+        ).body
+        return (s.find((x) => x.recordingStatus === 'waiting')?.sourceSegmentsDuration ?? 0) > 2.5
+      },
+      30_000,
+      'media before SIGTERM'
+    )
     last.child.kill('SIGTERM')
     expect(await last.exit).toBe(0)
+    await push.kill()
+    const again = runCli(['--data', dataDir])
+    const r2 = await again.ready
+    const after = (await api<Session[]>(studioOf(r2), key, 'GET', `/stream/${streamId}/sessions`))
+      .body
+    expect(after).toHaveLength(6)
+    expect(after[0]!.recordingStatus).toBe('ready')
+    expect((await decodeAll(after[0]!.recordingUrl!)).stderr).toBe('')
+    // Finalized by the SIGTERM stop, not by this start's recovery.
+    expect(again.stderr()).not.toContain('left open by a previous run')
+    again.child.kill('SIGTERM')
+    expect(await again.exit).toBe(0)
     const db = new Database(join(dataDir, 'studio.db'))
     const check = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }
     db.close()

@@ -82,6 +82,36 @@ describe('publishing to the local studio', () => {
       )
     ).body
     expect(live.isActive).toBe(true)
+    // Locked while live, as the reference.
+    const lockedRecord = await api<{ errors: string[] }>(
+      studio,
+      studio.apiKey,
+      'PATCH',
+      `/stream/${stream.id}`,
+      { record: false }
+    )
+    expect(lockedRecord.status).toBe(400)
+    expect(lockedRecord.body.errors).toEqual([
+      "cannot change 'record' field while stream is active"
+    ])
+    const lockedProfiles = await api<{ errors: string[] }>(
+      studio,
+      studio.apiKey,
+      'PATCH',
+      `/stream/${stream.id}`,
+      { profiles: [] }
+    )
+    expect(lockedProfiles.body.errors).toEqual([
+      "cannot change 'profiles' field while stream is active"
+    ])
+    expect(
+      (await api(studio, studio.apiKey, 'PATCH', `/stream/${stream.id}/record`, { record: false }))
+        .status
+    ).toBe(400)
+    expect(
+      (await api(studio, studio.apiKey, 'PATCH', `/stream/${stream.id}`, { name: 'renamed live' }))
+        .status
+    ).toBe(204)
 
     const base = studio.apiUrl.replace(/\/api$/, '')
     const masterUrl = `${base}/hls/${stream.playbackId}/index.m3u8`
@@ -240,6 +270,15 @@ describe('publishing to the local studio', () => {
       (await api<{ isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)).body
         .isActive
     ).toBe(false)
+  })
+
+  it('never writes a stream key or the API key to its log', async () => {
+    const all = await api<Stream[]>(studio, studio.apiKey, 'GET', '/stream?limit=1000')
+    const log = studio.logLines().join('\n')
+    expect(log).toContain('refused a publisher on live/****')
+    for (const s of all.body) expect(log).not.toContain(s.streamKey)
+    expect(log).not.toContain('abcd-efgh-ijkl-mnop')
+    expect(log).not.toContain(studio.apiKey)
   })
 
   it('terminate ends the live run and finalizes the session at once', async () => {
