@@ -1,11 +1,15 @@
 // Going live for real: the broadcaster's ffmpeg publishes to the local studio's RTMP ingest.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
+import { MediaBuffer } from '../../../src/main/core/broadcast/media-buffer'
+import { resolveFfprobe } from '../../../src/main/core/ffmpeg-path'
 import type { ApiStream } from '../../../src/main/core/views'
-import { ffprobe, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
+import { decodeAll, ffprobe, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 import {
   feedPaced,
   ffmpegChildren,
@@ -15,6 +19,7 @@ import {
   sleep
 } from './live-helpers'
 
+const run = promisify(execFile)
 let studio: TestStudio
 let client: ApiClient
 let dir: string
@@ -65,6 +70,26 @@ async function readyRecording(streamId: string) {
     'recording ready'
   )
 }
+
+describe('reconnect start point', () => {
+  it('header + newest keyframe cluster, cut from mid-stream, decodes cleanly from its first frame', async () => {
+    const bytes = await readFile(camera)
+    const buf = new MediaBuffer()
+    const cut = Math.floor(bytes.length * 0.55)
+    for (let at = 0; at < cut; at += 7000) buf.push(bytes.subarray(at, Math.min(cut, at + 7000)))
+    const start = Buffer.concat(buf.startPoint()!)
+    expect(start.length).toBeLessThan(cut)
+    // What a reconnecting ffmpeg gets, plus the rest of the stream as it keeps arriving.
+    const file = join(dir, 'resumed.mkv')
+    await writeFile(file, Buffer.concat([start, bytes.subarray(cut)]))
+    const { stdout } = await run(resolveFfprobe(), [
+      ...['-v', 'error', '-select_streams', 'v:0', '-read_intervals', '%+#1'],
+      ...['-show_entries', 'frame=key_frame,pict_type', '-of', 'csv=p=0', file]
+    ])
+    expect(stdout.trim().split('\n')[0]).toBe('1,I')
+    expect(await decodeAll(file)).toMatchObject({ ok: true })
+  })
+})
 
 describe('broadcaster against the local studio', () => {
   it('test pattern: live for 8 s, stop, a session of the stream with a ready recording', async () => {
