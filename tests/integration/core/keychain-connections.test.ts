@@ -77,6 +77,41 @@ if (!ss.ok && allowMissing) {
       expect(setErr!.message).toContain('Could not save the API key in the system keychain')
       expect(getErr).toMatchObject({ code: 'keychain-unavailable' })
     })
+
+    it('the core without a keychain: the local studio reports it, nothing in plain text', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'onair-nokeychain-'))
+      try {
+        const script = [
+          `import m from ${JSON.stringify(join(process.cwd(), 'src/main/core/core.ts'))}`,
+          `const core = await m.createCore({ appDataDir: ${JSON.stringify(dir)}, shell: 'web', appVersion: '0', keychainService: '${service}' })`,
+          'let error = null',
+          'try { await core.listStreams({}) } catch (e) { error = e.error }',
+          'const status = await core.connectionStatus()',
+          'await core.shutdown()',
+          'console.log(JSON.stringify({ error, local: status.local }))'
+        ].join('\n')
+        const { stdout } = await run(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script],
+          {
+            env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/onair-bus' },
+            timeout: 90_000
+          }
+        )
+        const out = JSON.parse(stdout.trim().split('\n').pop()!) as {
+          error: AppError
+          local: ConnectionStatus['local']
+        }
+        expect(out.error).toMatchObject({ code: 'keychain-unavailable' })
+        expect(out.local.state).toBe('failed')
+        expect(out.local.error).toContain('keychain')
+        // Nothing of the key landed in the settings file.
+        const settings = await readFile(join(dir, 'settings.json'), 'utf8').catch(() => '')
+        expect(settings).not.toMatch(/apiKey|"key"/i)
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    })
   })
 
   describe('connections', () => {
