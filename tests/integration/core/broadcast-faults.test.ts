@@ -1,5 +1,9 @@
 // From the stress issue: the ingest goes away and comes back at random moments while live; every time
 // the broadcaster reconnects and media flows again, Stop works at any moment, no ffmpeg is left.
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
@@ -7,6 +11,15 @@ import { AppFailure } from '../../../src/shared/result'
 import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 import { ffmpegChildren, liveBroadcaster, OUTPUT, sleep } from './live-helpers'
 
+const run = promisify(execFile)
+/** Running (not a zombie: this container's pid 1 does not reap orphans). */
+const alive = (pid: number): boolean => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
 let studio: TestStudio
 let client: ApiClient
 
@@ -69,6 +82,61 @@ describe('broadcaster under ingest faults', () => {
     await studio.startIngest()
     expect(b.status()!.state).toBe('ended')
     expect(JSON.stringify(states)).not.toContain(s.streamKey!)
+  })
+
+  it('Stop at random moments after start (connecting or live) always ends the run', async () => {
+    const s = await client.createStream({ name: 'stop-anytime', profiles: [], record: false })
+    for (let i = 0; i < 6; i++) {
+      const { b, states } = liveBroadcaster()
+      const runId = b.start({
+        args: {
+          streamId: s.id!,
+          source: { kind: 'test-pattern' },
+          output: { ...OUTPUT, width: 320, height: 180 }
+        },
+        streamName: s.name,
+        streamKey: s.streamKey!,
+        ingestRtmp: studio.rtmpUrl
+      })
+      await sleep(between(0, 2500))
+      await b.stop(runId)
+      expect(states.at(-1)!.state).toBe('ended')
+      expect(await ffmpegChildren()).toEqual([])
+      // Let the studio notice the unpublish before the next publish with the same key.
+      await sleep(300)
+    }
+  })
+
+  it('a process that exits without shutdown() still takes its ffmpeg with it (exit hook)', async () => {
+    const s = await client.createStream({ name: 'exit-hook', profiles: [], record: false })
+    const script = [
+      `import m from ${JSON.stringify(join(process.cwd(), 'src/main/core/broadcaster.ts'))}`,
+      'let live = false',
+      "const b = new m.Broadcaster({ onState: (e) => { if (e.state === 'live') live = true }, onHealth: () => {} })",
+      `b.start(${JSON.stringify({
+        args: {
+          streamId: s.id,
+          source: { kind: 'test-pattern' },
+          output: { ...OUTPUT, width: 320, height: 180 }
+        },
+        streamName: s.name,
+        streamKey: s.streamKey,
+        ingestRtmp: studio.rtmpUrl
+      })})`,
+      'while (!live) await new Promise((r) => setTimeout(r, 50))',
+      'console.log(JSON.stringify({ pid: b.pid }))',
+      'process.exit(0)'
+    ].join('\n')
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        timeout: 60_000
+      }
+    )
+    const { pid } = JSON.parse(stdout.trim().split('\n').pop()!) as { pid: number }
+    expect(pid).toBeGreaterThan(0)
+    await waitFor(async () => !alive(pid), 5000, 'ffmpeg gone after the parent exited')
   })
 
   it('ffmpeg missing: goLive fails with a clear error and nothing runs', () => {
