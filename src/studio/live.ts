@@ -213,16 +213,25 @@ export class LiveManager implements LiveControl, IngestHooks {
     setRuns(this.o.db, run.session.id, run.run + 1)
     let master = false
     const writeMaster = async (): Promise<void> => {
-      if (master || !existsSync(join(dir, renditions[0]!.dir, 'index.m3u8'))) return
+      // Only once every rendition has a playlist: a player may pick any variant at once.
+      if (master || !renditions.every((r) => existsSync(join(dir, r.dir, 'index.m3u8')))) return
       master = true
       await writeRunMaster(dir, renditions)
     }
     const t = await startTranscoder(this.o.ffmpeg, args, renditions, dir, (sec) => {
       run.lastProgress = sec
+      // ffmpeg's last progress lines can arrive after the run was finalized (and the store closed).
+      if (run.finalizing) return
       const now = Date.now()
-      updateProgress(this.o.db, run.session.id, run.priorSeconds + sec, now)
-      setStreamDuration(this.o.db, run.stream.id, run.priorSeconds + sec)
-      if (!run.finalizing) setActive(this.o.db, run.stream.id, true, now)
+      try {
+        updateProgress(this.o.db, run.session.id, run.priorSeconds + sec, now)
+        setStreamDuration(this.o.db, run.stream.id, run.priorSeconds + sec)
+        setActive(this.o.db, run.stream.id, true, now)
+      } catch (err) {
+        this.o.log(
+          `live: progress of session ${run.session.id} not saved: ${(err as Error).message}`
+        )
+      }
     })
     run.transcoder = t
     const poll = setInterval(() => void writeMaster().catch(() => undefined), 200)
