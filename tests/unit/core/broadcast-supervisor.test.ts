@@ -23,7 +23,7 @@ class FakeChild extends EventEmitter implements ChildLike {
     super()
     this.stdin.on('data', (d: Buffer) => {
       this.stdinText += d.toString()
-      if (this.obeys && this.stdinText.includes('q')) setTimeout(() => this.exit(0), 100)
+      if (this.obeys && this.stdinText === 'q') setTimeout(() => this.exit(0), 100)
     })
   }
   kill(sig: NodeJS.Signals = 'SIGTERM'): boolean {
@@ -283,6 +283,32 @@ describe('broadcast supervisor', () => {
     expect(health.length).toBeLessThanOrEqual(3)
     for (let i = 1; i < health.length; i++)
       expect(health[i]! - health[i - 1]!).toBeGreaterThanOrEqual(1000)
+    await stopped(sup)
+  })
+})
+
+describe('broadcast supervisor, media source', () => {
+  it('waits for a keyframe without calling it a stall, then names a real stall', async () => {
+    const { sup, children, states } = setup({
+      source: { kind: 'media', mimeType: 'video/webm;codecs=h264,opus' },
+      stallMs: 5000
+    })
+    sup.start()
+    await tick(20_000)
+    // No media yet: the renderer's pace, not a hung ffmpeg.
+    expect(children[0]!.signals).toEqual([])
+    expect(sup.state).toBe('connecting')
+    const { readFileSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const file = readFileSync(join(__dirname, '../../fixtures/core/h264-opus-4s.mkv'))
+    await sup.pushMedia(file.subarray(0, 40_000))
+    expect(children[0]!.stdin.readableLength + children[0]!.stdinText.length).toBeGreaterThan(0)
+    await tick(5000)
+    expect(children[0]!.signals).toEqual(['SIGKILL'])
+    expect(states.at(-1)).toMatchObject({
+      state: 'reconnecting',
+      error: { code: 'network', message: 'Nothing went out for 5 s: the connection stalled.' }
+    })
     await stopped(sup)
   })
 })

@@ -7,7 +7,7 @@ import { MediaBuffer } from './media-buffer'
 export class MediaFeed {
   private buffer: MediaBuffer
   private sink: Writable | null = null
-  private synced = false
+  private feeding = false
   private ended = false
 
   constructor(maxBytes?: number) {
@@ -20,13 +20,13 @@ export class MediaFeed {
       // EPIPE when ffmpeg dies mid-write: the exit handler deals with the death itself.
     })
     this.sink = stdin
-    this.synced = false
+    this.feeding = false
     this.trySync()
   }
 
   detach(): void {
     this.sink = null
-    this.synced = false
+    this.feeding = false
   }
 
   /** Closing stdin lets ffmpeg finish the input and unpublish in order. */
@@ -50,7 +50,7 @@ export class MediaFeed {
     }
     const sink = this.sink
     if (!sink || sink.destroyed) return
-    if (!this.synced) {
+    if (!this.feeding) {
       await this.trySync()
       return
     }
@@ -61,14 +61,19 @@ export class MediaFeed {
 
   private trySync(): Promise<void> {
     const sink = this.sink
-    if (!sink || this.synced) return Promise.resolve()
+    if (!sink || this.feeding) return Promise.resolve()
     const start = this.buffer.startPoint()
     if (!start) return Promise.resolve()
-    this.synced = true
+    this.feeding = true
     let ok = true
     for (const p of start) ok = sink.write(p) && ok
     if (this.ended) sink.end()
     return ok ? Promise.resolve() : drained(sink)
+  }
+
+  /** The current ffmpeg has been given a start point and is receiving media. */
+  get synced(): boolean {
+    return this.feeding
   }
 
   get bufferedBytes(): number {

@@ -61,6 +61,7 @@ export class BroadcastSupervisor {
   private stopTimers: ReturnType<typeof setTimeout>[] = []
   private retries = 0
   private everLive = false
+  private stalled = false
   private lastHealthAt = 0
   private meter: CongestionMeter
   private resolveDone!: (ev: LiveStateEvent) => void
@@ -232,7 +233,13 @@ export class BroadcastSupervisor {
     }
     if (this.isFinal()) return
     const tail = this.ring.tail(3)
-    const error = describeExit({ spawnError, code, signal, tail })
+    const error: AppError = this.stalled
+      ? {
+          code: 'network',
+          message: `Nothing went out for ${Math.round((this.o.stallMs ?? 20_000) / 1000)} s: the connection stalled.`
+        }
+      : describeExit({ spawnError, code, signal, tail })
+    this.stalled = false
     const firstTry = !this.everLive && this.retries === 0
     const permanent =
       spawnError !== undefined || (firstTry && tail !== '' && !looksLikeNetwork(tail))
@@ -258,7 +265,12 @@ export class BroadcastSupervisor {
   private armStall(): void {
     this.clearStall()
     const ms = this.o.stallMs ?? 20_000
-    this.stallTimer = setTimeout(() => this.child?.kill('SIGKILL'), ms)
+    this.stallTimer = setTimeout(() => {
+      // Media that has not reached a keyframe yet is the renderer's pace, not a hung ffmpeg.
+      if (this.feed && !this.feed.synced) return this.armStall()
+      this.stalled = true
+      this.child?.kill('SIGKILL')
+    }, ms)
   }
 
   private clearStall(): void {
