@@ -7,6 +7,8 @@ import { useApi } from '../../lib/api'
 
 const PAGE = 200
 const POLL_MS = 3000
+const FAST_POLL_MS = 1000
+const FAST_FOR_MS = 20_000
 const POLL_BATCH = 20
 
 export interface SessionsState {
@@ -81,7 +83,11 @@ export function useSessions(streamId?: string): SessionsState {
   const anyWaiting = items.some((s) => s.recordingStatus === 'waiting')
   useEffect(() => {
     if (!anyWaiting) return
-    const t = setInterval(async () => {
+    // A recording usually settles within seconds of the stop: ask often at first, then every few s.
+    const since = Date.now()
+    let timer: ReturnType<typeof setTimeout>
+    let stopped = false
+    const poll = async (): Promise<void> => {
       const list = itemsRef.current
       const [from, to] = visible.current
       const ids: string[] = []
@@ -95,8 +101,14 @@ export function useSessions(streamId?: string): SessionsState {
       const fresh = new Map<string, SessionView>()
       got.forEach((r) => r.ok && fresh.set(r.value.id, r.value))
       if (fresh.size) setItems((prev) => prev.map((s) => fresh.get(s.id) ?? s))
-    }, POLL_MS)
-    return () => clearInterval(t)
+      if (!stopped)
+        timer = setTimeout(poll, Date.now() - since < FAST_FOR_MS ? FAST_POLL_MS : POLL_MS)
+    }
+    timer = setTimeout(poll, FAST_POLL_MS)
+    return () => {
+      stopped = true
+      clearTimeout(timer)
+    }
   }, [anyWaiting, api])
 
   return {
