@@ -23,6 +23,8 @@ export interface CliArgs {
   port: number
   rtmpPort: number
   data: string
+  /** Milliseconds a dropped publisher has to come back into the same session (tests shorten it). */
+  resumeWindowMs?: number
   user?: string
 }
 
@@ -58,7 +60,12 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (flag === '--port') out.port = port(need(), flag)
     else if (flag === '--rtmp-port') out.rtmpPort = port(need(), flag)
     else if (flag === '--data') out.data = need()
-    else if (flag === '--user' && out.command === 'keys-create') out.user = need()
+    else if (flag === '--resume-window') {
+      const ms = Number(need())
+      if (!Number.isInteger(ms) || ms < 0 || ms > 3_600_000)
+        throw new Error('--resume-window needs milliseconds, 0-3600000')
+      out.resumeWindowMs = ms
+    } else if (flag === '--user' && out.command === 'keys-create') out.user = need()
     else throw new Error(`unknown option ${flag}`)
   }
   return out

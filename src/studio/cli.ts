@@ -1,4 +1,4 @@
-// `npm run studio -- [--host H] [--port N] [--rtmp-port N] [--data DIR]` runs the studio until
+// `npm run studio -- [--host H] [--port N] [--rtmp-port N] [--data DIR] [--resume-window MS]` runs it until
 // SIGINT/SIGTERM; `npm run studio -- keys create --data DIR [--user NAME]` prints a new API key.
 // stdout carries only the ONAIR_STUDIO_READY line (or the key); logs go to stderr.
 import { EXIT, parseArgs, type CliArgs } from './cli-args'
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     host: args.host,
     port: args.port,
     rtmpPort: args.rtmpPort,
+    ...(args.resumeWindowMs !== undefined ? { resumeWindowMs: args.resumeWindowMs } : {}),
     log: stamp
   })
   const ready = {

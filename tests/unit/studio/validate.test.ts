@@ -121,6 +121,8 @@ describe('keys and CLI', () => {
       command: 'keys-create',
       user: 'bo'
     })
+    expect(parseArgs(['--resume-window', '1500']).resumeWindowMs).toBe(1500)
+    expect(() => parseArgs(['--resume-window', '-5'])).toThrow('milliseconds')
     expect(() => parseArgs(['--port', '70000'])).toThrow('port number')
     expect(() => parseArgs(['--nope'])).toThrow('unknown option')
     expect(() => parseArgs(['--user', 'x'])).toThrow('unknown option')
