@@ -1,5 +1,6 @@
-// `npm run studio -- [--host H] [--port N] [--rtmp-port N] [--data DIR] [--resume-window MS]` runs it until
-// SIGINT/SIGTERM; `npm run studio -- keys create --data DIR [--user NAME]` prints a new API key.
+// `npm run studio -- [--host H] [--port N] [--rtmp-port N] [--data DIR] [--resume-window MS]`
+// runs the studio until SIGINT/SIGTERM; `npm run studio -- keys create --data DIR [--user NAME]`
+// prints a new API key.
 // stdout carries only the ONAIR_STUDIO_READY line (or the key); logs go to stderr.
 import { EXIT, parseArgs, type CliArgs } from './cli-args'
 import { createApiKey, startStudio, StudioStartError } from './index'
