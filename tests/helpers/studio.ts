@@ -139,7 +139,19 @@ export function decodeAll(target: string, strict = true): Promise<{ ok: boolean;
   return new Promise((resolve) => {
     execFile(
       testFfmpeg(),
-      ['-v', 'error', ...(strict ? ['-xerror'] : []), '-i', target, '-f', 'null', '-'],
+      // -rw_timeout bounds network inputs (an RTMP play the server never feeds).
+      [
+        '-v',
+        'error',
+        ...(strict ? ['-xerror'] : []),
+        '-rw_timeout',
+        '5000000',
+        '-i',
+        target,
+        '-f',
+        'null',
+        '-'
+      ],
       { timeout: 120_000 },
       (err, _out, stderr) => resolve({ ok: !err, stderr })
     )

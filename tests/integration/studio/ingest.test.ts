@@ -198,6 +198,22 @@ describe('publishing to the local studio', () => {
     expect(after).toBe(before)
   })
 
+  it('refuses suspended and deleted streams', async () => {
+    const suspended = await createStream({ name: 'suspended' })
+    const sus = await api(studio, studio.apiKey, 'PATCH', `/stream/${suspended.id}/suspended`, {
+      suspended: true
+    })
+    expect(sus.status).toBe(204)
+    const a = pushTestPattern(`${studio.rtmpUrl}/${suspended.streamKey}`, { seconds: 3 })
+    expect(await a.done).not.toBe(0)
+    expect(await sessionsOf(suspended.id)).toEqual([])
+    const deleted = await createStream({ name: 'deleted' })
+    expect((await api(studio, studio.apiKey, 'DELETE', `/stream/${deleted.id}`)).status).toBe(204)
+    const b = pushTestPattern(`${studio.rtmpUrl}/${deleted.streamKey}`, { seconds: 3 })
+    expect(await b.done).not.toBe(0)
+    expect(studio.logLines().join('\n')).toContain('the stream was deleted')
+  })
+
   it('allows one publisher per stream at a time', async () => {
     const stream = await createStream({ name: 'one-at-a-time' })
     const first = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
@@ -212,6 +228,11 @@ describe('publishing to the local studio', () => {
       height: 240
     })
     expect(await second.done).not.toBe(0)
+    // Raw RTMP is not played back to anyone: not by stream key, not by playbackId.
+    for (const name of [stream.streamKey, stream.playbackId]) {
+      const played = await decodeAll(`${studio.rtmpUrl}/${name}`)
+      expect(played.ok).toBe(false)
+    }
     expect(await first.done).toBe(0)
     await waitFor(async () => (await sessionsOf(stream.id))[0]?.sourceSegmentsDuration, 15_000)
     expect(await sessionsOf(stream.id)).toHaveLength(1)
