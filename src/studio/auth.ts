@@ -14,7 +14,9 @@ export interface AuthedUser extends User {
 
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex')
 
-/** Finds the user by name or makes it, then makes a new API key for it. Returns the key in clear. */
+/**
+ * Finds the user by name or makes it, then makes a new API key for it. Returns the key in clear.
+ */
 export function createUserKey(db: Db, userName = 'local'): { user: User; apiKey: string } {
   const now = Date.now()
   const make = db.transaction(() => {
@@ -59,7 +61,8 @@ export function authenticate(db: Db, header: string | undefined): AuthResult {
        FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`
     )
     .get(hashKey(m[2]!)) as { id: string; name: string; tokenName: string } | undefined
-  // The reference echoes the key in this message; we do not, keys never appear in responses or logs.
+  // The reference echoes the key in this message; we do not, keys never appear in responses or
+  // logs.
   if (!row) return { ok: false, message: 'no token found for this API key' }
   return { ok: true, user: { id: row.id, name: row.name, tokenName: row.tokenName } }
 }

@@ -1,12 +1,14 @@
-// What the HTTP routes need from the rest of the studio, as one object (no module-level state, so two
-// studios can run in one process, as the tests do).
+// What the HTTP routes need from the rest of the studio, as one object (no module-level state, so
+// two studios can run in one process, as the tests do).
 import type { IncomingMessage } from 'node:http'
 import { authenticate, type AuthedUser } from './auth'
 import type { Db } from './db'
 import { HttpError } from './validate'
 
 export interface LiveControl {
-  /** Drops the stream's publisher (if any) and finalizes its session now, without a resume window. */
+  /**
+   * Drops the stream's publisher (if any) and finalizes its session now, without a resume window.
+   */
   terminate(streamId: string): Promise<void>
   /** The directory of the live HLS of this playbackId, when its stream is live. */
   liveDir(playbackId: string): string | undefined

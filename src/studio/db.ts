@@ -1,5 +1,6 @@
-// The studio's store: one SQLite file (libsql, better-sqlite3 API) in the data dir, WAL so the API can
-// read while ingest writes, and numbered migrations so a data dir from an older build keeps working.
+// The studio's store: one SQLite file (libsql, better-sqlite3 API) in the data dir, WAL so the API
+// can read while ingest writes, and numbered migrations so a data dir from an older build keeps
+// working.
 import Database from 'libsql'
 import { join } from 'node:path'
 
@@ -55,7 +56,8 @@ const MIGRATIONS: string[] = [
 export function openDb(dataDir: string): Db {
   const db = new Database(join(dataDir, 'studio.db'))
   db.pragma('journal_mode = WAL')
-  // NORMAL is durable across application crashes in WAL mode (only an OS crash can lose the last commit).
+  // NORMAL is durable across application crashes in WAL mode (only an OS crash can lose the last
+  // commit).
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')

@@ -1,5 +1,5 @@
-// A small router on node:http: enough for a dozen JSON routes and two read-only media trees, with the
-// reference's error shape ({"errors":[...]}) on every failure, bad input included.
+// A small router on node:http: enough for a dozen JSON routes and two read-only media trees, with
+// the reference's error shape ({"errors":[...]}) on every failure, bad input included.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from './validate'
 

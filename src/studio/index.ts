@@ -127,7 +127,9 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   }
 }
 
-/** Makes a user (or finds it by name) and a new API key for it; safe while the studio runs (WAL). */
+/**
+ * Makes a user (or finds it by name) and a new API key for it; safe while the studio runs (WAL).
+ */
 export async function createApiKey(dataDir: string, userName?: string): Promise<string> {
   checkWritable(resolve(dataDir))
   const db = openDb(resolve(dataDir))

@@ -1,8 +1,9 @@
-// RTMP ingest on node-media-server's RTMP server (its protocol code, none of ours). We bind the port
-// ourselves (NMS would process.exit(1) on a busy port), accept only publishers whose stream key the
-// studio knows, let only our own puller play (a per-process token), and tell clean stops (the RTMP
-// deleteStream command) from dropped sockets. NMS keeps global state in a module singleton; each
-// Ingest only handles sessions that arrived on its own port, so several studios can share a process.
+// RTMP ingest on node-media-server's RTMP server (its protocol code, none of ours). We bind the
+// port ourselves (NMS would process.exit(1) on a busy port), accept only publishers whose stream
+// key the studio knows, let only our own puller play (a per-process token), and tell clean stops
+// (the RTMP deleteStream command) from dropped sockets. NMS keeps global state in a module
+// singleton; each Ingest only handles sessions that arrived on its own port, so several studios can
+// share a process.
 import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
 import Context from 'node-media-server/src/core/context.js'
@@ -63,8 +64,8 @@ export class Ingest {
     private readonly hooks: IngestHooks,
     private readonly log: (line: string) => void
   ) {
-    // NMS logs every connect with the stream path (= the key) to stdout: route it through redaction,
-    // errors and warnings only.
+    // NMS logs every connect with the stream path (= the key) to stdout: route it through
+    // redaction, errors and warnings only.
     routedLog = log
     if (!loggerRouted) {
       loggerRouted = true
@@ -84,7 +85,10 @@ export class Ingest {
     return `rtmp://127.0.0.1:${this.boundPort}/live/${streamKey}?token=${this.playToken}`
   }
 
-  /** Listens on `port` (0 = any free port). Rejects with a clear error (EADDRINUSE...) instead of exiting. */
+  /**
+   * Listens on `port` (0 = any free port). Rejects with a clear error (EADDRINUSE...) instead of
+   * exiting.
+   */
   async start(port: number): Promise<number> {
     // The NMS server reads its config from the shared context when constructed; no auth, no HTTP.
     Context.config = { rtmp: { port: 1935 }, bind: this.host }

@@ -1,6 +1,6 @@
-// Live runs: a publish makes (or, inside the resume window, continues) a session; each publish starts
-// a transcoder run; a clean stop finalizes at once, a dropped socket after the resume window. Also
-// finalizes what a killed process left open.
+// Live runs: a publish makes (or, inside the resume window, continues) a session; each publish
+// starts a transcoder run; a clean stop finalizes at once, a dropped socket after the resume
+// window. Also finalizes what a killed process left open.
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
@@ -266,7 +266,9 @@ export class LiveManager implements LiveControl, IngestHooks {
     return run.finalizing
   }
 
-  /** Writes the recording (or removes the live media of an unrecorded session) and closes the row. */
+  /**
+   * Writes the recording (or removes the live media of an unrecorded session) and closes the row.
+   */
   private async finish(s: SessionRow, seconds: number): Promise<void> {
     const dir = sessionDir(this.o.dataDir, s.id)
     if (!s.record) {

@@ -1,8 +1,9 @@
 // Media layout and recording assembly. Each publish run of a session writes its own HLS ladder into
-// media/<sessionId>/run<k>/ (ffmpeg's event playlists, v<i>/index.m3u8); when the session ends (or a
-// later start finds it left open by a crash) the runs become one VOD set at media/<sessionId>/:
-// index.m3u8 (master) + v<i>.m3u8 (each rendition, runs joined by EXT-X-DISCONTINUITY, EXT-X-ENDLIST),
-// plus an MP4 of the top rendition. Only segments a playlist lists are used: those are complete.
+// media/<sessionId>/run<k>/ (ffmpeg's event playlists, v<i>/index.m3u8); when the session ends (or
+// a later start finds it left open by a crash) the runs become one VOD set at media/<sessionId>/:
+// index.m3u8 (master) + v<i>.m3u8 (each rendition, runs joined by EXT-X-DISCONTINUITY,
+// EXT-X-ENDLIST), plus an MP4 of the top rendition. Only segments a playlist lists are used: those
+// are complete.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'

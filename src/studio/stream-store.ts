@@ -1,5 +1,5 @@
-// Parent streams in SQLite. Queryable fields are columns; the rest of the reference's stream object is
-// kept as a JSON document, so new optional fields need no migration.
+// Parent streams in SQLite. Queryable fields are columns; the rest of the reference's stream object
+// is kept as a JSON document, so new optional fields need no migration.
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Profile } from '../shared/profiles'
 import type { Db } from './db'
@@ -199,7 +199,10 @@ export function deactivateAll(db: Db): void {
   db.prepare('UPDATE streams SET is_active = 0 WHERE is_active = 1').run()
 }
 
-/** Live progress goes into the doc with one SQL statement, so it never overwrites a concurrent PATCH. */
+/**
+ * Live progress goes into the doc with one SQL statement, so it never overwrites a concurrent
+ * PATCH.
+ */
 export function setStreamDuration(db: Db, id: string, seconds: number): void {
   db.prepare(
     `UPDATE streams SET doc = json_set(doc, '$.sourceSegmentsDuration', ?) WHERE id = ?`

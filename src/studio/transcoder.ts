@@ -1,6 +1,6 @@
-// The ffmpeg that pulls one publish run from the RTMP ingest and writes its HLS ladder: decode once,
-// one scaled H.264 encode per profile, AAC audio, one event playlist per rendition (the master is ours).
-// Without profiles: the source only, H.264 copied when it is H.264.
+// The ffmpeg that pulls one publish run from the RTMP ingest and writes its HLS ladder: decode
+// once, one scaled H.264 encode per profile, AAC audio, one event playlist per rendition (the
+// master is ours). Without profiles: the source only, H.264 copied when it is H.264.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -8,7 +8,9 @@ import type { Profile } from '../shared/profiles'
 import type { RenditionInfo } from './recordings'
 
 export const AUDIO_BITRATE = 128_000
-/** superfast: the 3-rendition 720p ladder keeps up on 2 shared cores with headroom (see the bench). */
+/**
+ * superfast: the 3-rendition 720p ladder keeps up on 2 shared cores with headroom (see the bench).
+ */
 export const X264_PRESET = 'superfast'
 const DEFAULT_GOP_S = 2
 
@@ -24,7 +26,8 @@ export interface SourceInfo {
   videoBitrate: number
 }
 
-// Levels by macroblocks per second and per frame (H.264 table A-1), so CODECS names a level that fits.
+// Levels by macroblocks per second and per frame (H.264 table A-1), so CODECS names a level that
+// fits.
 const LEVELS: Array<[number, number, number]> = [
   [30, 40_500, 1_620],
   [31, 108_000, 3_600],
@@ -111,7 +114,8 @@ export function ladderArgs(
       prof,
       `-level:v:${i}`,
       (h264Level(p.width, p.height, p.fps) / 10).toFixed(1),
-      // Keyframes on the clock, not on frame counts: segments of every rendition line up (ABR switching).
+      // Keyframes on the clock, not on frame counts: segments of every rendition line up (ABR
+      // switching).
       ...(gop === 'intra'
         ? [`-g:v:${i}`, '1']
         : [`-force_key_frames:v:${i}`, `expr:gte(t,n_forced*${gop})`])
@@ -153,7 +157,8 @@ export function sourceArgs(input: string, out: string, src: SourceInfo): string[
       '-force_key_frames',
       'expr:gte(t,n_forced*2)'
     )
-  // AAC (what RTMP publishers send) is copied too: no transcoding at all for a stream without profiles.
+  // AAC (what RTMP publishers send) is copied too: no transcoding at all for a stream without
+  // profiles.
   if (src.hasAudio && src.audioIsAac) args.push('-c:a', 'copy')
   else if (src.hasAudio) args.push('-c:a', 'aac', '-b:a', String(AUDIO_BITRATE), '-ac', '2')
   return [...args, ...hlsArgs(out, DEFAULT_GOP_S, src.hasAudio ? 'v:0,a:0' : 'v:0')]
@@ -171,7 +176,8 @@ function inputArgs(input: string): string[] {
     'pipe:1',
     '-stats_period',
     '1',
-    // Ends the pull when the ingest goes silent (studio stopped, publisher gone) instead of hanging.
+    // Ends the pull when the ingest goes silent (studio stopped, publisher gone) instead of
+    // hanging.
     '-rw_timeout',
     '5000000',
     '-i',
@@ -185,10 +191,12 @@ function hlsArgs(out: string, seconds: number, map: string): string[] {
     'hls',
     '-hls_time',
     String(seconds),
-    // event: the playlist keeps every segment (the recording is built from it) and gets ENDLIST at the end.
+    // event: the playlist keeps every segment (the recording is built from it) and gets ENDLIST at
+    // the end.
     '-hls_playlist_type',
     'event',
-    // temp_file: a segment appears under its name only once complete, so nothing half-written is served.
+    // temp_file: a segment appears under its name only once complete, so nothing half-written is
+    // served.
     '-hls_flags',
     'independent_segments+temp_file',
     '-hls_segment_filename',
@@ -205,7 +213,9 @@ export interface RunningTranscoder {
   done: Promise<number | null>
   /** Last stderr lines, stream keys redacted. */
   stderr: () => string[]
-  /** Ends the run: SIGINT first (ffmpeg closes its playlists), SIGKILL if it does not exit in time. */
+  /**
+   * Ends the run: SIGINT first (ffmpeg closes its playlists), SIGKILL if it does not exit in time.
+   */
   stop(graceMs?: number): Promise<void>
 }
 

@@ -1,7 +1,8 @@
 // Request body checks for the stream routes, following the reference's schemas (new-stream-payload,
-// stream-patch-payload): 422 for schema errors, written like its Ajv errors (JSON text with instancePath,
-// keyword and message) so clients that look for "required", "type", "enum"... keep working; 400 for the
-// server's own rules. The first error only, as the reference's Ajv is compiled.
+// stream-patch-payload): 422 for schema errors, written like its Ajv errors (JSON text with
+// instancePath, keyword and message) so clients that look for "required", "type", "enum"... keep
+// working; 400 for the server's own rules. The first error only, as the reference's Ajv is
+// compiled.
 import { validateProfiles, type Profile } from '../shared/profiles'
 
 export class HttpError extends Error {
@@ -83,7 +84,8 @@ function checkPlaybackPolicy(v: unknown): Record<string, unknown> | null {
     throw new HttpError(400, 'lit_signing_condition is not supported for streams')
   if (!['public', 'jwt', 'webhook'].includes(v.type as string))
     throw schemaError('/playbackPolicy/type', 'enum', 'must be equal to one of the allowed values')
-  // Webhooks do not exist in the local studio, so no webhook id can be found (the reference's answer).
+  // Webhooks do not exist in the local studio, so no webhook id can be found (the reference's
+  // answer).
   if (v.type === 'webhook')
     throw new HttpError(400, `webhook ${String(v.webhookId).slice(0, 64)} not found`)
   return v

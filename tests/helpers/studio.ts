@@ -1,5 +1,6 @@
-// Test helpers for the local studio: a studio on a temp data dir and free ports, a real ffmpeg pushing
-// lavfi test video over RTMP, ffprobe, and small HTTP helpers. Used by the studio, core and e2e suites.
+// Test helpers for the local studio: a studio on a temp data dir and free ports, a real ffmpeg
+// pushing lavfi test video over RTMP, ffprobe, and small HTTP helpers. Used by the studio, core and
+// e2e suites.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -8,7 +9,9 @@ import { join } from 'node:path'
 import { resolveFfmpeg, resolveFfprobe } from '../../src/main/core/ffmpeg-path'
 import { startStudio, type RunningStudio, type StudioOptions } from '../../src/studio/index'
 
-/** ffmpeg for tests: FFMPEG_PATH when set; else the system one if ffmpeg-static has no binary here. */
+/**
+ * ffmpeg for tests: FFMPEG_PATH when set; else the system one if ffmpeg-static has no binary here.
+ */
 export function testFfmpeg(): string {
   try {
     return resolveFfmpeg().path
@@ -73,7 +76,10 @@ export interface PushOptions {
   audio?: boolean
 }
 
-/** A real ffmpeg publishing lavfi test video (+ a sine tone) in real time; ends cleanly after `seconds`. */
+/**
+ * A real ffmpeg publishing lavfi test video (+ a sine tone) in real time; ends cleanly after
+ * `seconds`.
+ */
 export function pushTestPattern(url: string, o: PushOptions): Pusher {
   const w = o.width ?? 1280
   const h = o.height ?? 720
@@ -130,10 +136,10 @@ export function ffprobe(target: string): Promise<Probe> {
 }
 
 /**
- * Decodes the whole playlist (every segment, every frame): proves it plays end to end. strict = any
- * decode error fails. Across an EXT-X-DISCONTINUITY ffmpeg 5.1's HLS demuxer keeps one MPEG-TS context
- * and flags the new run's first packet corrupt (continuity counters restart); players reset there, so
- * resumed recordings are checked with strict=false plus their decoded duration.
+ * Decodes the whole playlist (every segment, every frame): proves it plays end to end. strict =
+ * any decode error fails. Across an EXT-X-DISCONTINUITY ffmpeg 5.1's HLS demuxer keeps one MPEG-TS
+ * context and flags the new run's first packet corrupt (continuity counters restart); players
+ * reset there, so resumed recordings are checked with strict=false plus their decoded duration.
  */
 export function decodeAll(target: string, strict = true): Promise<{ ok: boolean; stderr: string }> {
   return new Promise((resolve) => {

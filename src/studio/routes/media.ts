@@ -1,6 +1,6 @@
-// Read-only media from the data dir: live HLS by playbackId and recordings by session id. Only names
-// this studio writes are accepted (letters, digits, - and _, one known extension, at most 3 levels), so
-// nothing outside the data dir, and no database or log file inside it, can be reached.
+// Read-only media from the data dir: live HLS by playbackId and recordings by session id. Only
+// names this studio writes are accepted (letters, digits, - and _, one known extension, at most 3
+// levels), so nothing outside the data dir, and no database or log file inside it, can be reached.
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join, resolve, sep } from 'node:path'

@@ -51,7 +51,8 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
     const user = requireUser(ctx, req.raw)
     const limit = parseLimit(req.url)
     const offset = parseCursor(req.url)
-    // Every stream here is a parent stream: sessions live in their own table, so sessionsonly is empty.
+    // Every stream here is a parent stream: sessions live in their own table, so sessionsonly is
+    // empty.
     if (
       truthy(req.url.searchParams.get('sessionsonly')) &&
       !req.url.searchParams.has('streamsonly')

@@ -128,7 +128,8 @@ describe('studio process crashes', () => {
       expect([s.id, played.stderr]).toEqual([s.id, ''])
       expect(s.sourceSegmentsDuration).toBeGreaterThan(1)
     }
-    // SIGTERM mid-recording: the studio finishes the recording itself, stops its ffmpeg and exits 0.
+    // SIGTERM mid-recording: the studio finishes the recording itself, stops its ffmpeg and exits
+    // 0.
     const push = pushTestPattern(`${ready.rtmp}/${streamKey}`, {
       seconds: 60,
       width: 320,

@@ -143,7 +143,8 @@ const ROUTES: Target[] = [
 
 describe('API fuzz', () => {
   it('answers generated bad requests on every route with 4xx {"errors":[...]}, never 5xx', async () => {
-    // Its own stream: generated DELETEs and PATCHes may hit it; the isolation test's stream stays intact.
+    // Its own stream: generated DELETEs and PATCHes may hit it; the isolation test's stream stays
+    // intact.
     const fuzzStream = (
       await api<{ id: string }>(studio, studio.apiKey, 'POST', '/stream', { name: 'fuzz' })
     ).body.id

@@ -1,5 +1,5 @@
-// Start failures name their cause: a port in use (API or RTMP) and a data dir that cannot be written.
-// The CLI turns them into distinct exit codes, never a silent exit.
+// Start failures name their cause: a port in use (API or RTMP) and a data dir that cannot be
+// written. The CLI turns them into distinct exit codes, never a silent exit.
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
