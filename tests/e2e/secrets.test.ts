@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { AsyncEntry } from '@napi-rs/keyring'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
+import type { Result } from '../../src/shared/result'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 
@@ -63,13 +64,11 @@ describe('secrets', () => {
     // The whole journey runs in the page, through window.onair, as the renderer would.
     const journey = await page.evaluate(async () => {
       const seen: unknown[] = []
-      const call = async <T>(
-        p: Promise<{ ok: boolean; value?: T; error?: unknown }>
-      ): Promise<T> => {
+      const call = async <T>(p: Promise<Result<T>>): Promise<T> => {
         const r = await p
         seen.push(r)
         if (!r.ok) throw new Error(JSON.stringify(r.error))
-        return r.value as T
+        return r.value
       }
       const onair = window.onair
       onair.on('live:state', (e) => seen.push(e))
