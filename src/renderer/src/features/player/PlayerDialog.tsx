@@ -66,7 +66,11 @@ export function PlayerDialog({
             </select>
           </label>
           <span data-testid="rendition-now" aria-live="polite">
-            {hls.playing ? `Playing ${label(hls.playing)}` : 'Choosing a rendition…'}
+            {hls.playing
+              ? `Playing ${label(hls.playing)}`
+              : hls.error
+                ? 'Not playing'
+                : 'Choosing a rendition…'}
           </span>
           {hls.renditions.length === 1 && (
             <span className="muted">Single rendition: this session was not transcoded.</span>

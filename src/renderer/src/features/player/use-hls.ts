@@ -24,6 +24,16 @@ export interface HlsState {
 
 type HlsInstance = import('hls.js').default
 
+/** hls.js names its errors for developers (manifestLoadError...); say what part failed instead. */
+function describeHlsError(details: string): string {
+  if (details.startsWith('manifest')) return "the recording's playlist could not be loaded"
+  if (details.startsWith('level')) return "a rendition's playlist could not be loaded"
+  if (details.startsWith('frag') || details.startsWith('key'))
+    return 'a video segment could not be loaded'
+  if (details.startsWith('buffer')) return 'the video could not be decoded'
+  return details
+}
+
 export function useHls(video: RefObject<HTMLVideoElement | null>, url: string): HlsState {
   const [renditions, setRenditions] = useState<Rendition[]>([])
   const [selected, setSelected] = useState(-1)
@@ -77,9 +87,10 @@ export function useHls(video: RefObject<HTMLVideoElement | null>, url: string): 
         instance.on(Hls.Events.ERROR, (_e, data) => {
           if (!data.fatal) return
           setLoading(false)
+          const status = data.response?.code ? ` (HTTP ${data.response.code})` : ''
           setError({
             code: data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'network' : 'internal',
-            message: `Playback failed: ${data.details}`,
+            message: `Playback failed: ${describeHlsError(data.details)}${status}.`,
             hint:
               data.type === Hls.ErrorTypes.NETWORK_ERROR
                 ? 'The recording could not be fetched. Check the connection and retry.'
