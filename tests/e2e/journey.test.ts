@@ -64,9 +64,13 @@ describe('renderer journey', () => {
     await goLive(page, 'camera')
     await eventually(() => text(page.getByTestId('live-title'))).toBe(`Live on ${NAME}`)
     // The fake microphone beeps: the level meter (Web Audio analyser) must move at some point.
-    await page.waitForFunction(numberAbove, ['[data-testid=audio-meter]', 'ariaValueNow', 0] as Probe, {
-      timeout: 15_000
-    })
+    await page.waitForFunction(
+      numberAbove,
+      ['[data-testid=audio-meter]', 'ariaValueNow', 0] as Probe,
+      {
+        timeout: 15_000
+      }
+    )
     await page.waitForTimeout(8000)
     const kbps = parseInt((await page.getByTestId('health-kbps').textContent()) ?? '0', 10)
     expect(kbps).toBeGreaterThan(0)
@@ -91,6 +95,11 @@ describe('renderer journey', () => {
       .first()
       .waitFor({ timeout: 150_000 })
     await shot(page, 'stream-sessions-ready')
+    // The MP4 the service offers is really there.
+    const mp4 = await page.getByTestId('download-mp4').first().getAttribute('href')
+    const res = await page.request.get(mp4 as string)
+    expect(res.status()).toBe(200)
+    expect((await res.body()).subarray(4, 8).toString('latin1')).toBe('ftyp')
     const options = await playFirstReady(page, 'player-ladder')
     expect(options[0]).toBe('Auto')
     expect(options).toHaveLength(4)
@@ -115,7 +124,9 @@ describe('renderer journey', () => {
     await createStream(page, PLAIN, { profiles: 'none', record: true })
     await eventually(() => text(page.getByTestId('stream-profiles'))).toContain('No profiles')
     await shot(page, 'stream-page-no-profiles')
-    await goLive(page, 'camera')
+    // This run uses ffmpeg's test pattern (no camera) and the choice is remembered.
+    await goLive(page, 'test-pattern')
+    expect((await app.shell.core.getSettings()).sourceKind).toBe('test-pattern')
     await page.waitForTimeout(6000)
     await stopLive(page)
     await nav(page, 'Streams')
@@ -154,6 +165,25 @@ describe('renderer journey', () => {
     await shot(page, 'stream-key-revealed')
     await page.getByTestId('reveal-key').click()
     await eventually(() => text(key)).toBe(masked)
+
+    // Profiles are editable while idle, with the same rules as on create; nothing invalid is sent.
+    await page.getByTestId('edit-profiles').click()
+    await page.getByTestId('profile-add').click()
+    await page.getByTestId('profile-0-name').fill('tiny')
+    await page.getByTestId('profile-0-width').fill('100')
+    await page.getByTestId('profiles-save').click()
+    await eventually(() => text(page.getByTestId('form-issues'))).toContain(
+      'width must be at least 128'
+    )
+    expect(app.calls).not.toContain('updateStream')
+    await page.getByTestId('preset-recommended').click()
+    await page.getByTestId('profiles-save').click()
+    await eventually(() => text(page.getByTestId('stream-profiles'))).toContain('480p')
+    expect((await shell.core.getStream(id)).profiles.map((p) => p.name)).toEqual([
+      '720p',
+      '480p',
+      '360p'
+    ])
 
     await page.getByTestId('delete-stream').click()
     await page.getByTestId('delete-stream-confirm').click()
