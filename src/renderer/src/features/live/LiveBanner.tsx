@@ -94,7 +94,7 @@ export function LiveBanner({ onOpen }: { onOpen: (streamId: string) => void }): 
       {run.error && (run.state === 'reconnecting' || run.state === 'failed') && (
         <ErrorNote error={run.error as AppError} testId="live-error" />
       )}
-      {live.running && run.state !== 'stopping' && (
+      {(run.state === 'live' || run.state === 'connecting') && (
         <HealthStrip
           health={live.health?.runId === run.runId ? live.health : null}
           troubleSince={live.troubleSince}

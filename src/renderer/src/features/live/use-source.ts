@@ -42,12 +42,13 @@ export function useSource(choice: SourceChoice | null, output: OutputSettings) {
     // A running broadcast keeps its source: switching now would cut the stream.
     if (!choice || running) return
     if (choice.kind === 'test-pattern') {
+      setOpening(false)
       setError(null)
       setCapture({ kind: 'test-pattern', stream: null })
       return
     }
     // The screen picker needs a click; it opens from openScreenNow.
-    if (choice.kind === 'screen') return
+    if (choice.kind === 'screen') return setOpening(false)
     let cancelled = false
     setOpening(true)
     const out = { ...output, width, height, fps }
@@ -66,6 +67,7 @@ export function useSource(choice: SourceChoice | null, output: OutputSettings) {
       .finally(() => !cancelled && setOpening(false))
     return () => {
       cancelled = true
+      setOpening(false)
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [choice?.kind, choice?.videoDeviceId, choice?.audioDeviceId, width, height, fps, attempt])
