@@ -11,18 +11,13 @@ type Suite = { title: string; load: () => Promise<BenchRow[]> }
 
 const SUITES: Suite[] = [
   { title: 'Local studio', load: async () => (await import('./studio')).runStudioBench() },
+  { title: 'Live latency', load: async () => (await import('./latency')).runLatencyBench() },
   { title: 'Broadcaster', load: async () => (await import('./live')).runLiveBench() },
   { title: 'Renderer', load: async () => (await import('./ui')).runUiBench() }
 ]
 
 /** Livepeer Studio's documented figures: no way to measure them here (no internet), so quoted as such. */
 const DOCUMENTED: BenchRow[] = [
-  {
-    name: 'Livepeer Studio live latency (documented)',
-    value: 15,
-    unit: 's',
-    note: 'Livepeer documents 10-20 s glass-to-glass for HLS; quoted, not measured'
-  },
   {
     name: 'Livepeer Studio recording ready after stream end (documented)',
     value: 300,
