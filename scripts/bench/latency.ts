@@ -95,9 +95,7 @@ export async function runLatencyBench(): Promise<BenchRow[]> {
       abr.push(...(await measure(studio, ladder)))
     }
   } finally {
-    // The studio removes unrecorded media on its own after a run; give that a moment before we remove all.
-    await new Promise((r) => setTimeout(r, 1000))
-    await studio.cleanup().catch(() => studio.cleanup())
+    await studio.cleanup()
   }
   const doc = { name: 'Livepeer Studio documented live latency (10-20 s)', value: 15, unit: 's' }
   return [

@@ -54,7 +54,7 @@ export async function startTestStudio(opts: Partial<StudioOptions> = {}): Promis
     logLines: () => [...lines],
     cleanup: async () => {
       await studio.stop()
-      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true })
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
     }
   }
 }
