@@ -1,12 +1,25 @@
 // Connections that work (a custom service with the right key: use it, switch back, remove it and its
 // keychain entry), a recording that cannot be fetched (the player names the error and offers Retry),
-// and 10,000 sessions: the list keeps a window of rows in the DOM and pages in more as it scrolls.
+// 10,000 sessions (the list keeps a window of rows in the DOM and pages in more as it scrolls), a camera
+// that is not there (a remembered device that vanished: Chromium's real OverconstrainedError), and the
+// screen source.
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { Keychain } from '../../src/main/core/keychain'
 import { LOCAL_ID } from '../../src/main/core/settings-store'
 import { seedSessions } from '../../src/studio/dev-seed'
-import { attr, eventually, nav, openApp, shot, text, waitLocalReady, type App } from './app-page'
+import {
+  attr,
+  eventually,
+  nav,
+  numberAbove,
+  openApp,
+  shot,
+  text,
+  waitLocalReady,
+  type App,
+  type Probe
+} from './app-page'
 
 let app: App
 let localKey: string
@@ -103,5 +116,31 @@ describe('connections and recoverable errors', () => {
     await eventually(() => error.isVisible(), 30_000).toBe(true)
     await page.getByTestId('player').getByRole('button', { name: 'Close' }).click()
     await eventually(() => page.getByTestId('player').count()).toBe(0)
+  })
+
+  it('a remembered camera that is gone is named, the default camera recovers, the screen source opens', async () => {
+    const { page, shell } = app
+    await shell.core.saveSettings({
+      sourceKind: 'camera',
+      videoDeviceId: 'camera-that-was-unplugged'
+    })
+    await nav(page, 'Go live')
+    const error = page.getByTestId('source-error')
+    await eventually(() => text(error), 30_000).toContain('No camera was found')
+    await eventually(() => text(error)).toContain('test pattern')
+    await shot(page, 'golive-no-camera')
+    expect(await page.getByTestId('camera-select').inputValue()).toBe('camera-that-was-unplugged')
+    await page.getByTestId('camera-select').selectOption('')
+    await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe)
+    await eventually(() => error.count()).toBe(0)
+    expect((await shell.core.getSettings()).videoDeviceId).toBeUndefined()
+
+    await page.getByTestId('source-screen').check()
+    await page.getByRole('button', { name: 'Choose screen' }).click()
+    await eventually(() =>
+      page.getByRole('button', { name: 'Choose another screen' }).isVisible()
+    ).toBe(true)
+    await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe)
+    await shot(page, 'golive-screen')
   })
 })

@@ -15,6 +15,10 @@ const SOURCES: { kind: SourceKind; label: string }[] = [
   { kind: 'test-pattern', label: 'Test pattern' }
 ]
 
+/** A remembered device that is not plugged in now still shows, so the picker tells the truth. */
+const missing = (id: string | undefined, list: MediaDeviceInfo[]): boolean =>
+  !!id && !list.some((d) => d.deviceId === id)
+
 export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }): ReactNode {
   const api = useApi()
   const live = useLive()
@@ -131,6 +135,12 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
             )}
           </label>
           {streams.error && <ErrorNote error={streams.error} onRetry={streams.reload} />}
+          {streams.value?.items.length === 0 && (
+            <p className="hint" data-testid="no-streams-hint">
+              Create a stream first (Streams, New stream): it gives the ingest address to go live
+              to.
+            </p>
+          )}
 
           <fieldset disabled={live.running}>
             <legend>Source</legend>
@@ -152,12 +162,19 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
                 <label>
                   Camera
                   <select
+                    aria-label="Camera"
+                    data-testid="camera-select"
                     value={choice.videoDeviceId ?? ''}
                     onChange={(e) =>
                       setChoice({ ...choice, videoDeviceId: e.target.value || undefined })
                     }
                   >
                     <option value="">Default camera</option>
+                    {missing(choice.videoDeviceId, source.devices.video) && (
+                      <option value={choice.videoDeviceId}>
+                        Remembered camera (not connected)
+                      </option>
+                    )}
                     {source.devices.video.map((d, i) => (
                       <option key={d.deviceId || i} value={d.deviceId}>
                         {d.label || `Camera ${i + 1}`}
@@ -168,12 +185,19 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
                 <label>
                   Microphone
                   <select
+                    aria-label="Microphone"
+                    data-testid="mic-select"
                     value={choice.audioDeviceId ?? ''}
                     onChange={(e) =>
                       setChoice({ ...choice, audioDeviceId: e.target.value || undefined })
                     }
                   >
                     <option value="">Default microphone</option>
+                    {missing(choice.audioDeviceId, source.devices.audio) && (
+                      <option value={choice.audioDeviceId}>
+                        Remembered microphone (not connected)
+                      </option>
+                    )}
                     {source.devices.audio.map((d, i) => (
                       <option key={d.deviceId || i} value={d.deviceId}>
                         {d.label || `Microphone ${i + 1}`}
