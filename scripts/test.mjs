@@ -2,7 +2,8 @@
 // `tests: N passed, N failed`. On Linux it runs inside a private D-Bus session with an unlocked
 // gnome-keyring, so the keychain tests use a real Secret Service without touching the user's own.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -16,11 +17,18 @@ if (
   has('dbus-run-session') &&
   has('gnome-keyring-daemon')
 ) {
-  const inner = `echo -n onair-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; ONAIR_KEYRING_SESSION=1 exec node scripts/test.mjs ${extra.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`
+  // The keyring daemon keeps its files in a fresh folder: an existing login keyring (with its own
+  // password) would stay locked and make the daemon ask for a password on a display we don't have.
+  const keyrings = mkdtempSync(join(tmpdir(), 'onair-keyring-'))
+  const quoted = extra.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')
+  const inner =
+    `echo -n onair-test | XDG_DATA_HOME='${keyrings}' gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; ` +
+    `ONAIR_KEYRING_SESSION=1 exec node scripts/test.mjs ${quoted}`
   const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner], {
     cwd: root,
     stdio: 'inherit'
   })
+  rmSync(keyrings, { recursive: true, force: true })
   process.exit(r.status ?? 1)
 }
 
@@ -43,36 +51,47 @@ if (!extra.includes('--no-build')) {
 
 const outDir = join(root, 'artifacts')
 mkdirSync(outDir, { recursive: true })
-const report = join(outDir, 'vitest-report.json')
-rmSync(report, { force: true })
-const args = [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-  ...extra.filter((a) => a !== '--no-build')
-]
-const r = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), ...args], {
-  cwd: root,
-  stdio: 'inherit',
-  env
-})
+const passThrough = extra.filter((a) => a !== '--no-build')
+// One layer after the other: integration and e2e start real encoders, and two layers at once on two
+// cores would turn real-time pushes into timeouts. Each layer writes its own JSON report.
+const layers = passThrough.some((a) => a.startsWith('--project'))
+  ? [null]
+  : ['unit', 'integration', 'e2e']
 
 let passed = 0
 let failed = 0
 let skipped = 0
-try {
-  const json = JSON.parse(readFileSync(report, 'utf8'))
-  passed = json.numPassedTests
-  failed = json.numFailedTests
-  skipped = json.numPendingTests + (json.numTodoTests ?? 0)
-  // A suite that failed to load counts as a failure even if it ran no test.
-  failed += json.testResults.filter(
-    (f) => f.status === 'failed' && f.assertionResults.length === 0
-  ).length
-} catch {
-  failed = Math.max(failed, 1)
+let anyNonZero = false
+for (const layer of layers) {
+  const report = join(outDir, `vitest-${layer ?? 'selected'}.json`)
+  rmSync(report, { force: true })
+  const args = [
+    'run',
+    ...(layer ? ['--project', layer] : []),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...passThrough
+  ]
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env
+  })
+  if (r.status !== 0) anyNonZero = true
+  try {
+    const json = JSON.parse(readFileSync(report, 'utf8'))
+    passed += json.numPassedTests
+    failed += json.numFailedTests
+    skipped += json.numPendingTests + (json.numTodoTests ?? 0)
+    // A suite that failed to load counts as a failure even if it ran no test.
+    failed += json.testResults.filter(
+      (f) => f.status === 'failed' && f.assertionResults.length === 0
+    ).length
+    if (r.status !== 0 && json.numFailedTests === 0) failed += 1
+  } catch {
+    failed += 1
+  }
 }
-if (r.status !== 0 && failed === 0) failed = 1
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
-process.exit(failed > 0 || r.status !== 0 ? 1 : 0)
+process.exit(failed > 0 || anyNonZero ? 1 : 0)
