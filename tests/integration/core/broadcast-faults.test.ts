@@ -68,6 +68,8 @@ describe('broadcaster under ingest faults', () => {
       // "live" again = a new ffmpeg whose progress shows bytes going out to the ingest.
       await waitState('live', 30_000, mark)
       if (b.pid) pids.add(b.pid)
+      // The leak check below sees the broadcaster's ffmpeg when it runs (it is not blind).
+      if (i === 0) expect(await ffmpegChildren()).toContain(b.pid)
       await waitFor(
         async () => (await client.getStream(s.id!)).isActive === true,
         20_000,

@@ -124,10 +124,14 @@ export function feedPaced(
   return { done, stop: () => (stopped = true) }
 }
 
-/** Our ffmpeg children still alive (pgrep on the parent pid). */
+/**
+ * The broadcaster's ffmpeg children still alive (pgrep on the parent pid). Only those pushing FLV: a test
+ * studio runs in this same process, and its transcoders (HLS out) finish on their own clock.
+ * (A zombie has no command line, so it does not match either.)
+ */
 export function ffmpegChildren(): Promise<number[]> {
   return new Promise((resolve) => {
-    execFile('pgrep', ['-P', String(process.pid), 'ffmpeg'], (_e, out) =>
+    execFile('pgrep', ['-P', String(process.pid), '-f', 'ffmpeg .*-f flv '], (_e, out) =>
       resolve(out.split('\n').filter(Boolean).map(Number))
     )
   })
