@@ -132,12 +132,34 @@ export class Router {
       if (reply) sendJson(res, reply.status, reply.body, reply.headers)
     } catch (err) {
       if (err instanceof HttpError) return sendError(res, err.status, err.message)
+      const storage = storageFault(err)
+      if (storage) return sendError(res, storage.status, storage.message)
       log(
         `studio: internal error on ${method} ${url.pathname.slice(0, 80)}: ${(err as Error).stack ?? err}`
       )
       sendError(res, 500, `Internal server error: ${(err as Error).name ?? 'Error'}`)
     }
   }
+}
+
+/**
+ * The store cannot write: a full disk (507) or a data folder that became read-only (503). Named plainly,
+ * because the way out is on the operator's side, and nothing already written is touched.
+ */
+export function storageFault(err: unknown): { status: number; message: string } | undefined {
+  const code = String((err as { code?: unknown })?.code ?? '')
+  const text = String((err as Error)?.message ?? '')
+  if (code === 'ENOSPC' || code === 'SQLITE_FULL' || /database or disk is full/i.test(text))
+    return { status: 507, message: "the studio's disk is full: free some space and try again" }
+  if (
+    ['EROFS', 'EACCES', 'EPERM', 'SQLITE_READONLY'].includes(code) ||
+    /readonly database/i.test(text)
+  )
+    return {
+      status: 503,
+      message: "the studio's data folder is not writable: check its permissions"
+    }
+  return undefined
 }
 
 /** limit as the reference: default 20, at most 1000, anything below 1 or not a number -> 20. */

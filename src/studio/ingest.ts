@@ -9,6 +9,7 @@ import type { Socket } from 'node:net'
 import Context from 'node-media-server/src/core/context.js'
 import logger from 'node-media-server/src/core/logger.js'
 import NodeRtmpServer from 'node-media-server/src/server/rtmp_server.js'
+import { storageFault } from './http'
 import { redact } from './transcoder'
 
 /** The parts of an NMS RTMP session we read. */
@@ -171,6 +172,19 @@ export class Ingest {
         s.socket?.end()
       }
     s.socket?.once('close', () => this.ended(key, s))
+    try {
+      this.startSession(key, s)
+    } catch (err) {
+      // The store could not record the new session (a full disk, a read-only folder): refuse this
+      // publisher with the cause in the log, and keep the studio up for everything else.
+      this.publishers.delete(key)
+      refuse(
+        storageFault(err)?.message ?? `could not start the session (${(err as Error).message})`
+      )
+    }
+  }
+
+  private startSession(key: string, s: NmsSession): void {
     this.hooks.onPublish({
       streamKey: key,
       meta: () => ({
