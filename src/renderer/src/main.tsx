@@ -3,7 +3,10 @@ import { createRoot } from 'react-dom/client'
 import { ensureOnair } from './bridge'
 import { App } from './App'
 import { ApiProvider } from './lib/api'
-import './styles.css'
+import './styles/base.css'
+import './styles/layout.css'
+import './styles/live.css'
+import './styles/sessions.css'
 
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root') as HTMLElement)

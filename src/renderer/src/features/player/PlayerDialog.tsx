@@ -20,12 +20,17 @@ export function PlayerDialog({
   const hls = useHls(video, session.recordingUrl ?? '')
 
   useEffect(() => {
+    // Focus moves into the dialog and, on close, back to the Play button that opened it.
+    const opener = document.activeElement as HTMLElement | null
     closeButton.current?.focus()
     const onKey = (e: KeyboardEvent): void => {
       if (e.key === 'Escape') onClose()
     }
     window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
+    return () => {
+      window.removeEventListener('keydown', onKey)
+      opener?.focus()
+    }
   }, [onClose])
 
   return (
