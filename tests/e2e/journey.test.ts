@@ -94,6 +94,9 @@ describe('renderer journey', () => {
       .locator(`[data-testid=session-row][data-status=ready]`)
       .first()
       .waitFor({ timeout: 150_000 })
+    // Once ingest has ended the stream reads idle again and the record switch unlocks.
+    await eventually(() => text(page.getByTestId('stream-state')), 30_000).toBe('idle')
+    await eventually(() => page.getByTestId('record-toggle').isDisabled()).toBe(false)
     await shot(page, 'stream-sessions-ready')
     // The MP4 the service offers is really there.
     const mp4 = await page.getByTestId('download-mp4').first().getAttribute('href')

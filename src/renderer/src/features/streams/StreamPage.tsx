@@ -34,6 +34,15 @@ export function StreamPage({
     if (runState) reload()
   }, [runState, reload])
 
+  // While the service says the stream is active (our run, or another encoder such as OBS), keep
+  // asking: isActive drops a moment after ingest ends, and the locks below depend on it.
+  const serviceActive = stream.value?.isActive === true
+  useEffect(() => {
+    if (!serviceActive) return
+    const t = setInterval(reload, 2000)
+    return () => clearInterval(t)
+  }, [serviceActive, reload])
+
   if (stream.loading && !stream.value) return <Loading />
   if (!stream.value)
     return (
