@@ -248,7 +248,8 @@ export async function stopToReadyRows(): Promise<BenchRow[]> {
   }
 }
 
-export async function runUiBench(): Promise<BenchRow[]> {
+/** The measurements themselves; they need a keychain (the core keeps the local studio's key there). */
+async function measureUi(): Promise<BenchRow[]> {
   // Our own keychain entries, never the user's; and the machine's ffmpeg unless told otherwise.
   process.env.ONAIR_KEYCHAIN_SERVICE ??= 'onair-bench'
   if (!process.env.FFMPEG_PATH && existsSync('/usr/bin/ffmpeg'))
@@ -257,31 +258,48 @@ export async function runUiBench(): Promise<BenchRow[]> {
   return [...bundleRows(), ...(await sessionsRows()), ...(await stopToReadyRows())]
 }
 
-/** Linux without a session keyring: run again inside a private D-Bus session with gnome-keyring. */
-function reexecWithKeyring(): boolean {
-  if (process.platform !== 'linux' || process.env.ONAIR_KEYRING_SESSION) return false
-  const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
-  if (!has('dbus-run-session') || !has('gnome-keyring-daemon')) return false
-  // A throwaway keyring folder: an existing login keyring with another password would prompt.
+const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
+
+/**
+ * On Linux outside a keyring session, the measurements run in a child inside a private D-Bus session
+ * with gnome-keyring, on a throwaway keyring folder (an existing login keyring with another password
+ * would prompt and hang). The child prints its rows as one JSON line.
+ */
+export async function runUiBench(): Promise<BenchRow[]> {
+  const needsSession =
+    process.platform === 'linux' &&
+    !process.env.ONAIR_KEYRING_SESSION &&
+    has('dbus-run-session') &&
+    has('gnome-keyring-daemon')
+  if (!needsSession) return measureUi()
   const keyrings = mkdtempSync(join(tmpdir(), 'onair-bench-keyring-'))
-  const inner = `echo -n onair-bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; ONAIR_KEYRING_SESSION=1 exec "${process.execPath}" "${require.resolve('tsx/cli')}" "${__filename}"`
-  const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner], {
-    stdio: ['ignore', 'inherit', 'pipe'],
-    env: { ...process.env, XDG_DATA_HOME: keyrings }
-  })
-  // dbus/keyring chatter goes to stderr; keep only what our own process said.
-  const err = r.stderr
-    .toString()
-    .split('\n')
-    .filter((l) => !/dbus-daemon|keyring|fd limit/.test(l))
-  if (err.join('').trim()) process.stderr.write(err.join('\n'))
-  rmSync(keyrings, { recursive: true, force: true })
-  process.exit(r.status ?? 1)
+  try {
+    const inner = `echo -n onair-bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; ONAIR_KEYRING_SESSION=1 exec "${process.execPath}" "${require.resolve('tsx/cli')}" "${__filename}" --json`
+    const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_DATA_HOME: keyrings },
+      maxBuffer: 64 * 1024 * 1024
+    })
+    const out = r.stdout.toString().trim().split('\n')
+    const last = out.pop() ?? ''
+    if (r.status !== 0 || !last.startsWith('[')) {
+      const err = r.stderr
+        .toString()
+        .split('\n')
+        .filter((l) => !/dbus-daemon|keyring|fd limit|gcr-prompter/.test(l))
+      throw new Error(`ui bench failed (exit ${r.status}):\n${[...out, last, ...err].join('\n')}`)
+    }
+    return JSON.parse(last) as BenchRow[]
+  } finally {
+    rmSync(keyrings, { recursive: true, force: true })
+  }
 }
 
-if (require.main === module && !reexecWithKeyring()) {
-  runUiBench()
+if (require.main === module) {
+  const json = process.argv.includes('--json')
+  ;(json ? measureUi() : runUiBench())
     .then((rows) => {
+      if (json) return console.log(JSON.stringify(rows))
       for (const r of rows) {
         const ref = r.reference
           ? `  (ref: ${r.reference.name} ${r.reference.value} ${r.reference.unit})`
