@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { ConnectionView } from '../../../../shared/contract'
 import { useApi } from '../../lib/api'
 import { useResult } from '../../lib/use-result'
@@ -7,7 +7,6 @@ import { ErrorNote, Loading } from '../../components/ErrorNote'
 import { ConfirmButton } from '../../components/ConfirmButton'
 import { AddConnectionForm } from './AddConnectionForm'
 import { useConnectionStatus } from './use-connection-status'
-import { useState } from 'react'
 import type { AppError } from '../../../../shared/result'
 
 const KIND_LABEL: Record<ConnectionView['kind'], string> = {
@@ -62,7 +61,8 @@ export function ConnectionScreen({ navigate }: { navigate: Navigate }): ReactNod
                   message: `The local studio could not start: ${local.error ?? 'unknown reason'}`,
                   hint: 'Check the ffmpeg path under About, then try again.'
                 }}
-                onRetry={status.reload}
+                // Asking for the ingest address makes the core start the studio again.
+                onRetry={() => void api.getIngest().then(refresh)}
               />
             )}
             {local.state === 'ready' && status.value?.active?.kind === 'local' && (
