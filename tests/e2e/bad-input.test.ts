@@ -91,4 +91,30 @@ describe('bad input', () => {
     await eventually(() => text(page.getByTestId('about-ffmpeg'))).toContain('ffmpeg')
     await shot(page, 'about')
   })
+
+  it('follows the OS colour scheme: dark when the system is dark', async () => {
+    const { page } = app
+    const background = (): Promise<string> =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as {
+          getComputedStyle(e: unknown): { backgroundColor: string }
+          document: { body: unknown }
+        }
+        return g.getComputedStyle(g.document.body).backgroundColor
+      })
+    const light = await background()
+    await page.emulateMedia({ colorScheme: 'dark' })
+    const dark = await background()
+    const lum = (rgb: string): number => {
+      const [r, g, b] = (rgb.match(/\d+/g) ?? []).map(Number)
+      return ((r ?? 0) + (g ?? 0) + (b ?? 0)) / 3
+    }
+    expect(lum(light)).toBeGreaterThan(200)
+    expect(lum(dark)).toBeLessThan(50)
+    for (const screen of ['Connection', 'Streams', 'Sessions', 'About'] as const) {
+      await nav(page, screen)
+      await shot(page, `dark-${screen.toLowerCase()}`)
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+  })
 })
