@@ -2,7 +2,7 @@
 // keychain entry), a recording that cannot be fetched (the player names the error and offers Retry),
 // 10,000 sessions (the list keeps a window of rows in the DOM and pages in more as it scrolls), a camera
 // that is not there (a remembered device that vanished: Chromium's real OverconstrainedError), and the
-// screen source.
+// screen source; and streams listed a page at a time.
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { Keychain } from '../../src/main/core/keychain'
@@ -142,5 +142,24 @@ describe('connections and recoverable errors', () => {
     ).toBe(true)
     await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe)
     await shot(page, 'golive-screen')
+  })
+
+  it('streams come a page at a time: 20 first, the rest on "Load more streams"', async () => {
+    const { page, shell } = app
+    const before = (await shell.core.listStreams({ limit: 100 })).items.length
+    for (let i = 0; i < 25; i++)
+      await shell.core.createStream({
+        name: `Paged ${String(i).padStart(2, '0')}`,
+        profiles: [],
+        record: false
+      })
+    await nav(page, 'Connection')
+    await nav(page, 'Streams')
+    const rows = page.getByTestId('stream-row')
+    await eventually(() => rows.count()).toBe(20)
+    await page.getByRole('button', { name: 'Load more streams' }).click()
+    await eventually(() => rows.count()).toBe(before + 25)
+    expect(await page.getByRole('button', { name: 'Load more streams' }).count()).toBe(0)
+    await shot(page, 'streams-paged')
   })
 })
