@@ -3,8 +3,7 @@
 // at start + t); we poll the first rendition's live playlist every 50 ms and, for each new segment, take
 // (moment it appears) - (start + media time of the segment's first frame). The start is taken when the
 // publisher is spawned, so its own start-up counts as latency: the figure errs high, never low.
-import type { BenchRow } from './types'
-import { median } from './types'
+import { median, runAsScript, type BenchRow } from './types'
 import { pushTestPattern, startTestStudio, type TestStudio } from '../../tests/helpers/studio'
 
 const SECONDS = 20
@@ -116,15 +115,4 @@ export async function runLatencyBench(): Promise<BenchRow[]> {
   ]
 }
 
-if (require.main === module) {
-  runLatencyBench().then(
-    (rows) => {
-      for (const r of rows) console.log(`${r.name}: ${r.value} ${r.unit} (${r.note ?? ''})`)
-      process.exit(0)
-    },
-    (e: unknown) => {
-      console.error(e)
-      process.exit(1)
-    }
-  )
-}
+if (require.main === module) runAsScript('bench:latency', runLatencyBench)

@@ -13,7 +13,7 @@ import { ApiClient } from '../../src/main/core/api-client'
 import { Broadcaster, type BroadcastTuning } from '../../src/main/core/broadcaster'
 import type { LiveSource, LiveStateEvent, OutputSettings } from '../../src/shared/contract'
 import { startTestStudio, testFfmpeg, waitFor, type TestStudio } from '../../tests/helpers/studio'
-import { median, type BenchRow } from './types'
+import { median, runAsScript, type BenchRow } from './types'
 
 const RUNS = 3
 const MEDIA_S = 10
@@ -280,18 +280,4 @@ export async function runLiveBench(): Promise<BenchRow[]> {
   }
 }
 
-function print(rows: BenchRow[]): void {
-  for (const r of rows) {
-    const ref = r.reference
-      ? `  | ${r.reference.name}: ${r.reference.value} ${r.reference.unit}`
-      : ''
-    console.log(`${r.name}: ${r.value} ${r.unit}${ref}${r.note ? `  (${r.note})` : ''}`)
-  }
-}
-
-if (require.main === module) {
-  runLiveBench().then(print, (err: Error) => {
-    console.error(`bench:live failed: ${err.message}`)
-    process.exit(1)
-  })
-}
+if (require.main === module) runAsScript('bench:live', runLiveBench)

@@ -18,7 +18,7 @@ import {
   testFfmpeg,
   waitFor
 } from '../../tests/helpers/studio'
-import { median, percentile, type BenchRow } from './types'
+import { median, percentile, runAsScript, type BenchRow } from './types'
 
 const MEDIA_S = 12
 const RUNS = 3
@@ -268,18 +268,4 @@ export async function runStudioBench(): Promise<BenchRow[]> {
   }
 }
 
-function print(rows: BenchRow[]): void {
-  for (const r of rows) {
-    const ref = r.reference
-      ? `  | ${r.reference.name}: ${r.reference.value} ${r.reference.unit}`
-      : ''
-    console.log(`${r.name}: ${r.value} ${r.unit}${ref}${r.note ? `  (${r.note})` : ''}`)
-  }
-}
-
-if (require.main === module) {
-  runStudioBench().then(print, (err: Error) => {
-    console.error(`bench:studio failed: ${err.message}`)
-    process.exit(1)
-  })
-}
+if (require.main === module) runAsScript('bench:studio', runStudioBench)

@@ -20,3 +20,22 @@ export const percentile = (xs: readonly number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number
 }
+
+/** The entry point of one `npm run bench:*` script: run, print each row with its reference, exit. */
+export function runAsScript(name: string, run: () => Promise<BenchRow[]>): void {
+  run().then(
+    (rows) => {
+      for (const r of rows) {
+        const ref = r.reference
+          ? `  | ${r.reference.name}: ${r.reference.value} ${r.reference.unit}`
+          : ''
+        console.log(`${r.name}: ${r.value} ${r.unit}${ref}${r.note ? `  (${r.note})` : ''}`)
+      }
+      process.exit(0)
+    },
+    (err: unknown) => {
+      console.error(`${name} failed: ${err instanceof Error ? err.message : String(err)}`)
+      process.exit(1)
+    }
+  )
+}
