@@ -95,4 +95,11 @@ describe('congestion', () => {
     expect(m.recentKbps()).toBeLessThan(100)
     expect(m.level()).toBe(3)
   })
+  it('without a target (the H.264 copy path) a low but steady bitrate is not congestion', () => {
+    // A still camera scene: 40 kbit/s out, keeping up in real time, nothing dropped.
+    const blocks = Array.from({ length: 6 }, (_, i) => ({ totalSize: (i + 1) * 5000, speed: 1.0 }))
+    expect(feed(new CongestionMeter(0), blocks)).toBe(0)
+    // The same against a 2.5 Mbit/s target reads as collapse: why the copy path passes no target.
+    expect(feed(new CongestionMeter(2500), blocks)).toBe(3)
+  })
 })

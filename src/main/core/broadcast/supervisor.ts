@@ -10,7 +10,7 @@ import type {
   OutputSettings
 } from '../../../shared/contract'
 import type { AppError } from '../../../shared/result'
-import { buildBroadcastArgs } from './args'
+import { buildBroadcastArgs, videoPath } from './args'
 import { MediaFeed } from './media-feed'
 import { CongestionMeter, ProgressParser, showsMediaFlowing, type ProgressBlock } from './progress'
 import { RedactedRing } from './redact'
@@ -75,7 +75,11 @@ export class BroadcastSupervisor {
     this.st = { runId: o.runId, streamId: o.streamId, streamName: o.streamName, state: 'idle' }
     this.feed = o.source.kind === 'media' ? new MediaFeed(o.mediaBufferBytes) : null
     this.ring = new RedactedRing(o.secrets, 50)
-    this.meter = new CongestionMeter(o.output.videoBitrateKbps + o.output.audioBitrateKbps)
+    // A copied H.264 stream runs at whatever the capture encoder chose (a still scene compresses far under
+    // the target): judging its bitrate against the target would cry wolf, so only speed and drops count.
+    this.meter = new CongestionMeter(
+      videoPath(o.source) === 'copy' ? 0 : o.output.videoBitrateKbps + o.output.audioBitrateKbps
+    )
     this.done = new Promise((r) => (this.resolveDone = r))
   }
 
