@@ -36,6 +36,7 @@ void app.whenReady().then(async () => {
   core = await createCore({
     appDataDir: app.getPath('userData'),
     shell: 'electron',
+    warmLocalStudio: true,
     appVersion: app.getVersion(),
     electronVersion: process.versions.electron,
     // The packaged app runs the local studio with Electron's own Node (no separate node install needed).

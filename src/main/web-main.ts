@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const core = await createCore({
     appDataDir: defaultAppDataDir(),
     shell: 'web',
+    warmLocalStudio: true,
     appVersion: process.env.npm_package_version ?? '0.1.0',
     // Built: the bundled studio beside this file; from source (tsx), the core's default.
     ...(__filename.endsWith('.js')

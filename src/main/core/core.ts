@@ -27,6 +27,11 @@ export interface CoreOptions {
   keychainService?: string
   apiTimeoutMs?: number
   broadcast?: BroadcastTuning
+  /**
+   * Start the local studio right away when it is the active connection (the app does: it "starts with
+   * the app"); otherwise it starts on first use. Tests leave it lazy.
+   */
+  warmLocalStudio?: boolean
 }
 
 export interface Core extends OnairCalls {
@@ -66,6 +71,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   // An unclean exit (crash, process.exit) still takes ffmpeg with it; children.ts hooks 'exit'.
   const onExit = (): void => live.killNow()
   process.once('exit', onExit)
+
+  if (opts.warmLocalStudio) {
+    void c
+      .status()
+      .then((s) => (s.active?.kind === 'local' ? c.active() : undefined))
+      // A failure is reported through connection:status and shown on the Connection screen.
+      .catch(() => undefined)
+  }
 
   const core: Core = {
     events,

@@ -88,6 +88,8 @@ beforeAll(async () => {
   if (!existsSync(BUNDLE))
     throw new Error('out/main/index.js is missing: run `npm run build` first (npm test does).')
   dataDir = mkdtempSync(join(tmpdir(), 'onair-hardening-'))
+  // The app warms up the local studio at launch: keep its key out of the default keychain service.
+  process.env.ONAIR_KEYCHAIN_SERVICE = `onair-hardening-${process.pid}`
   const electron = fakeElectron()
   const mod = Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown }
   const original = mod._load
