@@ -87,7 +87,7 @@ function table(title: string, rows: BenchRow[]): string {
   const lines = [
     `## ${title}`,
     '',
-    '| figure | value | reference (same run) | ratio | note |',
+    '| figure | value | reference (measured in the same run, unless the note says quoted) | ratio | note |',
     '| --- | --- | --- | --- | --- |'
   ]
   for (const r of rows) {
