@@ -183,25 +183,50 @@ export class StudioHost {
     })
   }
 
+  /**
+   * Without a keychain the local studio still works: its key then lives in this process's memory only,
+   * for this run (a new one is made at the next start), and is never written anywhere in plain text.
+   * The studio itself keeps only its hash. Keys for other services still need the keychain.
+   */
+  private memoryKey: string | undefined
+
+  private async keychainReachable(): Promise<boolean> {
+    try {
+      await this.o.keychain.check()
+      return true
+    } catch (e) {
+      if (e instanceof AppFailure && e.error.code === 'keychain-unavailable') return false
+      throw e
+    }
+  }
+
   /** The studio shows a key only on its first start; later the keychain has it, or a new one is made. */
   private async provisionKey(apiUrl: string, fresh?: string): Promise<string> {
     const kc = this.o.keychain
+    if (!(await this.keychainReachable())) {
+      if (!this.memoryKey || !(await this.keyWorks(apiUrl, this.memoryKey)))
+        this.memoryKey = fresh ?? (await this.createKey())
+      return this.memoryKey
+    }
     if (fresh) {
       await kc.set(LOCAL_ID, fresh)
       return fresh
     }
     let key = await kc.get(LOCAL_ID)
-    if (key) {
-      try {
-        await new ApiClient({ baseUrl: apiUrl, apiKey: key }).checkKey()
-        return key
-      } catch (e) {
-        if (!(e instanceof AppFailure && e.error.code === 'key-rejected')) throw e
-      }
-    }
+    if (key && (await this.keyWorks(apiUrl, key))) return key
     key = await this.createKey()
     await kc.set(LOCAL_ID, key)
     return key
+  }
+
+  private async keyWorks(apiUrl: string, key: string): Promise<boolean> {
+    try {
+      await new ApiClient({ baseUrl: apiUrl, apiKey: key }).checkKey()
+      return true
+    } catch (e) {
+      if (e instanceof AppFailure && e.error.code === 'key-rejected') return false
+      throw e
+    }
   }
 
   private createKey(): Promise<string> {

@@ -78,17 +78,19 @@ if (!ss.ok && allowMissing) {
       expect(getErr).toMatchObject({ code: 'keychain-unavailable' })
     })
 
-    it('the core without a keychain: the local studio reports it, nothing in plain text', async () => {
+    it('the core without a keychain: the local studio still works (key in memory only), other services are refused plainly, nothing in plain text', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'onair-nokeychain-'))
       try {
         const script = [
           `import m from ${JSON.stringify(join(process.cwd(), 'src/main/core/core.ts'))}`,
           `const core = await m.createCore({ appDataDir: ${JSON.stringify(dir)}, shell: 'web', appVersion: '0', keychainService: '${service}' })`,
-          'let error = null',
-          'try { await core.listStreams({}) } catch (e) { error = e.error }',
+          'const created = await core.createStream({ name: "no keychain", profiles: [], record: false })',
+          'const listed = await core.listStreams({})',
+          'let addError = null',
+          "try { await core.addConnection({ kind: 'custom', baseUrl: (await core.connectionStatus()).local.api, apiKey: 'whatever-key' }) } catch (e) { addError = e.error }",
           'const status = await core.connectionStatus()',
           'await core.shutdown()',
-          'console.log(JSON.stringify({ error, local: status.local }))'
+          'console.log(JSON.stringify({ created: created.id, listed: listed.items.map((s) => s.id), addError, local: status.local }))'
         ].join('\n')
         const { stdout } = await run(
           process.execPath,
@@ -99,15 +101,19 @@ if (!ss.ok && allowMissing) {
           }
         )
         const out = JSON.parse(stdout.trim().split('\n').pop()!) as {
-          error: AppError
+          created: string
+          listed: string[]
+          addError: AppError
           local: ConnectionStatus['local']
         }
-        expect(out.error).toMatchObject({ code: 'keychain-unavailable' })
-        expect(out.local.state).toBe('failed')
-        expect(out.local.error).toContain('keychain')
-        // Nothing of the key landed in the settings file.
+        expect(out.local.state).toBe('ready')
+        expect(out.listed).toContain(out.created)
+        // A key for another service cannot be kept safely, so it is not kept at all.
+        expect(out.addError).toMatchObject({ code: 'keychain-unavailable' })
+        expect(out.addError.hint).toContain('gnome-keyring')
+        // Nothing of any key landed in the settings file.
         const settings = await readFile(join(dir, 'settings.json'), 'utf8').catch(() => '')
-        expect(settings).not.toMatch(/apiKey|"key"/i)
+        expect(settings).not.toMatch(/apiKey|"key"|whatever-key/i)
       } finally {
         await rm(dir, { recursive: true, force: true })
       }
