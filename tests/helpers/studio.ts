@@ -54,7 +54,8 @@ export async function startTestStudio(opts: Partial<StudioOptions> = {}): Promis
     logLines: () => [...lines],
     cleanup: async () => {
       await studio.stop()
-      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+      if (!opts.dataDir)
+        await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
     }
   }
 }
@@ -215,3 +216,46 @@ export const LADDER_720_480_360 = [
   { name: '480p', width: 854, height: 480, bitrate: 1_600_000, fps: 30 },
   { name: '360p', width: 640, height: 360, bitrate: 800_000, fps: 30 }
 ]
+
+export interface StudioStream {
+  id: string
+  name: string
+  streamKey: string
+  playbackId: string
+}
+
+export interface StudioSession {
+  id: string
+  parentId: string
+  record: boolean
+  recordingStatus?: string
+  recordingUrl?: string
+  mp4Url?: string
+  sourceSegmentsDuration: number
+  profiles: unknown[]
+}
+
+/** The calls most studio tests make, bound to one studio and its key. */
+export function studioCalls(studio: { apiUrl: string; apiKey: string }) {
+  const sessionsOf = async (streamId: string): Promise<StudioSession[]> =>
+    (await api<StudioSession[]>(studio, studio.apiKey, 'GET', `/stream/${streamId}/sessions`)).body
+  return {
+    async createStream(body: Record<string, unknown>): Promise<StudioStream> {
+      const res = await api<StudioStream>(studio, studio.apiKey, 'POST', '/stream', body)
+      if (res.status !== 201)
+        throw new Error(`POST /stream: HTTP ${res.status} ${JSON.stringify(res.body)}`)
+      return res.body
+    },
+    sessionsOf,
+    /** The stream's newest session once its recording is no longer waiting. */
+    finished: (streamId: string, timeoutMs = 30_000): Promise<StudioSession> =>
+      waitFor(
+        async () => {
+          const s = (await sessionsOf(streamId))[0]
+          return s && s.recordingStatus !== 'waiting' ? s : undefined
+        },
+        timeoutMs,
+        'the recording to be finalized'
+      )
+  }
+}

@@ -13,19 +13,12 @@ import {
   decodeAll,
   pushTestPattern,
   startTestStudio,
+  studioCalls,
   waitFor,
+  type StudioSession,
+  type StudioStream,
   type TestStudio
 } from '../../helpers/studio'
-
-interface Stream {
-  id: string
-  streamKey: string
-}
-interface Session {
-  id: string
-  recordingStatus?: string
-  recordingUrl?: string
-}
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'onair-full-'))
 let mounted = false
@@ -56,10 +49,9 @@ function fillDisk(): void {
 async function record(
   name: string,
   seconds: number
-): Promise<{ stream: Stream; session: Session }> {
-  const stream = (
-    await api<Stream>(studio, studio.apiKey, 'POST', '/stream', { name, record: true })
-  ).body
+): Promise<{ stream: StudioStream; session: StudioSession }> {
+  const calls = studioCalls(studio)
+  const stream = await calls.createStream({ name, record: true })
   const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
     seconds,
     width: 320,
@@ -67,18 +59,7 @@ async function record(
     fps: 25
   })
   await push.done
-  const session = await waitFor(
-    async () => {
-      const list = (
-        await api<Session[]>(studio, studio.apiKey, 'GET', `/stream/${stream.id}/sessions`)
-      ).body
-      const s = list[0]
-      return s && s.recordingStatus !== 'waiting' ? s : undefined
-    },
-    30_000,
-    `${name}: a finished recording status`
-  )
-  return { stream, session }
+  return { stream, session: await calls.finished(stream.id) }
 }
 
 beforeAll(async () => {
@@ -108,7 +89,7 @@ describe('the studio on a full disk', () => {
       expect(create.body.errors.join(' ')).toMatch(/disk is full/)
 
       // A run on the full disk ends failed (or ready with what fit), never waiting.
-      const stream = (await api<Stream[]>(studio, studio.apiKey, 'GET', '/stream')).body[0]!
+      const stream = (await api<StudioStream[]>(studio, studio.apiKey, 'GET', '/stream')).body[0]!
       const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
         seconds: 4,
         width: 320,
@@ -118,7 +99,7 @@ describe('the studio on a full disk', () => {
       await push.done
       const sessions = await waitFor(
         async () => {
-          const r = await api<Session[]>(studio, studio.apiKey, 'GET', '/session')
+          const r = await api<StudioSession[]>(studio, studio.apiKey, 'GET', '/session')
           expect(r.status).toBeLessThan(500) // reads keep working on a full disk
           return r.body.every((s) => s.recordingStatus !== 'waiting') ? r.body : undefined
         },

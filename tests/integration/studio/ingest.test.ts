@@ -9,72 +9,45 @@ import {
   pushTestPattern,
   startTestStudio,
   waitFor,
+  studioCalls,
+  type StudioSession,
+  type StudioStream,
   type TestStudio
 } from '../../helpers/studio'
 
-interface Stream {
-  id: string
-  streamKey: string
-  playbackId: string
-}
-interface Session {
-  id: string
-  parentId: string
-  record: boolean
-  recordingStatus?: string
-  recordingUrl?: string
-  mp4Url?: string
-  sourceSegmentsDuration: number
-  profiles: unknown[]
-}
-
 let studio: TestStudio
+let calls: ReturnType<typeof studioCalls>
 
 beforeAll(async () => {
   studio = await startTestStudio({ resumeWindowMs: 4000 })
+  calls = studioCalls(studio)
 })
 afterAll(async () => {
   await studio?.cleanup()
 })
-
-async function createStream(body: Record<string, unknown>): Promise<Stream> {
-  const res = await api<Stream>(studio, studio.apiKey, 'POST', '/stream', body)
-  expect(res.status).toBe(201)
-  return res.body
-}
-
-const sessionsOf = async (id: string): Promise<Session[]> =>
-  (await api<Session[]>(studio, studio.apiKey, 'GET', `/stream/${id}/sessions`)).body
-
-async function finished(id: string): Promise<Session> {
-  return waitFor(
-    async () => {
-      const s = (await sessionsOf(id))[0]
-      return s && s.recordingStatus !== 'waiting' ? s : undefined
-    },
-    30_000,
-    'the recording to be finalized'
-  )
-}
 
 const variants = (master: string): string[] =>
   master.split('\n').filter((l) => l.startsWith('#EXT-X-STREAM-INF'))
 
 describe('publishing to the local studio', () => {
   it('transcodes a 3-profile ladder live and records it as HLS + MP4', async () => {
-    const stream = await createStream({
+    const stream = await calls.createStream({
       name: 'ladder',
       record: true,
       profiles: LADDER_720_480_360
     })
     const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, { seconds: 8 })
-    const session = await waitFor(async () => (await sessionsOf(stream.id))[0], 15_000, 'a session')
+    const session = await waitFor(
+      async () => (await calls.sessionsOf(stream.id))[0],
+      15_000,
+      'a session'
+    )
     expect(session.parentId).toBe(stream.id)
     expect(session.record).toBe(true)
     expect(session.recordingStatus).toBe('waiting')
     expect(session.profiles).toEqual(LADDER_720_480_360)
     const live = (
-      await api<Stream & { isActive: boolean }>(
+      await api<StudioStream & { isActive: boolean }>(
         studio,
         studio.apiKey,
         'GET',
@@ -132,7 +105,7 @@ describe('publishing to the local studio', () => {
     }
     expect(await push.done).toBe(0)
 
-    const done = await finished(stream.id)
+    const done = await calls.finished(stream.id)
     expect(done.recordingStatus).toBe('ready')
     expect(done.recordingUrl).toBe(`${base}/recordings/${done.id}/index.m3u8`)
     expect(done.sourceSegmentsDuration).toBeGreaterThan(6.5)
@@ -169,14 +142,14 @@ describe('publishing to the local studio', () => {
   })
 
   it('without profiles keeps the source as the one rendition (no ABR)', async () => {
-    const stream = await createStream({ name: 'plain', record: true })
+    const stream = await calls.createStream({ name: 'plain', record: true })
     const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
       seconds: 5,
       width: 640,
       height: 360
     })
     expect(await push.done).toBe(0)
-    const done = await finished(stream.id)
+    const done = await calls.finished(stream.id)
     expect(done.recordingStatus).toBe('ready')
     expect(done.profiles).toEqual([])
     const master = await (await fetch(done.recordingUrl!)).text()
@@ -189,25 +162,25 @@ describe('publishing to the local studio', () => {
   })
 
   it('refuses an unknown stream key and makes no session', async () => {
-    const before = (await api<Session[]>(studio, studio.apiKey, 'GET', '/session?limit=1000')).body
-      .length
+    const before = (await api<StudioSession[]>(studio, studio.apiKey, 'GET', '/session?limit=1000'))
+      .body.length
     const push = pushTestPattern(`${studio.rtmpUrl}/abcd-efgh-ijkl-mnop`, { seconds: 3 })
     expect(await push.done).not.toBe(0)
-    const after = (await api<Session[]>(studio, studio.apiKey, 'GET', '/session?limit=1000')).body
-      .length
+    const after = (await api<StudioSession[]>(studio, studio.apiKey, 'GET', '/session?limit=1000'))
+      .body.length
     expect(after).toBe(before)
   })
 
   it('refuses suspended and deleted streams', async () => {
-    const suspended = await createStream({ name: 'suspended' })
+    const suspended = await calls.createStream({ name: 'suspended' })
     const sus = await api(studio, studio.apiKey, 'PATCH', `/stream/${suspended.id}/suspended`, {
       suspended: true
     })
     expect(sus.status).toBe(204)
     const a = pushTestPattern(`${studio.rtmpUrl}/${suspended.streamKey}`, { seconds: 3 })
     expect(await a.done).not.toBe(0)
-    expect(await sessionsOf(suspended.id)).toEqual([])
-    const deleted = await createStream({ name: 'deleted' })
+    expect(await calls.sessionsOf(suspended.id)).toEqual([])
+    const deleted = await calls.createStream({ name: 'deleted' })
     expect((await api(studio, studio.apiKey, 'DELETE', `/stream/${deleted.id}`)).status).toBe(204)
     const b = pushTestPattern(`${studio.rtmpUrl}/${deleted.streamKey}`, { seconds: 3 })
     expect(await b.done).not.toBe(0)
@@ -215,13 +188,13 @@ describe('publishing to the local studio', () => {
   })
 
   it('allows one publisher per stream at a time', async () => {
-    const stream = await createStream({ name: 'one-at-a-time' })
+    const stream = await calls.createStream({ name: 'one-at-a-time' })
     const first = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
       seconds: 6,
       width: 320,
       height: 240
     })
-    await waitFor(async () => (await sessionsOf(stream.id))[0], 15_000, 'a session')
+    await waitFor(async () => (await calls.sessionsOf(stream.id))[0], 15_000, 'a session')
     const second = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
       seconds: 3,
       width: 320,
@@ -234,12 +207,15 @@ describe('publishing to the local studio', () => {
       expect(played.ok).toBe(false)
     }
     expect(await first.done).toBe(0)
-    await waitFor(async () => (await sessionsOf(stream.id))[0]?.sourceSegmentsDuration, 15_000)
-    expect(await sessionsOf(stream.id)).toHaveLength(1)
+    await waitFor(
+      async () => (await calls.sessionsOf(stream.id))[0]?.sourceSegmentsDuration,
+      15_000
+    )
+    expect(await calls.sessionsOf(stream.id)).toHaveLength(1)
   })
 
   it('never writes a stream key or the API key to its log', async () => {
-    const all = await api<Stream[]>(studio, studio.apiKey, 'GET', '/stream?limit=1000')
+    const all = await api<StudioStream[]>(studio, studio.apiKey, 'GET', '/stream?limit=1000')
     const log = studio.logLines().join('\n')
     expect(log).toContain('refused a publisher on live/****')
     for (const s of all.body) expect(log).not.toContain(s.streamKey)

@@ -8,69 +8,38 @@ import {
   pushTestPattern,
   startTestStudio,
   waitFor,
+  studioCalls,
+  type StudioSession,
+  type StudioStream,
   type TestStudio
 } from '../../helpers/studio'
 
-interface Stream {
-  id: string
-  streamKey: string
-  playbackId: string
-}
-interface Session {
-  id: string
-  parentId: string
-  record: boolean
-  recordingStatus?: string
-  recordingUrl?: string
-  mp4Url?: string
-  sourceSegmentsDuration: number
-  profiles: unknown[]
-}
-
 let studio: TestStudio
+let calls: ReturnType<typeof studioCalls>
 
 beforeAll(async () => {
   studio = await startTestStudio({ resumeWindowMs: 4000 })
+  calls = studioCalls(studio)
 })
 afterAll(async () => {
   await studio?.cleanup()
 })
 
-async function createStream(body: Record<string, unknown>): Promise<Stream> {
-  const res = await api<Stream>(studio, studio.apiKey, 'POST', '/stream', body)
-  expect(res.status).toBe(201)
-  return res.body
-}
-
-const sessionsOf = async (id: string): Promise<Session[]> =>
-  (await api<Session[]>(studio, studio.apiKey, 'GET', `/stream/${id}/sessions`)).body
-
-async function finished(id: string): Promise<Session> {
-  return waitFor(
-    async () => {
-      const s = (await sessionsOf(id))[0]
-      return s && s.recordingStatus !== 'waiting' ? s : undefined
-    },
-    30_000,
-    'the recording to be finalized'
-  )
-}
-
 describe('resume window and termination', () => {
   it('continues the same session and recording when the publisher comes back inside the window', async () => {
-    const stream = await createStream({ name: 'resume', record: true })
+    const stream = await calls.createStream({ name: 'resume', record: true })
     const url = `${studio.rtmpUrl}/${stream.streamKey}`
     const first = pushTestPattern(url, { seconds: 60, width: 640, height: 360 })
     // Drop only once media has reached the recording (a segment is listed).
     await waitFor(
-      async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 3,
+      async () => ((await calls.sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 3,
       20_000
     )
     await first.kill()
     const second = pushTestPattern(url, { seconds: 4, width: 640, height: 360 })
     expect(await second.done).toBe(0)
-    const done = await finished(stream.id)
-    const all = await sessionsOf(stream.id)
+    const done = await calls.finished(stream.id)
+    const all = await calls.sessionsOf(stream.id)
     expect(all).toHaveLength(1)
     expect(done.recordingStatus).toBe('ready')
     const vod = await (
@@ -91,20 +60,20 @@ describe('resume window and termination', () => {
   })
 
   it('ends the session after the window when the publisher does not come back', async () => {
-    const stream = await createStream({ name: 'dropped', record: true })
+    const stream = await calls.createStream({ name: 'dropped', record: true })
     const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
       seconds: 60,
       width: 320,
       height: 240
     })
     await waitFor(
-      async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5,
+      async () => ((await calls.sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5,
       20_000
     )
     await push.kill()
-    const waiting = (await sessionsOf(stream.id))[0]!
+    const waiting = (await calls.sessionsOf(stream.id))[0]!
     expect(waiting.recordingStatus).toBe('waiting')
-    const done = await finished(stream.id)
+    const done = await calls.finished(stream.id)
     expect(done.recordingStatus).toBe('ready')
     expect(
       (await api<{ isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)).body
@@ -113,20 +82,20 @@ describe('resume window and termination', () => {
   })
 
   it('terminate ends the live run and finalizes the session at once', async () => {
-    const stream = await createStream({ name: 'terminated', record: true })
+    const stream = await calls.createStream({ name: 'terminated', record: true })
     const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
       seconds: 60,
       width: 320,
       height: 240
     })
     await waitFor(
-      async () => ((await sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5,
+      async () => ((await calls.sessionsOf(stream.id))[0]?.sourceSegmentsDuration ?? 0) > 2.5,
       20_000
     )
     const res = await api(studio, studio.apiKey, 'DELETE', `/stream/${stream.id}/terminate`)
     expect(res.status).toBe(204)
     expect(await push.done).not.toBe(0)
-    const s = (await sessionsOf(stream.id))[0]!
+    const s = (await calls.sessionsOf(stream.id))[0]!
     expect(s.recordingStatus).toBe('ready')
     const again = await api<{ errors: string[] }>(
       studio,
@@ -146,12 +115,12 @@ describe('clean stop vs dropped ingest (a 2-minute resume window)', () => {
   afterAll(async () => {
     await long?.cleanup()
   })
-  const sessions = async (id: string): Promise<Session[]> =>
-    (await api<Session[]>(long, long.apiKey, 'GET', `/stream/${id}/sessions`)).body
+  const sessions = async (id: string): Promise<StudioSession[]> =>
+    (await api<StudioSession[]>(long, long.apiKey, 'GET', `/stream/${id}/sessions`)).body
 
   it('a clean RTMP unpublish finalizes at once, without waiting for the window', async () => {
     const s = (
-      await api<Stream>(long, long.apiKey, 'POST', '/stream', { name: 'clean', record: true })
+      await api<StudioStream>(long, long.apiKey, 'POST', '/stream', { name: 'clean', record: true })
     ).body
     const push = pushTestPattern(`${long.rtmpUrl}/${s.streamKey}`, {
       seconds: 4,
@@ -170,7 +139,7 @@ describe('clean stop vs dropped ingest (a 2-minute resume window)', () => {
 
   it('stopIngest drops the publisher while the API serves; a publisher back after startIngest resumes the session', async () => {
     const s = (
-      await api<Stream>(long, long.apiKey, 'POST', '/stream', { name: 'fault', record: true })
+      await api<StudioStream>(long, long.apiKey, 'POST', '/stream', { name: 'fault', record: true })
     ).body
     const url = `${long.rtmpUrl}/${s.streamKey}`
     const first = pushTestPattern(url, { seconds: 60, width: 320, height: 240 })
@@ -190,7 +159,12 @@ describe('clean stop vs dropped ingest (a 2-minute resume window)', () => {
     )
     await long.stopIngest()
     expect(await first.done).not.toBe(0)
-    const meanwhile = await api<Session[]>(long, long.apiKey, 'GET', `/stream/${s.id}/sessions`)
+    const meanwhile = await api<StudioSession[]>(
+      long,
+      long.apiKey,
+      'GET',
+      `/stream/${s.id}/sessions`
+    )
     expect(meanwhile.status).toBe(200)
     expect(meanwhile.body[0]!.recordingStatus).toBe('waiting')
     await long.startIngest()
@@ -210,7 +184,7 @@ describe('clean stop vs dropped ingest (a 2-minute resume window)', () => {
   })
 
   it('serves live HLS cross-origin', async () => {
-    const s = (await api<Stream>(long, long.apiKey, 'POST', '/stream', { name: 'cors' })).body
+    const s = (await api<StudioStream>(long, long.apiKey, 'POST', '/stream', { name: 'cors' })).body
     const push = pushTestPattern(`${long.rtmpUrl}/${s.streamKey}`, {
       seconds: 60,
       width: 320,
