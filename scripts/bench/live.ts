@@ -13,18 +13,12 @@ import { ApiClient } from '../../src/main/core/api-client'
 import { Broadcaster, type BroadcastTuning } from '../../src/main/core/broadcaster'
 import type { LiveSource, LiveStateEvent, OutputSettings } from '../../src/shared/contract'
 import { startTestStudio, testFfmpeg, waitFor, type TestStudio } from '../../tests/helpers/studio'
+import { DEFAULT_OUTPUT } from '../../src/shared/output'
 import { median, runAsScript, type BenchRow } from './types'
 
 const RUNS = 3
 const MEDIA_S = 10
-const OUT: OutputSettings = {
-  width: 1280,
-  height: 720,
-  fps: 30,
-  videoBitrateKbps: 2500,
-  audioBitrateKbps: 128,
-  keyframeIntervalSec: 2
-}
+const OUT: OutputSettings = { ...DEFAULT_OUTPUT }
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 const round = (n: number, d = 3): number => Math.round(n * 10 ** d) / 10 ** d

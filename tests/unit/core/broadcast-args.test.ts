@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { buildBroadcastArgs, isH264Mime, videoPath } from '../../../src/main/core/broadcast/args'
 import type { OutputSettings } from '../../../src/shared/contract'
+import { DEFAULT_OUTPUT } from '../../../src/shared/output'
 
-const output: OutputSettings = {
-  width: 1280,
-  height: 720,
-  fps: 30,
-  videoBitrateKbps: 2500,
-  audioBitrateKbps: 128,
-  keyframeIntervalSec: 2
-}
+const output: OutputSettings = { ...DEFAULT_OUTPUT }
 const url = 'rtmp://127.0.0.1:1935/live/abcd-efgh-ijkl-mnop'
 
 const valueOf = (args: string[], flag: string): string | undefined => args[args.indexOf(flag) + 1]

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { OnairCalls } from '../../../src/shared/contract'
+import { DEFAULT_OUTPUT } from '../../../src/shared/output'
 import { AppFailure } from '../../../src/shared/result'
 import { isTrustedSender, makeIpcHandler } from '../../../src/main/ipc-handler'
 
@@ -88,14 +89,7 @@ describe('makeIpcHandler', () => {
     const args = {
       streamId: 's',
       source: { kind: 'test-pattern' },
-      output: {
-        width: 1280,
-        height: 720,
-        fps: 30,
-        videoBitrateKbps: 2500,
-        audioBitrateKbps: 128,
-        keyframeIntervalSec: 2
-      }
+      output: { ...DEFAULT_OUTPUT }
     }
     const r2 = await makeIpcHandler(fakeCore({ goLive }), 'goLive', ORIGINS, log)(ours, args)
     expect(r2.ok).toBe(false)

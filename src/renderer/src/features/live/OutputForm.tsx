@@ -8,15 +8,6 @@ export const RESOLUTIONS = [
   { label: '360p (640×360)', width: 640, height: 360 }
 ]
 
-export const DEFAULT_OUTPUT: OutputSettings = {
-  width: 1280,
-  height: 720,
-  fps: 30,
-  videoBitrateKbps: 2500,
-  audioBitrateKbps: 128,
-  keyframeIntervalSec: 2
-}
-
 export function outputIssue(o: OutputSettings): string | null {
   if (
     !Number.isInteger(o.videoBitrateKbps) ||
