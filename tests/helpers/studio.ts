@@ -217,11 +217,21 @@ export const LADDER_720_480_360 = [
   { name: '360p', width: 640, height: 360, bitrate: 800_000, fps: 30 }
 ]
 
+/** A stream as the studio's API returns it (the fields the tests read). */
 export interface StudioStream {
   id: string
   name: string
   streamKey: string
   playbackId: string
+  profiles: unknown[]
+  record: boolean
+  isActive: boolean
+  userId: string
+  createdAt: number
+  suspended: boolean
+  kind: string
+  lastSeen: number
+  sourceSegmentsDuration: number
 }
 
 export interface StudioSession {

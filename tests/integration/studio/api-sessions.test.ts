@@ -3,23 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey, startStudio } from '../../../src/studio/index'
 import { seedSessions } from '../../../src/studio/dev-seed'
-import { api, LADDER_720_480_360, startTestStudio, type TestStudio } from '../../helpers/studio'
+import {
+  api,
+  LADDER_720_480_360,
+  startTestStudio,
+  type StudioStream as Stream,
+  type TestStudio
+} from '../../helpers/studio'
 
-interface Stream {
-  id: string
-  name: string
-  streamKey: string
-  playbackId: string
-  profiles: unknown[]
-  record: boolean
-  isActive: boolean
-  userId: string
-  createdAt: number
-  suspended: boolean
-  kind: string
-  lastSeen: number
-  sourceSegmentsDuration: number
-}
 type Errors = { errors: string[] }
 
 let studio: TestStudio
