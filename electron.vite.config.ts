@@ -11,9 +11,9 @@ export default defineConfig({
     build: {
       rollupOptions: {
         input: {
-          index: resolve('src/main/index.ts'),
+          index: resolve('src/main/electron/index.ts'),
           studio: resolve('src/studio/cli.ts'),
-          web: resolve('src/main/web-main.ts')
+          web: resolve('src/main/web/web-main.ts')
         }
       }
     }

@@ -2,6 +2,11 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import { builtinModules } from 'node:module'
+
+const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'))
+const NODE_GLOBALS = ['process', 'Buffer', '__dirname', '__filename', 'require', 'global']
+const DOM_GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'location']
 
 export default tseslint.config(
   {
@@ -36,22 +41,80 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn'
     }
   },
-  {
-    // Only these files may import electron: the rest of main is plain Node, testable without it.
-    files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/main/index.ts', 'src/main/window.ts', 'src/main/ipc.ts', 'src/preload/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'electron',
-              message: 'Only index.ts, window.ts, ipc.ts and preload import electron.'
-            }
-          ]
-        }
-      ]
-    }
-  }
+  // Boundaries: which folder may import what. A wrong arrow fails lint.
+  //   src/shared    pure TypeScript: no Node, no DOM, no Electron, no other src folder
+  //   src/node      node-side modules shared by the app and the studio: shared only
+  //   src/studio    the local studio (standalone Node): shared and node only
+  //   src/main      the app's main process: core/ (plain Node), electron/ and web/ (the two shells);
+  //                 only src/main/electron and src/preload import electron
+  //   src/renderer  the React UI: shared and its own bridge only
+  ...boundary(['src/shared/**/*.ts'], {
+    forbid: ['main', 'node', 'studio', 'renderer', 'preload'],
+    node: false,
+    packages: ['electron', 'react', 'react-dom', 'ws', 'libsql', '@napi-rs/*', 'node-media-server'],
+    globals: [...NODE_GLOBALS, ...DOM_GLOBALS],
+    why: 'src/shared is pure TypeScript, used on both sides: no Node, no DOM, no Electron.'
+  }),
+  ...boundary(['src/node/**/*.ts'], {
+    forbid: ['main', 'studio', 'renderer', 'preload'],
+    packages: ['electron', 'react', 'react-dom'],
+    why: 'src/node serves the app and the studio alike: it imports src/shared only.'
+  }),
+  ...boundary(['src/studio/**/*.ts'], {
+    forbid: ['main', 'renderer', 'preload'],
+    packages: ['electron', 'react', 'react-dom'],
+    why: 'The local studio runs on its own: it imports src/shared and src/node only.'
+  }),
+  ...boundary(['src/main/**/*.ts'], {
+    ignores: ['src/main/electron/**'],
+    forbid: ['studio', 'renderer', 'preload'],
+    packages: ['electron', 'react', 'react-dom'],
+    why: 'src/main/core and src/main/web are plain Node: no electron, no studio or renderer code.'
+  }),
+  ...boundary(['src/main/electron/**/*.ts', 'src/preload/**/*.ts'], {
+    forbid: ['studio', 'renderer'],
+    packages: ['react', 'react-dom'],
+    why: 'The Electron shell talks to the renderer through the contract only.'
+  }),
+  ...boundary(['src/renderer/**/*.{ts,tsx}'], {
+    forbid: ['main', 'node', 'studio', 'preload'],
+    node: false,
+    packages: ['electron', 'ws', 'libsql', '@napi-rs/*', 'node-media-server', 'zod'],
+    globals: NODE_GLOBALS,
+    why: 'The renderer imports src/shared and its own bridge only (window.onair is its way out).'
+  })
 )
+
+/** One no-restricted-imports (and globals) rule for a folder, from the lists above. */
+function boundary(files, o) {
+  const patterns = [
+    {
+      regex: `^(\\.\\./)+(${o.forbid.join('|')})(/|$)`,
+      message: o.why
+    },
+    ...(o.packages.length ? [{ group: o.packages, message: o.why }] : []),
+    ...(o.node === false
+      ? [
+          { regex: '^node:', message: o.why },
+          { regex: `^(${NODE_BUILTINS.join('|')})(/|$)`, message: o.why }
+        ]
+      : [])
+  ]
+  return [
+    {
+      files,
+      ...(o.ignores ? { ignores: o.ignores } : {}),
+      rules: {
+        'no-restricted-imports': ['error', { patterns }],
+        ...(o.globals
+          ? {
+              'no-restricted-globals': [
+                'error',
+                ...o.globals.map((name) => ({ name, message: o.why }))
+              ]
+            }
+          : {})
+      }
+    }
+  ]
+}

@@ -1,6 +1,7 @@
 // A small router on node:http: enough for a dozen JSON routes and two read-only media trees, with
 // the reference's error shape ({"errors":[...]}) on every failure, bad input included.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { readBody } from '../node/http'
 import { HttpError } from './validate'
 
 export const MAX_BODY_BYTES = 100 * 1024 // express body-parser's default, as the reference
@@ -52,41 +53,27 @@ export const sendError = (res: ServerResponse, status: number, message: string):
 
 export const corsHeaders = (): Record<string, string> => ({ ...CORS_HEADERS })
 
-function readBody(req: IncomingMessage): () => Promise<unknown> {
+/** The JSON body, read once on first use: 413 past the limit, 400 for malformed JSON. */
+function jsonBody(req: IncomingMessage): () => Promise<unknown> {
   let cached: Promise<unknown> | undefined
   return () =>
-    (cached ??= new Promise((resolve, reject) => {
-      const declared = Number(req.headers['content-length'] ?? 0)
-      if (declared > MAX_BODY_BYTES) {
-        reject(new HttpError(413, 'request entity too large'))
-        req.resume()
-        return
-      }
-      const chunks: Buffer[] = []
-      let size = 0
-      req.on('data', (c: Buffer) => {
-        size += c.length
-        if (size > MAX_BODY_BYTES) {
-          reject(new HttpError(413, 'request entity too large'))
-          chunks.length = 0
-          return
-        }
-        chunks.push(c)
-      })
-      req.on('error', () => reject(new HttpError(400, 'request body could not be read')))
-      req.on('end', () => {
-        if (size > MAX_BODY_BYTES) return
-        const text = Buffer.concat(chunks).toString('utf8')
-        if (text.trim() === '') return resolve(undefined)
+    (cached ??= readBody(req, MAX_BODY_BYTES).then(
+      (body) => {
+        if (body === 'too-large') throw new HttpError(413, 'request entity too large')
+        const text = body.toString('utf8')
+        if (text.trim() === '') return undefined
         try {
-          resolve(JSON.parse(text))
+          return JSON.parse(text) as unknown
         } catch (err) {
           // Deeply nested input can overflow the parser's stack: still the client's bad JSON.
           const why = err instanceof SyntaxError ? err.message : 'nesting too deep'
-          reject(new HttpError(400, `malformed JSON: ${why.slice(0, 200)}`))
+          throw new HttpError(400, `malformed JSON: ${why.slice(0, 200)}`)
         }
-      })
-    }))
+      },
+      () => {
+        throw new HttpError(400, 'request body could not be read')
+      }
+    ))
 }
 
 export class Router {
@@ -126,7 +113,7 @@ export class Router {
       return sendJson(res, 405, { errors: ['method not allowed'] }, { Allow: allow })
     }
     const params = (route.pattern.exec(path) ?? []).slice(1).map((p) => p ?? '')
-    const req: Req = { method, url, params, raw, body: readBody(raw) }
+    const req: Req = { method, url, params, raw, body: jsonBody(raw) }
     try {
       const reply = await route.handler(req, res)
       if (reply) sendJson(res, reply.status, reply.body, reply.headers)

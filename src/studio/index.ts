@@ -2,13 +2,14 @@
 // the tests use it; the app runs the CLI as a child process).
 import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { resolveFfmpeg } from '../main/core/ffmpeg-path'
+import { resolveFfmpeg } from '../node/ffmpeg/locate'
 import { createUserKey } from './auth'
 import type { StudioContext } from './context'
 import { openDb, type Db } from './db'
 import { Ingest } from './ingest'
 import { LiveManager } from './live'
-import { createApiServer, listen } from './server'
+import { listen } from '../node/http'
+import { createApiServer } from './server'
 
 export interface StudioOptions {
   dataDir: string

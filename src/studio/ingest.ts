@@ -10,7 +10,7 @@ import Context from 'node-media-server/src/core/context.js'
 import logger from 'node-media-server/src/core/logger.js'
 import NodeRtmpServer from 'node-media-server/src/server/rtmp_server.js'
 import { storageFault } from './http'
-import { redact } from './transcoder'
+import { redact } from '../shared/redact'
 
 /** The parts of an NMS RTMP session we read. */
 interface NmsSession {

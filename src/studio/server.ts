@@ -24,22 +24,3 @@ export function createApiServer(ctx: StudioContext): Server {
   server.keepAliveTimeout = 5_000
   return server
 }
-
-/** Listens on host:port (0 = any free port); a busy port is a clear error, not an exit. */
-export function listen(server: Server, host: string, port: number, what: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException): void => {
-      const why =
-        err.code === 'EADDRINUSE'
-          ? `${what} port ${host}:${port} is already in use`
-          : `${what} port ${host}:${port} could not be opened: ${err.message}`
-      reject(Object.assign(new Error(why), { code: err.code }))
-    }
-    server.once('error', onError)
-    server.listen(port, host, () => {
-      server.off('error', onError)
-      const addr = server.address()
-      resolve(typeof addr === 'object' && addr ? addr.port : port)
-    })
-  })
-}

@@ -1,9 +1,10 @@
 // The ffmpeg that pulls one publish run from the RTMP ingest and writes its HLS ladder: decode
 // once, one scaled H.264 encode per profile, AAC audio, one event playlist per rendition (the
 // master is ours). Without profiles: the source only, H.264 copied when it is H.264.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { runFfmpeg } from '../node/ffmpeg/run'
 import type { Profile } from '../shared/profiles'
 import type { RenditionInfo } from './recordings'
 
@@ -167,7 +168,7 @@ export function sourceArgs(input: string, out: string, src: SourceInfo): string[
 function inputArgs(input: string): string[] {
   return [
     '-hide_banner',
-    '-nostdin',
+    // No -nostdin: stdin is how the studio asks ffmpeg to finish in order ('q'), on every OS.
     '-loglevel',
     'warning',
     '-nostats',
@@ -213,13 +214,9 @@ export interface RunningTranscoder {
   done: Promise<number | null>
   /** Last stderr lines, stream keys redacted. */
   stderr: () => string[]
-  /**
-   * Ends the run: SIGINT first (ffmpeg closes its playlists), SIGKILL if it does not exit in time.
-   */
+  /** Ends the run: 'q' first (ffmpeg closes its playlists), forced if it does not exit in time. */
   stop(graceMs?: number): Promise<void>
 }
-
-export const redact = (line: string): string => line.replace(/live\/[^\s/'"]+/g, 'live/****')
 
 export async function startTranscoder(
   ffmpeg: string,
@@ -229,30 +226,16 @@ export async function startTranscoder(
   onProgress: (seconds: number) => void
 ): Promise<RunningTranscoder> {
   await Promise.all(renditions.map((r) => mkdir(join(out, r.dir), { recursive: true })))
-  const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  const ring: string[] = []
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    for (const l of chunk.split('\n')) if (l.trim()) ring.push(redact(l))
-    ring.splice(0, Math.max(0, ring.length - 50))
-  })
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    const m = /out_time_us=(\d+)/.exec(chunk)
-    if (m) onProgress(Number(m[1]) / 1e6)
-  })
-  const done = new Promise<number | null>((resolve) => {
-    child.on('exit', (code) => resolve(code))
-    child.on('error', () => resolve(-1))
+  const run = runFfmpeg(ffmpeg, args, {
+    // Media time written so far feeds the session's duration; 0 means nothing written yet.
+    onProgress: (b) => {
+      if (b.outTimeUs > 0) onProgress(b.outTimeUs / 1e6)
+    }
   })
   return {
-    child,
-    done,
-    stderr: () => [...ring],
-    async stop(graceMs = 5000) {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill('SIGINT')
-      const t = setTimeout(() => child.kill('SIGKILL'), graceMs)
-      await done
-      clearTimeout(t)
-    }
+    child: run.child,
+    done: run.done.then((x) => (x.spawnError ? -1 : x.code)),
+    stderr: run.stderr,
+    stop: (graceMs = 5000) => run.stop(graceMs)
   }
 }

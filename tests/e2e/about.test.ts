@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { resolveFfmpeg } from '../../src/main/core/ffmpeg-path'
+import { resolveFfmpeg } from '../../src/node/ffmpeg/locate'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 

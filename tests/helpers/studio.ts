@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { resolveFfmpeg, resolveFfprobe } from '../../src/main/core/ffmpeg-path'
+import { resolveFfmpeg, resolveFfprobe } from '../../src/node/ffmpeg/locate'
 import { startStudio, type RunningStudio, type StudioOptions } from '../../src/studio/index'
 
 /**

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createCore, type Core, type CoreOptions } from '../../src/main/core/core'
-import { startWebShell as start } from '../../src/main/web-shell'
+import { startWebShell as start } from '../../src/main/web/web-shell'
 
 export const RENDERER_DIR = resolve(__dirname, '../../out/renderer')
 

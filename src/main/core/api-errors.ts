@@ -1,7 +1,7 @@
 // Turns what a Studio-compatible service answers into an AppError a person understands. Livepeer sends
 // `{"errors": [...]}`; for schema failures each item is a JSON-stringified Ajv error object.
 import type { AppError } from '../../shared/result'
-import { redact } from './broadcast/redact'
+import { redact } from '../../shared/redact'
 
 interface AjvError {
   instancePath?: string

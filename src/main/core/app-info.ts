@@ -1,6 +1,6 @@
 import type { AppInfo, ShellKind } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
-import { ffmpegVersion, resolveFfmpeg } from './ffmpeg-path'
+import { ffmpegVersion, resolveFfmpeg } from '../../node/ffmpeg/locate'
 
 export async function readAppInfo(opts: {
   version: string

@@ -1,12 +1,12 @@
 // The app's one live run at a time: resolves ffmpeg, builds the ingest URL with the stream key
 // (which never leaves this module except as ffmpeg's argument), and hands the run to a supervisor.
-import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import type { GoLiveArgs, LiveHealthEvent, LiveStateEvent } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
+import { resolveFfmpeg } from '../../node/ffmpeg/locate'
+import { spawnChild } from '../../node/process'
+import { isFinal } from '../../shared/live-state'
 import { BroadcastSupervisor, type SupervisorOptions } from './broadcast/supervisor'
-import { track } from './children'
-import { resolveFfmpeg } from './ffmpeg-path'
 
 /** Knobs tests and benchmarks turn: short backoff caps, grace periods, presets. */
 export type BroadcastTuning = Partial<
@@ -37,7 +37,7 @@ export class Broadcaster {
 
   /** Refuses a second run while one is not finished: one camera, one stream. */
   assertIdle(): void {
-    if (this.run && !isFinal(this.run.state))
+    if (this.run && this.run.state !== 'idle' && !isFinal(this.run.state))
       throw new AppFailure({
         code: 'busy',
         message: `Already live on "${this.run.status().streamName}".`,
@@ -59,8 +59,7 @@ export class Broadcaster {
       autoReconnect: r.args.autoReconnect ?? true,
       url: `${r.ingestRtmp.replace(/\/+$/, '')}/${r.streamKey}`,
       secrets: [r.streamKey],
-      spawn: (args) =>
-        track(spawn(ffmpeg, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })),
+      spawn: (args) => spawnChild(ffmpeg, args),
       onState: this.o.onState,
       onHealth: this.o.onHealth
     })
@@ -103,10 +102,4 @@ export class Broadcaster {
   async shutdown(): Promise<void> {
     await this.run?.stop()
   }
-
-  killNow(): void {
-    this.run?.killNow()
-  }
 }
-
-const isFinal = (s: string): boolean => s === 'ended' || s === 'failed' || s === 'idle'

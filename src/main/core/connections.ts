@@ -10,6 +10,7 @@ import type {
 } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { ApiClient, LIVEPEER_API, LIVEPEER_INGEST } from './api-client'
+import type { ActiveHosts } from './csp'
 import type { Keychain } from './keychain'
 import { LOCAL_ID, type SettingsStore, type StoredConnection } from './settings-store'
 import type { StudioHost } from './studio-host'
@@ -140,6 +141,27 @@ export class Connections {
       this.ingestCache.set(key, ingest)
     }
     return { conn, client, ingest }
+  }
+
+  /**
+   * The active service's hosts, for the renderer's CSP: its API and its playback base. A service that
+   * cannot answer within waitMs (a studio still starting, a network down) gives its API address only.
+   */
+  async activeHosts(waitMs = 10_000): Promise<ActiveHosts | null> {
+    const conn = this.o.store.get().connections.find((c) => c.id === this.o.store.get().activeId)
+    if (!conn) return null
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), waitMs)))
+    try {
+      const a = await Promise.race([this.active(), late])
+      if (a) return { kind: conn.kind, urls: [a.client.baseUrl, a.ingest.playbackBase] }
+    } catch {
+      // Reported where the renderer uses the connection; the page still loads.
+    } finally {
+      clearTimeout(timer)
+    }
+    const known = conn.kind === 'local' ? this.o.host.status().api : conn.baseUrl
+    return { kind: conn.kind, urls: known ? [known] : [] }
   }
 
   private find(id: string): StoredConnection {

@@ -3,9 +3,10 @@
 import { join } from 'node:path'
 import type { OnairCalls, ShellKind } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
+import { killAllTracked } from '../../node/process'
 import { readAppInfo } from './app-info'
+import { connectHostsOf } from './csp'
 import { Broadcaster, type BroadcastTuning } from './broadcaster'
-import { killAll } from './children'
 import { Connections } from './connections'
 import { CoreEvents } from './events'
 import { Keychain } from './keychain'
@@ -36,6 +37,8 @@ export interface CoreOptions {
 
 export interface Core extends OnairCalls {
   events: CoreEvents
+  /** connect-src hosts for the renderer's CSP, from the active connection (csp.ts). */
+  connectHosts(): Promise<string[]>
   /** Stops every ffmpeg child and the local studio; safe to call twice. */
   shutdown(): Promise<void>
 }
@@ -68,9 +71,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const api = async () => c.active()
   let shutdownP: Promise<void> | undefined
 
-  // An unclean exit (crash, process.exit) still takes ffmpeg with it; children.ts hooks 'exit'.
-  const onExit = (): void => live.killNow()
-  process.once('exit', onExit)
+  // An exit without shutdown() (process.exit, an uncaught exception) still takes every child along:
+  // node/process.ts forces the tracked ones from its 'exit' hook.
 
   if (opts.warmLocalStudio) {
     void c
@@ -82,12 +84,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const core: Core = {
     events,
+    connectHosts: async () => connectHostsOf(await c.activeHosts()),
     shutdown: () =>
       (shutdownP ??= (async () => {
-        process.off('exit', onExit)
         await live.shutdown().catch(() => undefined)
         await host.stop().catch(() => undefined)
-        killAll('SIGKILL')
+        killAllTracked()
       })()),
     appInfo: () =>
       readAppInfo({

@@ -1,12 +1,13 @@
 // Runs the local studio as a child process: started on first use (free ports, data under
 // <appDataDir>/studio), its API key provisioned into the keychain, restarted if it dies, stopped on quit.
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import type { ConnectionStatus } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { ApiClient } from './api-client'
-import { RedactedRing } from './broadcast/redact'
-import { signalChild, track } from './children'
+import { RedactedRing } from '../../node/ffmpeg/stderr-ring'
+import { forceKill, spawnChild, stopChild, terminate } from '../../node/process'
+import { backoffDelay, type Backoff } from '../../shared/backoff'
 import type { Keychain } from './keychain'
 import { LOCAL_ID } from './settings-store'
 
@@ -113,7 +114,7 @@ export class StudioHost {
               code: 'studio-failed',
               message: `The local studio could not start: ${(e as Error).message}`
             })
-      this.killChild('SIGKILL')
+      this.killChild()
       this.setStatus({ state: 'failed', error: err.error.message })
       throw err
     }
@@ -125,13 +126,12 @@ export class StudioHost {
   }): Promise<{ apiUrl: string; rtmpUrl: string; apiKey?: string }> {
     const args = [...this.cmd.args, '--data', this.o.dataDir, ...(this.o.extraArgs ?? [])]
     if (ports?.api && ports.rtmp) args.push('--port', ports.api, '--rtmp-port', ports.rtmp)
-    const child = spawn(this.cmd.command, args, {
+    const child = spawnChild(this.cmd.command, args, {
       env: { ...process.env, ...this.cmd.env },
       stdio: ['ignore', 'pipe', 'pipe'],
-      // Own process group: stopping the studio also reaches the ffmpegs it started.
-      detached: true
+      // A tree: stopping the studio by force also reaches the ffmpegs it started.
+      tree: true
     })
-    track(child, true)
     this.child = child
     const ring = new RedactedRing([], 50)
     child.stderr?.on('data', (d: Buffer) => ring.write(d))
@@ -265,15 +265,20 @@ export class StudioHost {
       state: 'failed',
       error: `The local studio stopped unexpectedly (${signal ?? `code ${code}`}); restarting.`
     })
-    const delay = Math.min(30_000, (this.o.restartDelayMs ?? 1000) * Math.pow(2, this.restarts++))
+    const delay = backoffDelay(++this.restarts, this.restartBackoff())
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null
       if (!this.stopped) this.ensure().catch(() => undefined)
     }, delay)
   }
 
-  private killChild(signal: NodeJS.Signals): void {
-    if (this.child) signalChild(this.child, signal)
+  /** Restarts after a crash: 1 s, 2 s, 4 s ... up to 30 s (no jitter: one app, one studio). */
+  private restartBackoff(): Backoff {
+    return { initialMs: this.o.restartDelayMs ?? 1000, factor: 2, capMs: 30_000, jitter: 0 }
+  }
+
+  private killChild(): void {
+    if (this.child) forceKill(this.child)
   }
 
   /** Orderly stop (SIGTERM lets it finalize sessions), SIGKILL to the group after 5 s. */
@@ -286,19 +291,9 @@ export class StudioHost {
       this.setStatus({ state: 'stopped' })
       return
     }
-    const gone = child.exitCode !== null || child.signalCode !== null
-    const exited = gone
-      ? Promise.resolve()
-      : new Promise<void>((r) => child.once('exit', () => r()))
-    signalChild(child, 'SIGTERM')
-    const timer = setTimeout(() => signalChild(child, 'SIGKILL'), graceMs)
-    await exited
-    clearTimeout(timer)
-    // The studio's own ffmpegs share its group: make sure none is left behind.
-    try {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL')
-    } catch {
-      // The group is already empty.
-    }
+    // Graceful: SIGTERM lets it finalize sessions. Forced after graceMs: the whole tree.
+    await stopChild(child, { graceful: () => terminate(child), killAfterMs: graceMs, tree: true })
+    // The studio's own ffmpegs share its tree: make sure none is left behind.
+    forceKill(child, { tree: true })
   }
 }

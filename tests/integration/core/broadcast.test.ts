@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
 import { MediaBuffer } from '../../../src/main/core/broadcast/media-buffer'
-import { resolveFfprobe } from '../../../src/main/core/ffmpeg-path'
+import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import type { ApiStream } from '../../../src/main/core/views'
 import { decodeAll, ffprobe, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 import {

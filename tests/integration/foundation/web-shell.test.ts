@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { createCore, type Core } from '../../../src/main/core/core'
-import { startWebShell, type RunningWebShell } from '../../../src/main/web-shell'
+import { startWebShell, type RunningWebShell } from '../../../src/main/web/web-shell'
 
 let core: Core
 let shell: RunningWebShell

@@ -23,6 +23,8 @@ const rec = {
   permissionRequest: undefined as Fn | undefined,
   permissionCheck: undefined as Fn | undefined,
   headers: undefined as Fn | undefined,
+  schemes: [] as { scheme: string; privileges: Record<string, boolean> }[],
+  protocols: new Map<string, (req: { url: string }) => Promise<Response>>(),
   opened: [] as string[],
   exited: false
 }
@@ -41,15 +43,14 @@ function fakeElectron(): Record<string, unknown> {
         on: (ev: string, fn: Fn) => entry.wc.set(ev, fn),
         setWindowOpenHandler: (fn: Fn) => (entry.openHandler = fn),
         send: () => {},
-        getURL: () => 'file:///x'
+        getURL: () => 'app://onair/index.html'
       }
-      this.loadFile = (f: string) => {
-        entry.loaded = f
+      this.loadURL = (u: string) => {
+        entry.loaded = u
         return Promise.resolve()
       }
     }
-    loadFile: (f: string) => Promise<void>
-    loadURL = (): Promise<void> => Promise.resolve()
+    loadURL: (u: string) => Promise<void>
     once = (): void => {}
     on = (): void => {}
     show = (): void => {}
@@ -78,6 +79,11 @@ function fakeElectron(): Record<string, unknown> {
         setDisplayMediaRequestHandler: () => {},
         webRequest: { onHeadersReceived: (fn: Fn) => (rec.headers = fn) }
       }
+    },
+    protocol: {
+      registerSchemesAsPrivileged: (list: typeof rec.schemes) => rec.schemes.push(...list),
+      handle: (scheme: string, fn: (req: { url: string }) => Promise<Response>) =>
+        rec.protocols.set(scheme, fn)
     },
     shell: { openExternal: async (url: string) => void rec.opened.push(url) },
     desktopCapturer: { getSources: async () => [] }
@@ -127,7 +133,35 @@ describe('Electron hardening (built code)', () => {
       webviewTag: false
     })
     expect(String(prefs.preload)).toMatch(/out[/\\]preload[/\\]index\.js$/)
-    expect(rec.windows[0]!.loaded).toMatch(/out[/\\]renderer[/\\]index\.html$/)
+    // The renderer has the same origin on every OS and install path: app://onair.
+    expect(rec.windows[0]!.loaded).toBe('app://onair/index.html')
+    expect(rec.schemes).toEqual([
+      {
+        scheme: 'app',
+        privileges: expect.objectContaining({ standard: true, secure: true })
+      }
+    ])
+  })
+
+  it('serves the built renderer on app://onair and nothing outside it', async () => {
+    const handle = rec.protocols.get('app')!
+    const page = await handle({ url: 'app://onair/index.html' })
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    expect(await page.text()).toContain('<div id="root">')
+    // A client-side route falls back to the page; traversal and other hosts do not get out.
+    expect((await handle({ url: 'app://onair/streams' })).status).toBe(200)
+    // Encoded slashes and dot segments resolve inside the root: the page answers, never the
+    // project's package.json two folders up.
+    for (const url of [
+      'app://onair/..%2f..%2fpackage.json',
+      'app://onair/%2e%2e/%2e%2e/package.json'
+    ]) {
+      const r = await handle({ url })
+      expect(r.headers.get('content-type'), url).toContain('text/html')
+      expect(await r.text(), url).not.toContain('"name": "onair"')
+    }
+    expect((await handle({ url: 'app://evil/index.html' })).status).toBe(404)
   })
 
   it('blocks navigation away from the renderer and every new window', () => {
@@ -141,9 +175,15 @@ describe('Electron hardening (built code)', () => {
     prevented = false
     win.wc.get('will-navigate')!(
       { preventDefault: () => (prevented = true) },
-      `file://${win.loaded}#/streams`
+      `${win.loaded}#/streams`
     )
     expect(prevented).toBe(false)
+    // A look-alike host is someone else.
+    win.wc.get('will-navigate')!(
+      { preventDefault: () => (prevented = true) },
+      'app://onair.evil.example/index.html'
+    )
+    expect(prevented).toBe(true)
     expect(win.openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' })
     expect(win.openHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' })
     // https links go to the system browser, anything else nowhere.
@@ -169,7 +209,7 @@ describe('Electron hardening (built code)', () => {
   })
 
   it('allows camera and microphone for our renderer only, nothing else', () => {
-    const ours = { getURL: () => `file://${rec.windows[0]!.loaded}` }
+    const ours = { getURL: () => rec.windows[0]!.loaded }
     const foreign = { getURL: () => 'https://evil.example/' }
     const ask = (wc: unknown, permission: string): boolean => {
       let granted = false
@@ -183,10 +223,17 @@ describe('Electron hardening (built code)', () => {
     expect(rec.permissionCheck!(foreign, 'media')).toBe(false)
   })
 
-  it('serves every response with the strict CSP', () => {
+  it('serves the page with the strict CSP, on app:// and on a dev server alike', async () => {
+    const page = await rec.protocols.get('app')!({ url: 'app://onair/index.html' })
+    const csp = page.headers.get('content-security-policy')!
     let out: { responseHeaders: Record<string, string[]> } | undefined
-    rec.headers!({ responseHeaders: {} }, (r: typeof out) => (out = r))
-    const csp = out!.responseHeaders['Content-Security-Policy']![0]!
+    await new Promise<void>((done) =>
+      rec.headers!({ resourceType: 'mainFrame', responseHeaders: {} }, (r: typeof out) => {
+        out = r
+        done()
+      })
+    )
+    expect(out!.responseHeaders['Content-Security-Policy']![0]).toBe(csp)
     expect(csp).toContain("script-src 'self'")
     expect(csp).toContain("object-src 'none'")
     expect(csp).not.toContain('unsafe-eval')
@@ -199,11 +246,11 @@ describe('Electron hardening (built code)', () => {
     const foreign = await handler({ senderFrame: { url: 'https://evil.example/', parent: null } })
     expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
     const iframe = await handler({
-      senderFrame: { url: `file://${rec.windows[0]!.loaded}`, parent: {} }
+      senderFrame: { url: rec.windows[0]!.loaded, parent: {} }
     })
     expect(iframe).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
     const ours = await handler({
-      senderFrame: { url: `file://${rec.windows[0]!.loaded}`, parent: null }
+      senderFrame: { url: rec.windows[0]!.loaded, parent: null }
     })
     expect(ours).toMatchObject({ ok: true, value: { name: 'Onair', shell: 'electron' } })
   })

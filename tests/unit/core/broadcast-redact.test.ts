@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { RedactedRing, redact } from '../../../src/main/core/broadcast/redact'
+import { RedactedRing } from '../../../src/node/ffmpeg/stderr-ring'
+import { redact } from '../../../src/shared/redact'
 
 const key = 'ab12-cd34-ef56-gh78'
 

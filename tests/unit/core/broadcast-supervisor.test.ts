@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events'
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BroadcastSupervisor, type ChildLike } from '../../../src/main/core/broadcast/supervisor'
-import { backoffDelay } from '../../../src/main/core/broadcast/exit-info'
+import { backoffDelay } from '../../../src/shared/backoff'
 import type { LiveStateEvent } from '../../../src/shared/contract'
 
 const KEY = 'ab12-cd34-ef56-gh78'

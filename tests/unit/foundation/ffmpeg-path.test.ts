@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { resolveFfmpeg, unpackedAsarPath } from '../../../src/main/core/ffmpeg-path'
+import { resolveFfmpeg, unpackedAsarPath } from '../../../src/node/ffmpeg/locate'
 import { AppFailure } from '../../../src/shared/result'
 
 const exists = (present: string[]) => (p: string) => present.includes(p)

@@ -2,12 +2,10 @@ import { describe, expect, it, vi } from 'vitest'
 import type { OnairCalls } from '../../../src/shared/contract'
 import { DEFAULT_OUTPUT } from '../../../src/shared/output'
 import { AppFailure } from '../../../src/shared/result'
-import { isTrustedSender, makeIpcHandler } from '../../../src/main/ipc-handler'
+import { isTrustedSender, makeIpcHandler } from '../../../src/main/electron/ipc-handler'
 
-const ORIGINS = ['file:///opt/onair/resources/app.asar/out/renderer/']
-const ours = {
-  senderFrame: { url: 'file:///opt/onair/resources/app.asar/out/renderer/index.html', parent: null }
-}
+const ORIGINS = ['app://onair']
+const ours = { senderFrame: { url: 'app://onair/index.html', parent: null } }
 
 function fakeCore(impl: Partial<OnairCalls>): OnairCalls {
   return impl as OnairCalls

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import { contentSecurityPolicy } from '../../../src/main/core/csp'
 import {
-  contentSecurityPolicy,
   isAllowedNavigation,
   isExternalLinkAllowed,
   isPermissionAllowed
-} from '../../../src/main/window-policy'
+} from '../../../src/main/electron/window-policy'
 
-const ORIGINS = ['file:///app/out/renderer/']
+const ORIGINS = ['app://onair']
 
 describe('window policy', () => {
   it('keeps navigation inside the renderer', () => {
-    expect(isAllowedNavigation('file:///app/out/renderer/index.html#/streams', ORIGINS)).toBe(true)
+    expect(isAllowedNavigation('app://onair/index.html#/streams', ORIGINS)).toBe(true)
     expect(isAllowedNavigation('https://evil.example/', ORIGINS)).toBe(false)
     expect(isAllowedNavigation('file:///etc/passwd', ORIGINS)).toBe(false)
     expect(isAllowedNavigation('garbage', ORIGINS)).toBe(false)
@@ -24,14 +24,10 @@ describe('window policy', () => {
   })
 
   it('grants media only to our own renderer', () => {
-    expect(isPermissionAllowed('media', 'file:///app/out/renderer/index.html', ORIGINS)).toBe(true)
+    expect(isPermissionAllowed('media', 'app://onair/index.html', ORIGINS)).toBe(true)
     expect(isPermissionAllowed('media', 'https://evil.example/', ORIGINS)).toBe(false)
-    expect(isPermissionAllowed('geolocation', 'file:///app/out/renderer/index.html', ORIGINS)).toBe(
-      false
-    )
-    expect(
-      isPermissionAllowed('notifications', 'file:///app/out/renderer/index.html', ORIGINS)
-    ).toBe(false)
+    expect(isPermissionAllowed('geolocation', 'app://onair/index.html', ORIGINS)).toBe(false)
+    expect(isPermissionAllowed('notifications', 'app://onair/index.html', ORIGINS)).toBe(false)
   })
 
   it('has a strict CSP that still lets hls.js use blob: workers and media', () => {

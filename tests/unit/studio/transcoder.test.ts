@@ -1,3 +1,4 @@
+import { redact } from '../../../src/shared/redact'
 import { describe, expect, it } from 'vitest'
 import { RECOMMENDED_PROFILES } from '../../../src/shared/profiles'
 import {
@@ -5,7 +6,6 @@ import {
   h264Level,
   ladderArgs,
   ladderRenditions,
-  redact,
   sourceArgs,
   sourceRendition
 } from '../../../src/studio/transcoder'
@@ -127,7 +127,7 @@ describe('source-only run (no profiles)', () => {
   })
 })
 
-it('redacts stream keys from ffmpeg output', () => {
+it('redacts stream keys (and the puller token) from ffmpeg output', () => {
   expect(redact('rtmp://127.0.0.1:1935/live/abcd-efgh-ijkl-mnop?token=x: I/O error')).toBe(
     'rtmp://127.0.0.1:1935/live/**** I/O error'
   )

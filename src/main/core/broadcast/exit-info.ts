@@ -1,20 +1,6 @@
-// Why an ffmpeg run ended, in words a person understands, and how long to wait before the next try.
+// Why a broadcast's ffmpeg run ended, in words a person understands (the wait before the next try is
+// shared/backoff.ts).
 import type { AppError } from '../../../shared/result'
-
-export interface Backoff {
-  initialMs: number
-  factor: number
-  capMs: number
-  /** ± fraction of the delay, so many clients do not retry in lockstep. */
-  jitter: number
-}
-
-/** attempt is 1-based: 1 s, 1.5 s, 2.25 s ... capped, each ± jitter (and never above the cap). */
-export function backoffDelay(attempt: number, b: Backoff, random: () => number): number {
-  const base = Math.min(b.capMs, b.initialMs * Math.pow(b.factor, Math.max(0, attempt - 1)))
-  const jittered = base * (1 + b.jitter * (random() * 2 - 1))
-  return Math.round(Math.max(0, Math.min(b.capMs, jittered)))
-}
 
 const NETWORK =
   /connection refused|connection reset|broken pipe|timed out|end of file|input\/output error|network is unreachable|no route to host|cannot open connection|server error|error writing|error number -\d+ occurred|failed to update header/i

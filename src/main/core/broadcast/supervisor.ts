@@ -12,16 +12,22 @@ import type {
 import type { AppError } from '../../../shared/result'
 import { buildBroadcastArgs, videoPath } from './args'
 import { MediaFeed } from './media-feed'
-import { CongestionMeter, ProgressParser, showsMediaFlowing, type ProgressBlock } from './progress'
-import { RedactedRing } from './redact'
-import { backoffDelay, describeExit, looksLikeNetwork, type Backoff } from './exit-info'
+import {
+  ProgressParser,
+  showsMediaFlowing,
+  type ProgressBlock
+} from '../../../node/ffmpeg/progress'
+import { RedactedRing } from '../../../node/ffmpeg/stderr-ring'
+import { forceKill, stopChild, terminate, type ChildHandle } from '../../../node/process'
+import { backoffDelay, RECONNECT_BACKOFF, type Backoff } from '../../../shared/backoff'
+import { isFinal } from '../../../shared/live-state'
+import { CongestionMeter } from './congestion'
+import { describeExit, looksLikeNetwork } from './exit-info'
 
-export interface ChildLike {
-  pid?: number
+export interface ChildLike extends ChildHandle {
   stdin: Writable | null
   stdout: Readable | null
   stderr: Readable | null
-  kill(signal?: NodeJS.Signals): boolean
   once(event: 'exit', fn: (code: number | null, signal: NodeJS.Signals | null) => void): unknown
   once(event: 'error', fn: (err: Error) => void): unknown
 }
@@ -58,7 +64,6 @@ export class BroadcastSupervisor {
   private ring: RedactedRing
   private retryTimer: ReturnType<typeof setTimeout> | null = null
   private stallTimer: ReturnType<typeof setTimeout> | null = null
-  private stopTimers: ReturnType<typeof setTimeout>[] = []
   private retries = 0
   private everLive = false
   private stalled = false
@@ -71,7 +76,7 @@ export class BroadcastSupervisor {
 
   constructor(private readonly o: SupervisorOptions) {
     this.now = o.now ?? Date.now
-    this.backoff = { initialMs: 1000, factor: 1.5, capMs: 30_000, jitter: 0.2, ...o.backoff }
+    this.backoff = { ...RECONNECT_BACKOFF, ...o.backoff }
     this.st = { runId: o.runId, streamId: o.streamId, streamName: o.streamName, state: 'idle' }
     this.feed = o.source.kind === 'media' ? new MediaFeed(o.mediaBufferBytes) : null
     this.ring = new RedactedRing(o.secrets, 50)
@@ -132,32 +137,22 @@ export class BroadcastSupervisor {
       return this.done
     }
     const wasLive = this.st.state === 'live'
-    this.set({ state: 'stopping', nextRetryAt: undefined })
     const child = this.child
-    if (wasLive) {
+    this.set({ state: 'stopping', nextRetryAt: undefined })
+    void stopChild(child, {
       // Orderly end so the ingest sees an unpublish: EOF on the media pipe, or 'q' for lavfi input.
-      if (this.feed) this.feed.end()
-      else child.stdin?.write('q')
-    } else {
       // Still connecting: nothing to finish in order, and a blocked connect would not read 'q'.
-      child.kill('SIGTERM')
-    }
-    this.stopTimers.push(
-      setTimeout(() => {
-        child.kill('SIGTERM')
-        this.stopTimers.push(setTimeout(() => child.kill('SIGKILL'), this.o.killGraceMs ?? 2000))
-      }, this.o.stopGraceMs ?? 5000)
-    )
+      graceful: wasLive
+        ? () => (this.feed ? this.feed.end() : child.stdin?.write('q'))
+        : () => terminate(child),
+      termAfterMs: this.o.stopGraceMs ?? 5000,
+      killAfterMs: this.o.killGraceMs ?? 2000
+    })
     return this.done
   }
 
-  /** Synchronous last resort (process exit): no ffmpeg may outlive the app. */
-  killNow(): void {
-    this.child?.kill('SIGKILL')
-  }
-
   private isFinal(): boolean {
-    return this.st.state === 'ended' || this.st.state === 'failed'
+    return isFinal(this.st.state)
   }
 
   private launch(): void {
@@ -252,7 +247,7 @@ export class BroadcastSupervisor {
       return
     }
     this.retries++
-    const delay = backoffDelay(this.retries, this.backoff, this.o.random ?? Math.random)
+    const delay = backoffDelay(this.retries, this.backoff, this.o.random)
     this.set({
       state: 'reconnecting',
       attempt: this.retries,
@@ -273,7 +268,7 @@ export class BroadcastSupervisor {
       // Media that has not reached a keyframe yet is the renderer's pace, not a hung ffmpeg.
       if (this.feed && !this.feed.synced) return this.armStall()
       this.stalled = true
-      this.child?.kill('SIGKILL')
+      if (this.child) forceKill(this.child)
     }, ms)
   }
 
@@ -288,7 +283,7 @@ export class BroadcastSupervisor {
   }
 
   private fail(error: AppError): void {
-    this.child?.kill('SIGKILL')
+    if (this.child) forceKill(this.child)
     this.finish({
       state: 'failed',
       error: { code: error.code, message: error.message, hint: error.hint }
@@ -299,7 +294,6 @@ export class BroadcastSupervisor {
     if (this.isFinal()) return
     this.clearRetry()
     this.clearStall()
-    for (const t of this.stopTimers) clearTimeout(t)
     this.set({ ...patch, nextRetryAt: undefined })
     this.resolveDone(this.status())
   }

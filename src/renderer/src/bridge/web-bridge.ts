@@ -7,7 +7,11 @@ import {
   type OnairApi,
   type OnairEvents
 } from '../../../shared/contract'
+import { backoffDelay, type Backoff } from '../../../shared/backoff'
 import type { Result } from '../../../shared/result'
+
+/** Reconnects of the event socket when the shell restarts: 0.5 s, 1 s, 2 s ... up to 5 s. */
+const SOCKET_BACKOFF: Backoff = { initialMs: 500, factor: 2, capMs: 5000, jitter: 0 }
 
 const unreachable = (detail: string): Result<never> => ({
   ok: false,
@@ -48,11 +52,11 @@ type AnyListener = (payload: unknown) => void
 function eventHub(): (event: EventName, fn: AnyListener) => () => void {
   const listeners = new Map<string, Set<AnyListener>>()
   let socket: WebSocket | null = null
-  let delay = 500
+  let attempt = 0
   const connect = (): void => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:'
     socket = new WebSocket(`${proto}//${location.host}/events`)
-    socket.onopen = () => (delay = 500)
+    socket.onopen = () => (attempt = 0)
     socket.onmessage = (msg) => {
       try {
         const { event, payload } = JSON.parse(String(msg.data)) as {
@@ -66,8 +70,7 @@ function eventHub(): (event: EventName, fn: AnyListener) => () => void {
     }
     socket.onclose = () => {
       socket = null
-      setTimeout(connect, delay)
-      delay = Math.min(delay * 2, 5000)
+      setTimeout(connect, backoffDelay(++attempt, SOCKET_BACKOFF))
     }
   }
   return (event, fn) => {

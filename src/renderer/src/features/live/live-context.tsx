@@ -4,10 +4,10 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { ReactNode } from 'react'
 import type {
   LiveHealthEvent,
-  LiveState,
   LiveStateEvent,
   OutputSettings
 } from '../../../../shared/contract'
+import { isFinal, isRunning } from '../../../../shared/live-state'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
 import { pickMimeType, stopTracks, type SourceKind } from './capture'
@@ -36,8 +36,6 @@ export interface LiveContextValue {
   attachPreview: () => () => void
 }
 
-const RUNNING: LiveState[] = ['connecting', 'live', 'reconnecting', 'stopping']
-export const isRunning = (s: LiveState | undefined): boolean => !!s && RUNNING.includes(s)
 
 const LiveContext = createContext<LiveContextValue | null>(null)
 
@@ -65,7 +63,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     const offState = api.on('live:state', (e) => {
       runId.current = e.runId
       setRun(e)
-      if (e.state === 'ended' || e.state === 'failed') {
+      if (isFinal(e.state)) {
         pusher.current?.abandon()
         pusher.current = null
         setTroubleSince(null)

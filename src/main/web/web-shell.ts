@@ -2,16 +2,18 @@
 // WebSocket. A random token, made at start, is exchanged once for an HttpOnly SameSite=Strict cookie;
 // every request also needs our own Host (no DNS rebinding) and, when a browser sends one, our own Origin.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createReadStream, existsSync, statSync } from 'node:fs'
+import { createReadStream } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { extname, join, normalize, resolve, sep } from 'node:path'
+import { resolve } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { EVENT_NAMES } from '../shared/contract'
-import type { Result } from '../shared/result'
-import type { Core } from './core/core'
-import { dispatch, isCallName } from './dispatch'
-import { contentSecurityPolicy } from './window-policy'
+import { listen, readBody } from '../../node/http'
+import { contentTypeOf, resolveStaticFile } from '../../node/static-files'
+import { EVENT_NAMES } from '../../shared/contract'
+import type { Result } from '../../shared/result'
+import type { Core } from '../core/core'
+import { dispatch, isCallName } from '../core/dispatch'
+import { contentSecurityPolicy } from '../core/csp'
+import { isOwnOrigin } from '../core/origin'
 
 export interface WebShellOptions {
   core: Core
@@ -32,16 +34,6 @@ export interface RunningWebShell {
 
 const JSON_LIMIT = 1024 * 1024
 const MEDIA_LIMIT = 16 * 1024 * 1024
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2'
-}
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a)
@@ -70,25 +62,6 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 const refuse = (res: ServerResponse, status: number, message: string): void =>
   send(res, status, { ok: false, error: { code: 'forbidden', message } } satisfies Result<never>)
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolvePromise, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > limit) {
-        req.removeAllListeners('data')
-        req.resume()
-        resolvePromise('too-large')
-        return
-      }
-      chunks.push(c)
-    })
-    req.on('end', () => resolvePromise(Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
-}
-
 export async function startWebShell(opts: WebShellOptions): Promise<RunningWebShell> {
   const token = opts.token ?? randomBytes(24).toString('base64url')
   const root = resolve(opts.staticDir)
@@ -97,6 +70,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
   // Cookies are shared across ports of one host: the name carries the port so two shells don't collide.
   let cookieName = 'onair_token'
   let hosts: string[] = []
+  let wsOrigins: string[] = []
 
   const authorized = (req: IncomingMessage): boolean => {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1]
@@ -106,7 +80,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
   const hostOk = (req: IncomingMessage): boolean => hosts.includes(req.headers.host ?? '')
   // Browsers send Origin on POST and WebSocket; a foreign one means another site is trying to use us.
   const originOk = (req: IncomingMessage): boolean =>
-    req.headers.origin === undefined || origins.includes(req.headers.origin)
+    req.headers.origin === undefined || isOwnOrigin(req.headers.origin, origins)
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
@@ -185,32 +159,26 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     send(res, 200, await dispatch(opts.core, name, args, { log }))
   }
 
-  function serveStatic(pathname: string, res: ServerResponse): void {
-    let rel: string
-    try {
-      rel = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '')
-    } catch {
-      return refuse(res, 400, 'Bad path.')
-    }
-    let file = join(root, rel)
-    if (file !== root && !file.startsWith(root + sep)) return refuse(res, 404, 'Not found.')
-    // Client-side routes fall back to the app.
-    if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html')
-    if (!existsSync(file)) {
+  async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
+    const found = resolveStaticFile(pathname, root)
+    if (found.kind === 'bad-path') return refuse(res, 400, 'Bad path.')
+    if (found.kind === 'outside') return refuse(res, 404, 'Not found.')
+    if (found.kind === 'not-built') {
       res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' })
       res.end('The renderer is not built: run `npm run build` first.')
       return
     }
-    const isHtml = extname(file) === '.html'
+    // The page's CSP is built at each load from the active connection's hosts.
+    const csp = found.isHtml
+      ? contentSecurityPolicy(await opts.core.connectHosts(), wsOrigins)
+      : undefined
     res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-type': contentTypeOf(found.path),
       'x-content-type-options': 'nosniff',
-      'cache-control': isHtml ? 'no-store' : 'max-age=3600',
-      ...(isHtml
-        ? { 'content-security-policy': contentSecurityPolicy(), 'x-frame-options': 'DENY' }
-        : {})
+      'cache-control': found.isHtml ? 'no-store' : 'max-age=3600',
+      ...(csp ? { 'content-security-policy': csp, 'x-frame-options': 'DENY' } : {})
     })
-    createReadStream(file).pipe(res)
+    createReadStream(found.path).pipe(res)
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
@@ -234,13 +202,10 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     })
   )
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject)
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolveListen())
-  })
-  const port = (server.address() as AddressInfo).port
+  const port = await listen(server, '127.0.0.1', opts.port ?? 0, 'The web shell')
   origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`]
   hosts = [`127.0.0.1:${port}`, `localhost:${port}`]
+  wsOrigins = [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]
   cookieName = `onair_token_${port}`
   const origin = origins[0] as string
 

@@ -1,10 +1,13 @@
 // Electron's entry: one instance, one window, the core behind the contract, everything stopped on quit.
 import { join } from 'node:path'
 import { app, BrowserWindow } from 'electron'
-import { createCore, type Core } from './core/core'
+import { createCore, type Core } from '../core/core'
 import { registerIpc } from './ipc'
-import { createMainWindow, hardenSession, rendererTarget } from './window'
-import { redactSecrets } from './redact'
+import { contentSecurityPolicy } from '../core/csp'
+import { handleAppProtocol, registerAppScheme } from './app-protocol'
+import { rendererTarget } from './renderer-target'
+import { createMainWindow, hardenSession } from './window'
+import { redactSecrets } from '../../shared/redact'
 
 const log = (line: string): void => console.log(`[onair] ${redactSecrets(line)}`)
 
@@ -12,6 +15,9 @@ const log = (line: string): void => console.log(`[onair] ${redactSecrets(line)}`
 if (process.env.ONAIR_APP_DATA) app.setPath('userData', process.env.ONAIR_APP_DATA)
 
 if (!app.requestSingleInstanceLock()) app.quit()
+
+// Before ready: app:// must be a privileged standard scheme for the renderer to have a real origin.
+registerAppScheme()
 
 let core: Core | null = null
 let win: BrowserWindow | null = null
@@ -32,7 +38,10 @@ app.on('second-instance', () => {
 
 void app.whenReady().then(async () => {
   const target = rendererTarget()
-  hardenSession(target.origins)
+  const csp = async (): Promise<string> =>
+    contentSecurityPolicy(core ? await core.connectHosts() : [])
+  hardenSession(target.origins, csp)
+  handleAppProtocol(join(__dirname, '../renderer'), csp)
   core = await createCore({
     appDataDir: app.getPath('userData'),
     shell: 'electron',

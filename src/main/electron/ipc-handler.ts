@@ -1,8 +1,9 @@
 // The one IPC handler, without Electron: checks who is calling, then hands the call to dispatch().
 // ipc.ts registers it for every contract entry; tests exercise it directly.
-import type { CallName, OnairCalls } from '../shared/contract'
-import type { Result } from '../shared/result'
-import { dispatch } from './dispatch'
+import type { CallName, OnairCalls } from '../../shared/contract'
+import type { Result } from '../../shared/result'
+import { dispatch } from '../core/dispatch'
+import { isOwnOrigin } from '../core/origin'
 
 /** The parts of Electron's IpcMainInvokeEvent we look at. */
 export interface InvokeEventLike {
@@ -19,17 +20,7 @@ export function isTrustedSender(
 ): boolean {
   const frame = event.senderFrame
   if (!frame || frame.parent) return false
-  let url: URL
-  try {
-    url = new URL(frame.url)
-  } catch {
-    return false
-  }
-  return rendererOrigins.some((allowed) =>
-    allowed.startsWith('file://')
-      ? url.protocol === 'file:' && url.href.startsWith(allowed)
-      : url.origin === allowed
-  )
+  return isOwnOrigin(frame.url, rendererOrigins)
 }
 
 export function makeIpcHandler(

@@ -1,21 +1,11 @@
 // The BrowserWindow with Electron's secure defaults, and the session-wide guards.
 import { join } from 'node:path'
 import { BrowserWindow, desktopCapturer, session, shell } from 'electron'
-import {
-  contentSecurityPolicy,
-  isAllowedNavigation,
-  isExternalLinkAllowed,
-  isPermissionAllowed
-} from './window-policy'
+import { isAllowedNavigation, isExternalLinkAllowed, isPermissionAllowed } from './window-policy'
+import { rendererTarget } from './renderer-target'
 
-export function rendererTarget(): { url?: string; file?: string; origins: string[] } {
-  const dev = process.env.ELECTRON_RENDERER_URL
-  if (dev) return { url: dev, origins: [new URL(dev).origin] }
-  const file = join(__dirname, '../renderer/index.html')
-  return { file, origins: [`file://${join(__dirname, '../renderer/')}`.replace(/\\/g, '/')] }
-}
-
-export function hardenSession(origins: readonly string[]): void {
+/** csp: the policy of the moment (core/csp.ts); app:// pages get it from the protocol handler. */
+export function hardenSession(origins: readonly string[], csp: () => Promise<string>): void {
   const ses = session.defaultSession
   ses.setPermissionRequestHandler((wc, permission, callback) =>
     callback(isPermissionAllowed(permission, wc.getURL(), origins))
@@ -31,13 +21,16 @@ export function hardenSession(origins: readonly string[]): void {
       else callback({})
     })
   })
+  // Dev mode: the page comes from electron-vite's HTTP server, so the CSP goes on as a header here.
   ses.webRequest.onHeadersReceived((details, callback) => {
-    callback({
-      responseHeaders: {
-        ...details.responseHeaders,
-        'Content-Security-Policy': [contentSecurityPolicy()]
-      }
-    })
+    if (details.resourceType !== 'mainFrame') return callback({})
+    void csp().then(
+      (policy) =>
+        callback({
+          responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] }
+        }),
+      () => callback({ cancel: true })
+    )
   })
 }
 
@@ -78,7 +71,6 @@ export function createMainWindow(): BrowserWindow {
     if (isExternalLinkAllowed(url)) void shell.openExternal(url)
     return { action: 'deny' }
   })
-  if (target.url) void win.loadURL(target.url)
-  else void win.loadFile(target.file as string)
+  void win.loadURL(target.url)
   return win
 }

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { CongestionMeter } from '../../../src/main/core/broadcast/congestion'
 import {
-  CongestionMeter,
   ProgressParser,
   showsMediaFlowing,
   type ProgressBlock
-} from '../../../src/main/core/broadcast/progress'
+} from '../../../src/node/ffmpeg/progress'
 
 // Recorded from a real ffmpeg 5.1 run: 3 s of 640x360 test pattern encoded to FLV (see fixture name).
 const recorded = readFileSync(join(__dirname, '../../fixtures/core/progress-encode.txt'), 'utf8')
@@ -25,6 +25,18 @@ const block = (p: Partial<ProgressBlock>): ProgressBlock => ({
 })
 
 describe('progress parser', () => {
+  it('gives the same blocks for the recorded stream cut at every byte offset', () => {
+    const bytes = Buffer.from(recorded, 'utf8')
+    const whole = new ProgressParser().push(bytes)
+    expect(whole.length).toBeGreaterThan(2)
+    expect(whole.at(-1)?.end).toBe(true)
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const p = new ProgressParser()
+      const blocks = [...p.push(bytes.subarray(0, cut)), ...p.push(bytes.subarray(cut))]
+      expect(blocks, `cut at byte ${cut}`).toEqual(whole)
+    }
+  })
+
   it('parses the recorded output into blocks, also when split at odd places', () => {
     const whole = new ProgressParser().push(recorded)
     const split = new ProgressParser()

@@ -1,8 +1,8 @@
 // `npm run start:web` (and the fallback of `npm start`): the core and the web shell in plain Node.
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { createCore } from './core/core'
-import { redactSecrets } from './redact'
+import { createCore } from '../core/core'
+import { redactSecrets } from '../../shared/redact'
 import { startWebShell } from './web-shell'
 
 export function defaultAppDataDir(): string {

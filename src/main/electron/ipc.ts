@@ -1,7 +1,7 @@
 // Registers one typed handler per contract entry and forwards core events to the window.
 import { ipcMain, type BrowserWindow } from 'electron'
-import { CALL_NAMES, EVENT_NAMES, channelOf } from '../shared/contract'
-import type { Core } from './core/core'
+import { CALL_NAMES, EVENT_NAMES, channelOf } from '../../shared/contract'
+import type { Core } from '../core/core'
 import { makeIpcHandler } from './ipc-handler'
 
 export function registerIpc(

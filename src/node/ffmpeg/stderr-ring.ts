@@ -1,26 +1,17 @@
-// Stream keys and API keys must never reach a log line, an error or kept stderr. ffmpeg prints the
-// output URL on failures (`rtmp://host/live/<key>: Connection refused`), so every line it writes passes
-// through here before we keep it.
+// ffmpeg's stderr, kept as the last lines with every secret already redacted: what a failure report
+// may quote. ffmpeg prints the output URL on failures (`rtmp://host/live/<key>: Connection refused`),
+// so nothing is kept before it has passed through redact().
+import { redact } from '../../shared/redact'
 
-const LIVE_PATH = /(\/live\/)([^\s/'"?#:,;]+)/g
+/** A runaway line without newlines must not grow without bound either. */
+const MAX_PARTIAL = 4096
 
-/** Replaces the path segment after `/live/` and every known secret with `****`. */
-export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(LIVE_PATH, '$1****')
-  for (const s of secrets) {
-    // Short strings would mangle ordinary words; real keys are long.
-    if (s && s.length >= 6) out = out.split(s).join('****')
-  }
-  return out
-}
-
-/** Keeps the last `max` lines, each already redacted: what a failure report may quote. */
 export class RedactedRing {
   private lines: string[] = []
   private partial = ''
 
   constructor(
-    private readonly secrets: readonly string[],
+    private readonly secrets: readonly string[] = [],
     private readonly max = 50
   ) {}
 
@@ -29,8 +20,7 @@ export class RedactedRing {
     const text = this.partial + chunk.toString()
     const parts = text.split(/\r\n|\n|\r/)
     this.partial = parts.pop() ?? ''
-    // A runaway line without newlines must not grow without bound either.
-    if (this.partial.length > 4096) {
+    if (this.partial.length > MAX_PARTIAL) {
       parts.push(this.partial)
       this.partial = ''
     }
@@ -42,6 +32,7 @@ export class RedactedRing {
     if (this.lines.length > this.max) this.lines.shift()
   }
 
+  /** The kept lines, the unfinished last one included. */
   snapshot(): string[] {
     const all = this.partial.trim()
       ? [...this.lines, redact(this.partial, this.secrets)]

@@ -1,0 +1,172 @@
+// Process control for every child the app and the local studio start: the studio itself, its
+// transcoders and the broadcaster's ffmpeg. One module decides how a child is started (no console
+// window on Windows, its own process group where it has children of its own), how it is stopped
+// (gracefully first, then forced), what "forced" means on each OS (the whole tree: the process group
+// on macOS/Linux, `taskkill /T /F` on Windows), and that none outlives its parent's orderly exit.
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
+
+/** The parts of a ChildProcess this module needs (tests pass fakes with the same shape). */
+export interface ChildHandle {
+  readonly pid?: number
+  readonly exitCode?: number | null
+  readonly signalCode?: NodeJS.Signals | null
+  kill(signal?: NodeJS.Signals): boolean
+  once(event: 'exit', fn: (code: number | null, signal: NodeJS.Signals | null) => void): unknown
+}
+
+/** The OS-facing calls, injectable so the Windows branches run (recorded) on any machine. */
+export interface ProcessPlatform {
+  platform: NodeJS.Platform
+  /** process.kill: a negative pid signals a POSIX process group. */
+  kill(pid: number, signal: NodeJS.Signals): void
+  /** Runs a command to completion (synchronous: it must work inside a process 'exit' hook). */
+  runSync(command: string, args: string[]): void
+}
+
+export const hostPlatform: ProcessPlatform = {
+  platform: process.platform,
+  kill: (pid, signal) => process.kill(pid, signal),
+  runSync: (command, args) => {
+    execFileSync(command, args, { stdio: 'ignore', windowsHide: true, timeout: 10_000 })
+  }
+}
+
+const hasExited = (c: ChildHandle): boolean =>
+  (c.exitCode !== undefined && c.exitCode !== null) ||
+  (c.signalCode !== undefined && c.signalCode !== null)
+
+interface Tracked {
+  child: ChildHandle
+  /** Has children of its own (the studio's ffmpegs): forced stops take the whole tree. */
+  tree: boolean
+  platform: ProcessPlatform
+}
+
+const live = new Set<Tracked>()
+let exitHooked = false
+
+/** Tracks a child so that an orderly exit of this process takes it along (see killAllTracked). */
+export function track<C extends ChildHandle>(
+  child: C,
+  tree = false,
+  platform: ProcessPlatform = hostPlatform
+): C {
+  const t: Tracked = { child, tree, platform }
+  live.add(t)
+  child.once('exit', () => live.delete(t))
+  if (!exitHooked) {
+    exitHooked = true
+    // Only synchronous work runs in an 'exit' hook: forced stops are synchronous on every OS.
+    process.once('exit', () => killAllTracked())
+  }
+  return child
+}
+
+export interface SpawnChildOptions {
+  stdio?: SpawnOptions['stdio']
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  /** The child starts children of its own: give it a process group so a forced stop reaches them. */
+  tree?: boolean
+  platform?: ProcessPlatform
+  /** Node's spawn, injectable so tests record what would be started. */
+  spawnFn?: typeof spawn
+}
+
+/** Starts and tracks a child. No console window pops up on Windows for any of them. */
+export function spawnChild(
+  command: string,
+  args: readonly string[],
+  o: SpawnChildOptions = {}
+): ChildProcess {
+  const platform = o.platform ?? hostPlatform
+  const child = (o.spawnFn ?? spawn)(command, [...args], {
+    stdio: o.stdio ?? ['pipe', 'pipe', 'pipe'],
+    env: o.env,
+    cwd: o.cwd,
+    windowsHide: true,
+    // POSIX: a process group of its own, so the group can be signalled. On Windows `detached` would
+    // open a new console instead; the tree is reached with taskkill /T there.
+    detached: (o.tree ?? false) && platform.platform !== 'win32'
+  })
+  return track(child, o.tree ?? false, platform)
+}
+
+function trackedOf(child: ChildHandle): Tracked | undefined {
+  for (const t of live) if (t.child === child) return t
+  return undefined
+}
+
+/** The polite word where the OS has one: SIGTERM on POSIX. Windows has no signals to children. */
+export function terminate(child: ChildHandle): void {
+  if (!hasExited(child)) child.kill('SIGTERM')
+}
+
+/**
+ * Ends a child and everything it started, now. POSIX: SIGKILL to its process group (when it has
+ * one) and to itself. Windows: `taskkill /PID <pid> /T /F` takes the tree; the child's own kill()
+ * (TerminateProcess) covers a taskkill that could not run.
+ */
+export function forceKill(
+  child: ChildHandle,
+  o: { tree?: boolean; platform?: ProcessPlatform } = {}
+): void {
+  const t = trackedOf(child)
+  const tree = o.tree ?? t?.tree ?? false
+  const platform = o.platform ?? t?.platform ?? hostPlatform
+  const pid = child.pid
+  if (tree && pid !== undefined) {
+    try {
+      if (platform.platform === 'win32')
+        platform.runSync('taskkill', ['/PID', String(pid), '/T', '/F'])
+      else platform.kill(-pid, 'SIGKILL')
+    } catch {
+      // The tree is already gone (ESRCH, or taskkill's "not found").
+    }
+  }
+  if (!hasExited(child)) child.kill('SIGKILL')
+}
+
+export interface StopPlan {
+  /** The graceful word: 'q' or EOF on stdin, a message, a signal. Runs at once. */
+  graceful?: () => void
+  /** If it is still running this long after the graceful word, terminate() it. */
+  termAfterMs?: number
+  /** Then (or, without termAfterMs, after the graceful word) force the tree after this long. */
+  killAfterMs: number
+  tree?: boolean
+  platform?: ProcessPlatform
+}
+
+/**
+ * Graceful first, then forced: resolves when the child has exited. Timers end with the child, so a
+ * child that ends at the graceful word is never signalled again.
+ */
+export function stopChild(child: ChildHandle, plan: StopPlan): Promise<void> {
+  if (hasExited(child)) return Promise.resolve()
+  const timers: ReturnType<typeof setTimeout>[] = []
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      for (const t of timers) clearTimeout(t)
+      resolve()
+    })
+  )
+  const force = (): void => forceKill(child, { tree: plan.tree, platform: plan.platform })
+  plan.graceful?.()
+  if (plan.termAfterMs !== undefined) {
+    timers.push(
+      setTimeout(() => {
+        terminate(child)
+        timers.push(setTimeout(force, plan.killAfterMs))
+      }, plan.termAfterMs)
+    )
+  } else {
+    timers.push(setTimeout(force, plan.killAfterMs))
+  }
+  return exited
+}
+
+/** Forces every tracked child now: the last resort of an exiting process. */
+export function killAllTracked(): void {
+  for (const t of [...live]) forceKill(t.child, { tree: t.tree, platform: t.platform })
+}
