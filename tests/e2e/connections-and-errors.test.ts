@@ -46,7 +46,10 @@ describe('connections and recoverable errors', () => {
     await page.getByLabel('Name (optional)').fill('Studio over HTTP')
     await page.getByTestId('connection-url').fill(api)
     await page.getByTestId('connection-key').fill(localKey)
-    await page.getByTestId('connection-save').click()
+    // Another active service means another CSP: the page reloads itself (use-fresh-policy.ts).
+    const reloads = (click: () => Promise<void>): Promise<unknown> =>
+      Promise.all([page.waitForEvent('load', { timeout: 30_000 }), click()])
+    await reloads(() => page.getByTestId('connection-save').click())
     const rows = page.getByTestId('connection-row')
     await eventually(() => rows.count()).toBe(2)
     // The key field is emptied once saved: the renderer never shows it again.
@@ -63,12 +66,12 @@ describe('connections and recoverable errors', () => {
     await eventually(() => text(page.getByTestId('connection-badge'))).toContain('Studio over HTTP')
     await shot(page, 'connection-custom-active')
 
-    await page.getByRole('button', { name: 'Use Local studio' }).click()
+    await reloads(() => page.getByRole('button', { name: 'Use Local studio' }).click())
     await eventually(() => attr(localRow, 'data-active')).toBe('true')
-    await page.getByRole('button', { name: 'Use Studio over HTTP' }).click()
+    await reloads(() => page.getByRole('button', { name: 'Use Studio over HTTP' }).click())
     await eventually(() => attr(customRow, 'data-active')).toBe('true')
     expect((await shell.core.connectionStatus()).active?.name).toBe('Studio over HTTP')
-    await page.getByRole('button', { name: 'Use Local studio' }).click()
+    await reloads(() => page.getByRole('button', { name: 'Use Local studio' }).click())
     await eventually(() => attr(localRow, 'data-active')).toBe('true')
     await customRow.getByRole('button', { name: 'Remove' }).click()
     await page

@@ -6,6 +6,7 @@ import { ConnectionBadge } from './features/connection/ConnectionBadge'
 import { StreamsScreen } from './features/streams/StreamsScreen'
 import { StreamPage } from './features/streams/StreamPage'
 import { GoLiveScreen } from './features/live/GoLiveScreen'
+import { FreshPolicy } from './features/connection/use-fresh-policy'
 import { LiveProvider } from './features/live/live-context'
 import { LiveBanner } from './features/live/LiveBanner'
 import { SessionsScreen } from './features/sessions/SessionsScreen'
@@ -29,6 +30,7 @@ export function App(): ReactNode {
 
   return (
     <LiveProvider>
+      <FreshPolicy />
       <div className="app">
         <header className="topbar">
           <span className="brand">Onair</span>
