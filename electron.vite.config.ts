@@ -7,7 +7,6 @@ import react from '@vitejs/plugin-react'
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
-    resolve: { alias: { '@shared': resolve('src/shared') } },
     build: {
       rollupOptions: {
         input: {
@@ -20,7 +19,6 @@ export default defineConfig({
   },
   preload: {
     plugins: [externalizeDepsPlugin()],
-    resolve: { alias: { '@shared': resolve('src/shared') } },
     build: {
       rollupOptions: {
         input: { index: resolve('src/preload/index.ts') },
@@ -30,7 +28,6 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    resolve: { alias: { '@shared': resolve('src/shared') } },
     plugins: [react()],
     build: {
       // What the creator's window loads first: minified (hls.js stays a separate, lazy chunk).

@@ -49,12 +49,3 @@ export class AppFailure extends Error {
     this.error = error
   }
 }
-
-export function isAppError(x: unknown): x is AppError {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    typeof (x as AppError).code === 'string' &&
-    typeof (x as AppError).message === 'string'
-  )
-}

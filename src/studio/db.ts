@@ -81,8 +81,3 @@ function pragmaValue(db: Db, pragma: string, column: string): number {
   const row = db.prepare(`PRAGMA ${pragma}`).get() as Record<string, unknown>
   return Number(row[column] ?? 0)
 }
-
-export function integrityCheck(db: Db): string {
-  const row = db.prepare('PRAGMA integrity_check').get() as Record<string, unknown>
-  return String(row.integrity_check)
-}

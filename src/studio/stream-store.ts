@@ -139,11 +139,6 @@ export function getOwnStream(db: Db, userId: string, id: string): StreamRow | un
   return r && fromRaw(r)
 }
 
-export function getStreamById(db: Db, id: string): StreamRow | undefined {
-  const r = db.prepare(`SELECT ${COLS} FROM streams WHERE id = ?`).get(id) as RawRow | undefined
-  return r && fromRaw(r)
-}
-
 export function getStreamByKey(db: Db, streamKey: string): StreamRow | undefined {
   const r = db.prepare(`SELECT ${COLS} FROM streams WHERE stream_key = ?`).get(streamKey) as
     RawRow | undefined
