@@ -33,8 +33,6 @@ if (
 }
 
 const env = { ...process.env }
-if (!env.FFMPEG_PATH && existsSync('/usr/bin/ffmpeg') && !env.FFMPEG_BIN)
-  env.FFMPEG_PATH = '/usr/bin/ffmpeg'
 
 // The e2e layer drives the built renderer through the web shell: build first.
 if (!extra.includes('--no-build')) {

@@ -15,7 +15,8 @@ export interface AppInfo {
   electron?: string
   node: string
   ffmpeg:
-    { path: string; version: string; source: 'FFMPEG_PATH' | 'ffmpeg-static' } | { error: string }
+    | { path: string; version: string; source: 'FFMPEG_PATH' | 'ffmpeg-static' | 'PATH' }
+    | { error: string }
 }
 
 // ---- connections ----------------------------------------------------------------------------------

@@ -1,18 +1,24 @@
 // Where ffmpeg is, decided in one place for the app, the local studio and the tests:
-// FFMPEG_PATH first (an explicit choice), then ffmpeg-static's bundled binary if the file exists
-// (ffmpeg-static itself honours FFMPEG_BIN), else a clear error naming both ways out.
+//   1. FFMPEG_PATH (an explicit choice; a wrong one is an error, never silently passed over);
+//   2. ffmpeg-static's bundled binary, if the file is there (app.asar.unpacked when packaged;
+//      ffmpeg-static itself honours FFMPEG_BIN);
+//   3. `ffmpeg` on PATH (ffmpeg.exe and PATHEXT on Windows): a machine where ffmpeg-static could not
+//      place its binary but ffmpeg is installed works with no variable set;
+//   4. otherwise a clear error naming every way out.
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { posix, win32 } from 'node:path'
 import { AppFailure } from '../../shared/result'
 
 export interface FfmpegLocation {
   path: string
-  source: 'FFMPEG_PATH' | 'ffmpeg-static'
+  source: 'FFMPEG_PATH' | 'ffmpeg-static' | 'PATH'
 }
 
 const NOT_FOUND_HINT =
-  'Set FFMPEG_PATH to an ffmpeg binary (for example /usr/bin/ffmpeg), or reinstall so that ffmpeg-static can place its own.'
+  'Install ffmpeg so that it is on your PATH, or set FFMPEG_PATH to an ffmpeg binary (for example ' +
+  '/usr/bin/ffmpeg), or reinstall so that ffmpeg-static can place its own.'
 
 /** Loads ffmpeg-static's export (a path or null); isolated so tests can swap it. */
 export function ffmpegStaticPath(): string | null {
@@ -27,14 +33,48 @@ export function ffmpegStaticPath(): string | null {
 
 /** In a packaged app the binary is unpacked beside the asar (asarUnpack): point there. */
 export const unpackedAsarPath = (p: string): string =>
-  p.replace(`app.asar${pathSep()}`, `app.asar.unpacked${pathSep()}`)
+  p.replace(/app\.asar([\\/])/, 'app.asar.unpacked$1')
 
-const pathSep = (): string => (process.platform === 'win32' ? '\\' : '/')
+const isFile = (p: string): boolean => {
+  try {
+    return statSync(p).isFile()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `name` on PATH, as the OS would find it: PATH split by ';' on Windows (where the variable may be
+ * spelt Path) and each PATHEXT extension tried; ':' elsewhere.
+ */
+export function findOnPath(
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  exists: (p: string) => boolean = isFile
+): string | undefined {
+  const win = platform === 'win32'
+  const pathVar = win
+    ? (Object.entries(env).find(([k]) => k.toUpperCase() === 'PATH')?.[1] ?? '')
+    : (env.PATH ?? '')
+  const exts = win ? (env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean) : ['']
+  const join = win ? win32.join : posix.join
+  for (const dir of pathVar.split(win ? ';' : ':')) {
+    const d = dir.trim().replace(/^"(.*)"$/, '$1')
+    if (!d) continue
+    for (const ext of exts) {
+      const candidate = join(d, name + ext.toLowerCase())
+      if (exists(candidate)) return candidate
+    }
+  }
+  return undefined
+}
 
 export function resolveFfmpeg(
   env: NodeJS.ProcessEnv = process.env,
   staticPath: () => string | null = ffmpegStaticPath,
-  exists: (p: string) => boolean = existsSync
+  exists: (p: string) => boolean = existsSync,
+  platform: NodeJS.Platform = process.platform
 ): FfmpegLocation {
   const explicit = env.FFMPEG_PATH?.trim()
   if (explicit) {
@@ -47,11 +87,13 @@ export function resolveFfmpeg(
   }
   const bundled = staticPath()
   if (bundled && exists(bundled)) return { path: bundled, source: 'ffmpeg-static' }
+  const onPath = findOnPath('ffmpeg', env, platform, exists)
+  if (onPath) return { path: onPath, source: 'PATH' }
   throw new AppFailure({
     code: 'ffmpeg-missing',
     message: bundled
-      ? `ffmpeg was not found: ffmpeg-static expects it at ${bundled}, but the file is missing.`
-      : 'ffmpeg was not found: FFMPEG_PATH is not set and ffmpeg-static has no binary for this platform.',
+      ? `ffmpeg was not found: ffmpeg-static expects it at ${bundled}, but the file is missing, and there is no ffmpeg on PATH.`
+      : 'ffmpeg was not found: FFMPEG_PATH is not set, ffmpeg-static has no binary for this platform, and there is no ffmpeg on PATH.',
     hint: NOT_FOUND_HINT
   })
 }
@@ -80,6 +122,6 @@ export function ffmpegVersion(path: string, timeoutMs = 10_000): Promise<string>
 export function resolveFfprobe(env: NodeJS.ProcessEnv = process.env): string {
   if (env.FFPROBE_PATH?.trim()) return env.FFPROBE_PATH.trim()
   const ff = resolveFfmpeg(env).path
-  const probe = ff.replace(/ffmpeg(\.exe)?$/, 'ffprobe$1')
-  return existsSync(probe) ? probe : 'ffprobe'
+  const probe = ff.replace(/ffmpeg(\.exe)?$/i, 'ffprobe$1')
+  return existsSync(probe) ? probe : (findOnPath('ffprobe', env) ?? 'ffprobe')
 }

@@ -58,7 +58,8 @@ export function ConnectionScreen({ navigate }: { navigate: Navigate }): ReactNod
               <ErrorNote
                 error={{
                   code: 'studio-failed',
-                  message: `The local studio could not start: ${local.error ?? 'unknown reason'}`,
+                  // The core's message is a whole sentence that already names what failed.
+                  message: local.error ?? 'The local studio could not start.',
                   hint: 'Check the ffmpeg path under About, then try again.'
                 }}
                 // Asking for the ingest address makes the core start the studio again.
