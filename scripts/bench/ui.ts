@@ -250,10 +250,8 @@ export async function stopToReadyRows(): Promise<BenchRow[]> {
 
 /** The measurements themselves; they need a keychain (the core keeps the local studio's key there). */
 async function measureUi(): Promise<BenchRow[]> {
-  // Our own keychain entries, never the user's; and the machine's ffmpeg unless told otherwise.
+  // Our own keychain entries, never the user's.
   process.env.ONAIR_KEYCHAIN_SERVICE ??= 'onair-bench'
-  if (!process.env.FFMPEG_PATH && existsSync('/usr/bin/ffmpeg'))
-    process.env.FFMPEG_PATH = '/usr/bin/ffmpeg'
   ensureBuilt()
   return [...bundleRows(), ...(await sessionsRows()), ...(await stopToReadyRows())]
 }

@@ -2,26 +2,15 @@
 // pushing lavfi test video over RTMP, ffprobe, and small HTTP helpers. Used by the studio, core and
 // e2e suites.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveFfmpeg, resolveFfprobe } from '../../src/node/ffmpeg/locate'
 import { startStudio, type RunningStudio, type StudioOptions } from '../../src/studio/index'
 
-/**
- * ffmpeg for tests: FFMPEG_PATH when set; else the system one if ffmpeg-static has no binary here.
- */
+/** ffmpeg for tests: the app's own choice (FFMPEG_PATH, ffmpeg-static, then PATH). */
 export function testFfmpeg(): string {
-  try {
-    return resolveFfmpeg().path
-  } catch (err) {
-    if (!process.env.FFMPEG_PATH && existsSync('/usr/bin/ffmpeg')) {
-      process.env.FFMPEG_PATH = '/usr/bin/ffmpeg'
-      return '/usr/bin/ffmpeg'
-    }
-    throw err
-  }
+  return resolveFfmpeg().path
 }
 
 export type TestStudio = RunningStudio & {

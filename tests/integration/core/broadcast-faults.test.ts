@@ -163,7 +163,9 @@ describe('broadcaster under ingest faults', () => {
       expect(err!.error.hint).toContain('FFMPEG_PATH')
       expect(b.status()).toBeNull()
     } finally {
-      process.env.FFMPEG_PATH = saved
+      // Assigning undefined would set the text "undefined": unset it as it was.
+      if (saved === undefined) delete process.env.FFMPEG_PATH
+      else process.env.FFMPEG_PATH = saved
     }
   })
 

@@ -43,16 +43,19 @@ describe('broadcast args', () => {
     expect(valueOf(args, '-preset')).toBe('veryfast')
   })
 
-  it('builds a paced lavfi test pattern with a tone and FLV output', () => {
+  it('builds a paced lavfi test pattern, its tone from the app through stdin, and FLV output', () => {
     const args = buildBroadcastArgs({
       source: { kind: 'test-pattern' },
       output: { ...output, width: 640, height: 360, fps: 25, keyframeIntervalSec: 1 },
       url,
       preset: 'ultrafast'
     })
-    expect(args.filter((a) => a === 'lavfi')).toHaveLength(2)
-    expect(args.filter((a) => a === '-re')).toHaveLength(2)
+    // One synthetic input (the picture); the tone is the app's, so the app's death ends ffmpeg.
+    expect(args.filter((a) => a === 'lavfi')).toHaveLength(1)
+    expect(args.filter((a) => a === '-re')).toHaveLength(1)
     expect(args).toContain('testsrc2=size=640x360:rate=25')
+    expect(args[args.indexOf('pipe:0') - 6]).toBe('s16le')
+    expect(args).toContain('-shortest')
     expect(valueOf(args, '-g')).toBe('25')
     expect(valueOf(args, '-preset')).toBe('ultrafast')
     expect(valueOf(args, '-rw_timeout')).toBe('10000000')

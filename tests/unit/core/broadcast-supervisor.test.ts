@@ -11,19 +11,24 @@ const KEY = 'ab12-cd34-ef56-gh78'
 
 class FakeChild extends EventEmitter implements ChildLike {
   pid: number | undefined = Math.floor(Math.random() * 1e6)
-  /** Like ffmpeg: 'q' on stdin and SIGTERM both end it; a test may make it stubborn. */
+  /**
+   * Like ffmpeg reading its media (or the test pattern's tone) from stdin: the end of stdin and SIGTERM
+   * both end it; a test may make it stubborn.
+   */
   obeys = true
   stdin = new PassThrough()
   stdout = new PassThrough()
   stderr = new PassThrough()
   signals: string[] = []
   exited = false
-  stdinText = ''
+  stdinBytes = 0
+  stdinEnded = false
   constructor() {
     super()
-    this.stdin.on('data', (d: Buffer) => {
-      this.stdinText += d.toString()
-      if (this.obeys && this.stdinText === 'q') setTimeout(() => this.exit(0), 100)
+    this.stdin.on('data', (d: Buffer) => (this.stdinBytes += d.length))
+    this.stdin.on('finish', () => {
+      this.stdinEnded = true
+      if (this.obeys) setTimeout(() => this.exit(0), 100)
     })
   }
   kill(sig: NodeJS.Signals = 'SIGTERM'): boolean {
@@ -81,7 +86,7 @@ function setup(extra: Partial<ConstructorParameters<typeof BroadcastSupervisor>[
 const tick = async (ms = 0): Promise<void> => {
   await vi.advanceTimersByTimeAsync(ms)
 }
-/** Stop and let the fake ffmpeg honour 'q' under fake time. */
+/** Stop and let the fake ffmpeg honour the end of its stdin under fake time. */
 const stopped = async (sup: BroadcastSupervisor): Promise<LiveStateEvent> => {
   const done = sup.stop()
   await tick(8000)
@@ -194,7 +199,7 @@ describe('broadcast supervisor', () => {
     expect((await done).state).toBe('ended')
   })
 
-  it('stop while live: q first, SIGTERM after 5 s, SIGKILL 2 s later', async () => {
+  it('stop while live: stdin closed first, SIGTERM after 5 s, SIGKILL 2 s later', async () => {
     const { sup, child } = setup()
     sup.start()
     child().flowing()
@@ -204,7 +209,7 @@ describe('broadcast supervisor', () => {
     const done = sup.stop()
     expect(sup.state).toBe('stopping')
     await tick(0)
-    expect(c.stdinText).toBe('q')
+    expect(c.stdinEnded).toBe(true)
     await tick(4999)
     expect(c.signals).toEqual([])
     await tick(1)
@@ -214,15 +219,20 @@ describe('broadcast supervisor', () => {
     expect((await done).state).toBe('ended')
   })
 
-  it('an orderly exit after q ends without further signals', async () => {
+  it('feeds the test pattern its tone in real time, and an orderly exit after stdin closed ends without further signals', async () => {
     const { sup, child } = setup()
     sup.start()
     child().flowing()
     await tick()
     const c = child()
+    // 48 kHz stereo s16le, written as time passes (plus a short lead): about 192 kB a second.
+    const before = c.stdinBytes
+    await tick(1000)
+    expect(c.stdinBytes - before).toBeGreaterThan(180_000)
+    expect(c.stdinBytes - before).toBeLessThan(200_000)
     const done = sup.stop()
     await tick(100)
-    expect(c.stdinText).toBe('q')
+    expect(c.stdinEnded).toBe(true)
     expect((await done).state).toBe('ended')
     await tick(10_000)
     expect(c.signals).toEqual([])
@@ -302,7 +312,7 @@ describe('broadcast supervisor, media source', () => {
     const { join } = await import('node:path')
     const file = readFileSync(join(__dirname, '../../fixtures/core/h264-opus-4s.mkv'))
     await sup.pushMedia(file.subarray(0, 40_000))
-    expect(children[0]!.stdin.readableLength + children[0]!.stdinText.length).toBeGreaterThan(0)
+    expect(children[0]!.stdin.readableLength + children[0]!.stdinBytes).toBeGreaterThan(0)
     await tick(5000)
     expect(children[0]!.signals).toEqual(['SIGKILL'])
     expect(states.at(-1)).toMatchObject({

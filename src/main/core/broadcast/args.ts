@@ -1,5 +1,6 @@
 // Pure builders for the broadcaster's ffmpeg command line. Every flag that is not obvious says why.
 import type { LiveSource, OutputSettings } from '../../../shared/contract'
+import { TONE_CHANNELS, TONE_RATE } from './tone-feed'
 
 export interface BroadcastArgsInput {
   source: LiveSource
@@ -31,7 +32,8 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
     '-progress',
     'pipe:1',
     '-nostats'
-    // No -nostdin: stdin carries the media, or 'q' for an orderly stop of the test pattern.
+    // stdin carries the media (the camera's chunks, or the test pattern's tone): its end is the
+    // orderly stop, and the app's death ends it too (see tone-feed.ts).
   ]
   if (source.kind === 'test-pattern') {
     args.push(...testPatternInputs(output))
@@ -52,6 +54,8 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   args.push('-map', '0:v:0', '-map', source.kind === 'test-pattern' ? '1:a:0' : '0:a:0?')
   args.push(...videoArgs(videoPath(source), output, input.preset ?? 'veryfast'))
   args.push(...audioArgs(output))
+  // The test pattern ends with its tone: when the app stops writing it (a stop, or the app died).
+  if (source.kind === 'test-pattern') args.push('-shortest')
   args.push(
     '-f',
     'flv',
@@ -74,11 +78,15 @@ function testPatternInputs(o: OutputSettings): string[] {
     'lavfi',
     '-i',
     `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}`,
-    '-re',
+    // The tone comes from the app through stdin (ToneFeed), paced by the app in real time.
     '-f',
-    'lavfi',
+    's16le',
+    '-ar',
+    String(TONE_RATE),
+    '-ac',
+    String(TONE_CHANNELS),
     '-i',
-    'sine=frequency=440:sample_rate=48000'
+    'pipe:0'
   ]
 }
 

@@ -12,6 +12,7 @@ import type {
 import type { AppError } from '../../../shared/result'
 import { buildBroadcastArgs, videoPath } from './args'
 import { MediaFeed } from './media-feed'
+import { ToneFeed } from './tone-feed'
 import {
   ProgressParser,
   showsMediaFlowing,
@@ -60,7 +61,8 @@ export interface SupervisorOptions {
 export class BroadcastSupervisor {
   private st: LiveStateEvent
   private child: ChildLike | null = null
-  private feed: MediaFeed | null
+  /** What goes into ffmpeg's stdin: the camera's chunks, or the test pattern's tone. */
+  private feed: MediaFeed | ToneFeed
   private ring: RedactedRing
   private retryTimer: ReturnType<typeof setTimeout> | null = null
   private stallTimer: ReturnType<typeof setTimeout> | null = null
@@ -78,7 +80,7 @@ export class BroadcastSupervisor {
     this.now = o.now ?? Date.now
     this.backoff = { ...RECONNECT_BACKOFF, ...o.backoff }
     this.st = { runId: o.runId, streamId: o.streamId, streamName: o.streamName, state: 'idle' }
-    this.feed = o.source.kind === 'media' ? new MediaFeed(o.mediaBufferBytes) : null
+    this.feed = o.source.kind === 'media' ? new MediaFeed(o.mediaBufferBytes) : new ToneFeed()
     this.ring = new RedactedRing(o.secrets, 50)
     // A copied H.264 stream runs at whatever the capture encoder chose (a still scene compresses far under
     // the target): judging its bitrate against the target would cry wolf, so only speed and drops count.
@@ -112,7 +114,7 @@ export class BroadcastSupervisor {
   }
 
   async pushMedia(chunk: Buffer): Promise<void> {
-    if (!this.feed || this.isFinal() || this.st.state === 'stopping') return
+    if (!(this.feed instanceof MediaFeed) || this.isFinal() || this.st.state === 'stopping') return
     try {
       await this.feed.push(chunk)
     } catch (e) {
@@ -140,11 +142,9 @@ export class BroadcastSupervisor {
     const child = this.child
     this.set({ state: 'stopping', nextRetryAt: undefined })
     void stopChild(child, {
-      // Orderly end so the ingest sees an unpublish: EOF on the media pipe, or 'q' for lavfi input.
-      // Still connecting: nothing to finish in order, and a blocked connect would not read 'q'.
-      graceful: wasLive
-        ? () => (this.feed ? this.feed.end() : child.stdin?.write('q'))
-        : () => terminate(child),
+      // Orderly end so the ingest sees an unpublish: EOF on stdin (the media, or the tone).
+      // Still connecting: nothing to finish in order, and a blocked connect would not read its input.
+      graceful: wasLive ? () => this.feed.end() : () => terminate(child),
       termAfterMs: this.o.stopGraceMs ?? 5000,
       killAfterMs: this.o.killGraceMs ?? 2000
     })
@@ -181,7 +181,7 @@ export class BroadcastSupervisor {
       if (child.pid === undefined) this.onExit(child, null, null, err)
     })
     child.once('exit', (code, signal) => this.onExit(child, code, signal, spawnError))
-    if (this.feed && child.stdin) this.feed.attach(child.stdin)
+    if (child.stdin) this.feed.attach(child.stdin)
     this.armStall()
   }
 
@@ -224,7 +224,7 @@ export class BroadcastSupervisor {
   ): void {
     if (this.child !== child) return
     this.child = null
-    this.feed?.detach()
+    this.feed.detach()
     this.clearStall()
     if (this.st.state === 'stopping') {
       this.finish({ state: 'ended' })
@@ -266,7 +266,7 @@ export class BroadcastSupervisor {
     const ms = this.o.stallMs ?? 20_000
     this.stallTimer = setTimeout(() => {
       // Media that has not reached a keyframe yet is the renderer's pace, not a hung ffmpeg.
-      if (this.feed && !this.feed.synced) return this.armStall()
+      if (this.feed instanceof MediaFeed && !this.feed.synced) return this.armStall()
       this.stalled = true
       if (this.child) forceKill(this.child)
     }, ms)
