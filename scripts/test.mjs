@@ -2,7 +2,7 @@
 // `tests: N passed, N failed`. On Linux it runs inside a private D-Bus session with an unlocked
 // gnome-keyring, so the keychain tests use a real Secret Service without touching the user's own.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
