@@ -97,9 +97,15 @@ function trackedOf(child: ChildHandle): Tracked | undefined {
   return undefined
 }
 
-/** The polite word where the OS has one: SIGTERM on POSIX. Windows has no signals to children. */
-export function terminate(child: ChildHandle): void {
-  if (!hasExited(child)) child.kill('SIGTERM')
+/**
+ * The polite word where the OS has one: SIGTERM on POSIX. Windows has no signal a child can catch
+ * (kill() is TerminateProcess there), so terminating means forcing the tree at once.
+ */
+export function terminate(child: ChildHandle, platform?: ProcessPlatform): void {
+  if (hasExited(child)) return
+  const p = platform ?? trackedOf(child)?.platform ?? hostPlatform
+  if (p.platform === 'win32') forceKill(child, { platform: p })
+  else child.kill('SIGTERM')
 }
 
 /**
@@ -156,7 +162,7 @@ export function stopChild(child: ChildHandle, plan: StopPlan): Promise<void> {
   if (plan.termAfterMs !== undefined) {
     timers.push(
       setTimeout(() => {
-        terminate(child)
+        terminate(child, plan.platform)
         timers.push(setTimeout(force, plan.killAfterMs))
       }, plan.termAfterMs)
     )

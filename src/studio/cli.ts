@@ -2,6 +2,10 @@
 // runs the studio until SIGINT/SIGTERM; `npm run studio -- keys create --data DIR [--user NAME]`
 // prints a new API key.
 // stdout carries only the ONAIR_STUDIO_READY line (or the key); logs go to stderr.
+// Started by the app (with an IPC channel), it says ready/failed on the channel instead, stops on the
+// app's "stop", and stops by itself when the channel closes: the app died (crash, Force Quit, End task,
+// SIGKILL) and nobody is left to stop it.
+import { isStopMessage, type StudioToApp } from '../node/studio-channel'
 import { EXIT, parseArgs, type CliArgs } from './cli-args'
 import { createApiKey, startStudio, StudioStartError } from './index'
 
@@ -23,6 +27,24 @@ function exitCodeFor(err: unknown): number {
   if (code === 'ENOENT') return EXIT.ffmpegMissing
   return EXIT.failed
 }
+
+/** Whatever happens, the process is gone this long after its stop began (within the app's 10 s). */
+const STOP_DEADLINE_MS = 8000
+
+/** Started by the app, with a channel; the channel may close while the studio is still starting. */
+const viaApp = typeof process.send === 'function'
+let appGone = false
+let onAppGone = (): void => {
+  appGone = true
+}
+if (viaApp) process.on('disconnect', () => onAppGone())
+
+/** Sends on the app's channel (when there is one); resolves once the message is written. */
+const tell = (m: StudioToApp): Promise<void> =>
+  new Promise((resolve) => {
+    if (process.send && process.connected) process.send(m, undefined, {}, () => resolve())
+    else resolve()
+  })
 
 async function main(): Promise<void> {
   let args: CliArgs
@@ -50,12 +72,17 @@ async function main(): Promise<void> {
     rtmp: studio.rtmpUrl,
     ...(studio.apiKey ? { apiKey: studio.apiKey } : {})
   }
-  process.stdout.write(`ONAIR_STUDIO_READY ${JSON.stringify(ready)}\n`)
+  if (viaApp) await tell({ type: 'ready', ...ready })
+  else process.stdout.write(`ONAIR_STUDIO_READY ${JSON.stringify(ready)}\n`)
   let stopping = false
   const shutdown = (sig: string): void => {
     if (stopping) return
     stopping = true
     stamp(`studio: ${sig}, finishing recordings and stopping`)
+    setTimeout(() => {
+      stamp('studio: stop took too long, exiting')
+      process.exit(EXIT.failed)
+    }, STOP_DEADLINE_MS).unref()
     studio.stop().then(
       () => process.exit(0),
       (err: Error) => {
@@ -66,9 +93,18 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => shutdown('SIGINT'))
   process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('message', (m) => {
+    if (isStopMessage(m)) shutdown('stop asked by the app')
+  })
+  onAppGone = () => shutdown('the app is gone (its channel closed)')
+  if (appGone) onAppGone()
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`onair studio: ${(err as Error).message}\n`)
+main().catch(async (err: unknown) => {
+  const reason = (err as Error).message
+  process.stderr.write(`onair studio: ${reason}\n`)
+  const code = err instanceof StudioStartError ? err.code : undefined
+  // The app hears why before the process (and its channel) ends.
+  await tell({ type: 'failed', reason, ...(code ? { code } : {}) })
   process.exit(exitCodeFor(err))
 })

@@ -1,5 +1,6 @@
-// Runs the local studio as a child process: started on first use (free ports, data under
-// <appDataDir>/studio), its API key provisioned into the keychain, restarted if it dies, stopped on quit.
+// Runs the local studio as a child process (data under <appDataDir>/studio): started with the app when
+// it is the active connection, or on first use; it talks over a typed IPC channel (node/studio-channel);
+// its API key is provisioned into the keychain; it is restarted if it dies and stopped on quit.
 import { execFile, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import type { ConnectionStatus } from '../../shared/contract'
@@ -7,6 +8,7 @@ import { AppFailure } from '../../shared/result'
 import { ApiClient } from './api-client'
 import { RedactedRing } from '../../node/ffmpeg/stderr-ring'
 import { forceKill, spawnChild, stopChild, terminate } from '../../node/process'
+import { parseStudioMessage, type AppToStudio } from '../../node/studio-channel'
 import { backoffDelay, type Backoff } from '../../shared/backoff'
 import type { Keychain } from './keychain'
 import { LOCAL_ID } from './settings-store'
@@ -35,8 +37,6 @@ export interface StudioHostOptions {
   readyTimeoutMs?: number
   restartDelayMs?: number
 }
-
-const READY = 'ONAIR_STUDIO_READY '
 
 const portOf = (url: string): string => {
   try {
@@ -128,15 +128,17 @@ export class StudioHost {
     if (ports?.api && ports.rtmp) args.push('--port', ports.api, '--rtmp-port', ports.rtmp)
     const child = spawnChild(this.cmd.command, args, {
       env: { ...process.env, ...this.cmd.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The IPC channel is how the studio says ready or failed, and how it learns the app is gone.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // A tree: stopping the studio by force also reaches the ffmpegs it started.
       tree: true
     })
     this.child = child
     const ring = new RedactedRing([], 50)
     child.stderr?.on('data', (d: Buffer) => ring.write(d))
+    // Nothing is read from stdout, but a full pipe must never block the studio.
+    child.stdout?.resume()
     return new Promise((resolve, reject) => {
-      let out = ''
       let settled = false
       const fail = (why: string): void => {
         if (settled) return
@@ -146,7 +148,7 @@ export class StudioHost {
         reject(
           new AppFailure({
             code: 'studio-failed',
-            message: `The local studio could not start: ${why}${tail ? ` (${tail.replace(/\n/g, ' | ')})` : ''}.`,
+            message: `The local studio could not start: ${why}${tail && !tail.includes(why) ? ` (${tail.replace(/\n/g, ' | ')})` : ''}.`,
             hint: 'See that ffmpeg is installed and the app data folder is writable, then retry.'
           })
         )
@@ -155,25 +157,13 @@ export class StudioHost {
         () => fail('it did not become ready in time'),
         this.o.readyTimeoutMs ?? 60_000
       )
-      child.stdout?.on('data', (d: Buffer) => {
-        if (settled) return
-        out += d.toString()
-        const line = out.split('\n').find((l) => l.startsWith(READY))
-        if (!line || !out.slice(out.indexOf(line)).includes('\n')) return
-        try {
-          const j = JSON.parse(line.slice(READY.length)) as {
-            api: string
-            rtmp: string
-            apiKey?: string
-          }
-          settled = true
-          clearTimeout(timer)
-          child.stdout?.removeAllListeners('data')
-          child.stdout?.resume()
-          resolve({ apiUrl: j.api, rtmpUrl: j.rtmp, apiKey: j.apiKey })
-        } catch {
-          fail('its ready line could not be read')
-        }
+      child.on('message', (raw) => {
+        const m = parseStudioMessage(raw)
+        if (!m || settled) return
+        if (m.type === 'failed') return fail(m.reason)
+        settled = true
+        clearTimeout(timer)
+        resolve({ apiUrl: m.api, rtmpUrl: m.rtmp, apiKey: m.apiKey })
       })
       child.once('error', (e) => fail(e.message))
       child.once('exit', (code, signal) => {
@@ -291,8 +281,13 @@ export class StudioHost {
       this.setStatus({ state: 'stopped' })
       return
     }
-    // Graceful: SIGTERM lets it finalize sessions. Forced after graceMs: the whole tree.
-    await stopChild(child, { graceful: () => terminate(child), killAfterMs: graceMs, tree: true })
+    // Graceful: "stop" on the channel (every OS; SIGTERM where the channel is gone) lets it finalize
+    // its sessions. Forced after graceMs: the whole tree.
+    const graceful = (): void => {
+      if (child.connected) child.send({ type: 'stop' } satisfies AppToStudio)
+      else terminate(child)
+    }
+    await stopChild(child, { graceful, killAfterMs: graceMs, tree: true })
     // The studio's own ffmpegs share its tree: make sure none is left behind.
     forceKill(child, { tree: true })
   }
