@@ -41,8 +41,17 @@ export interface AddConnectionArgs {
 
 export interface ConnectionStatus {
   active: ConnectionView | null
-  /** For the local studio: starting, ready or failed (with the reason). */
-  local: { state: 'stopped' | 'starting' | 'ready' | 'failed'; error?: string; api?: string }
+  /**
+   * For the local studio: starting, ready or failed (with the reason). Its addresses stay the same
+   * across launches; `moved` says when a remembered port was taken and the ingest address changed.
+   */
+  local: {
+    state: 'stopped' | 'starting' | 'ready' | 'failed'
+    error?: string
+    api?: string
+    rtmp?: string
+    moved?: { what: 'ingest' | 'api'; from: string; to: string }[]
+  }
 }
 
 // ---- streams & sessions ---------------------------------------------------------------------------

@@ -25,6 +25,8 @@ export interface CliArgs {
   data: string
   /** Milliseconds a dropped publisher has to come back into the same session (tests shorten it). */
   resumeWindowMs?: number
+  /** --port-fallback: a taken --port or --rtmp-port gives way to any free port. */
+  portFallback?: boolean
   user?: string
 }
 
@@ -60,6 +62,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (flag === '--port') out.port = port(need(), flag)
     else if (flag === '--rtmp-port') out.rtmpPort = port(need(), flag)
     else if (flag === '--data') out.data = need()
+    else if (flag === '--port-fallback') out.portFallback = true
     else if (flag === '--resume-window') {
       const ms = Number(need())
       if (!Number.isInteger(ms) || ms < 0 || ms > 3_600_000)

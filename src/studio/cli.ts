@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     port: args.port,
     rtmpPort: args.rtmpPort,
     ...(args.resumeWindowMs !== undefined ? { resumeWindowMs: args.resumeWindowMs } : {}),
+    portFallback: args.portFallback ?? false,
     log: stamp
   })
   const ready = {

@@ -17,6 +17,11 @@ export interface StudioOptions {
   port?: number
   rtmpPort?: number
   resumeWindowMs?: number
+  /**
+   * When port or rtmpPort is taken, take any free one instead of failing (the app asks for its
+   * remembered ports this way and tells the creator when one changed).
+   */
+  portFallback?: boolean
   log?: (line: string) => void
 }
 
@@ -57,6 +62,22 @@ function checkWritable(dir: string): void {
   }
 }
 
+/** Binds on port; with portFallback, a taken port gives way to any free one (logged). */
+async function withFallback(
+  opts: StudioOptions,
+  port: number,
+  bind: (port: number) => Promise<number>
+): Promise<number> {
+  try {
+    return await bind(port)
+  } catch (err) {
+    if (!opts.portFallback || port === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE')
+      throw err
+    opts.log?.(`studio: ${(err as Error).message}; taking another port`)
+    return bind(0)
+  }
+}
+
 const hostForUrl = (h: string): string => (h.includes(':') ? `[${h}]` : h)
 
 const hasUsers = (db: Db): boolean =>
@@ -94,8 +115,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   try {
     const recovered = await live.recover()
     if (recovered > 0) log(`studio: finalized ${recovered} session(s) left open by a previous run`)
-    apiPort = await listen(server, host, opts.port ?? 0, 'API')
-    rtmpPort = await ingest.start(opts.rtmpPort ?? 0)
+    apiPort = await withFallback(opts, opts.port ?? 0, (p) => listen(server, host, p, 'API'))
+    rtmpPort = await withFallback(opts, opts.rtmpPort ?? 0, (p) => ingest.start(p))
   } catch (err) {
     server.close()
     await ingest.stop()

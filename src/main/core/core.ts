@@ -52,6 +52,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     keychain,
     command: opts.studioCommand,
     extraArgs: opts.studioArgs,
+    ports: {
+      get: () => store.get().localPorts,
+      set: (p) => {
+        const was = store.get().localPorts
+        if (was?.api !== p.api || was?.rtmp !== p.rtmp) store.update((x) => (x.localPorts = p))
+      }
+    },
     // Called only after ensure(), when conns exists.
     onStatus: () => void conns.emitStatus().catch(() => undefined)
   })

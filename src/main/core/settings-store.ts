@@ -12,11 +12,18 @@ export interface StoredConnection {
   baseUrl: string
 }
 
+/** The local studio's ports, chosen once and kept, so encoders and links pointed at it keep working. */
+export interface LocalPorts {
+  api: number
+  rtmp: number
+}
+
 export interface Settings {
   version: 1
   connections: StoredConnection[]
   activeId: string
   devices: DeviceSettings
+  localPorts?: LocalPorts
 }
 
 export const LOCAL_ID = 'local'

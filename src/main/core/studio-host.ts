@@ -11,7 +11,7 @@ import { forceKill, spawnChild, stopChild, terminate } from '../../node/process'
 import { parseStudioMessage, type AppToStudio } from '../../node/studio-channel'
 import { backoffDelay, type Backoff } from '../../shared/backoff'
 import type { Keychain } from './keychain'
-import { LOCAL_ID } from './settings-store'
+import { LOCAL_ID, type LocalPorts } from './settings-store'
 
 export interface StudioCommand {
   command: string
@@ -36,14 +36,26 @@ export interface StudioHostOptions {
   onStatus?: (s: LocalStatus) => void
   readyTimeoutMs?: number
   restartDelayMs?: number
+  /** Where the studio's ports are remembered between launches (the app's settings). */
+  ports?: { get(): LocalPorts | undefined; set(p: LocalPorts): void }
 }
 
-const portOf = (url: string): string => {
+/** RTMP's well-known port: what encoders and creators expect when nothing else is said. */
+export const DEFAULT_RTMP_PORT = 1935
+
+const portOf = (url: string): number => {
   try {
-    return new URL(url).port
+    const u = new URL(url)
+    return Number(u.port || (u.protocol === 'rtmp:' ? DEFAULT_RTMP_PORT : 80))
   } catch {
-    return ''
+    return 0
   }
+}
+
+const withPort = (url: string, port: number): string => {
+  const u = new URL(url)
+  u.port = String(port)
+  return u.toString().replace(/\/$/, '')
 }
 
 /** Dev and tests: node + tsx on the TypeScript CLI. The Electron shell passes its bundled script. */
@@ -60,7 +72,7 @@ export class StudioHost {
   private stopped = false
   private restartTimer: ReturnType<typeof setTimeout> | null = null
   private restarts = 0
-  private ports: { api: string; rtmp: string } | undefined
+  private ports: LocalPorts | undefined
   private readonly cmd: StudioCommand
 
   constructor(private readonly o: StudioHostOptions) {
@@ -91,20 +103,32 @@ export class StudioHost {
   private async start(): Promise<StudioInfo> {
     this.setStatus({ state: 'starting' })
     try {
-      let ready: Awaited<ReturnType<StudioHost['spawnUntilReady']>>
-      try {
-        // After a crash, come back on the same ports so a broadcaster's reconnect finds the ingest.
-        ready = await this.spawnUntilReady(this.ports)
-      } catch (e) {
-        if (!this.ports) throw e
-        this.ports = undefined
-        ready = await this.spawnUntilReady()
-      }
-      this.ports = { api: portOf(ready.apiUrl), rtmp: portOf(ready.rtmpUrl) }
+      // The same addresses at every launch (and after a crash, so a reconnecting broadcaster finds
+      // the ingest): the remembered ports, or RTMP's usual 1935 the first time. The studio takes
+      // another port where one is taken, and we say so.
+      const remembered = this.o.ports?.get() ?? this.ports
+      const ready = await this.spawnUntilReady(remembered ?? { api: 0, rtmp: DEFAULT_RTMP_PORT })
+      const got = { api: portOf(ready.apiUrl), rtmp: portOf(ready.rtmpUrl) }
+      const moved: NonNullable<LocalStatus['moved']> = []
+      if (remembered && got.rtmp !== remembered.rtmp)
+        moved.push({
+          what: 'ingest',
+          from: withPort(ready.rtmpUrl, remembered.rtmp),
+          to: ready.rtmpUrl
+        })
+      if (remembered && got.api !== remembered.api)
+        moved.push({ what: 'api', from: withPort(ready.apiUrl, remembered.api), to: ready.apiUrl })
+      this.ports = got
+      this.o.ports?.set(got)
       const apiKey = await this.provisionKey(ready.apiUrl, ready.apiKey)
       this.info = { apiUrl: ready.apiUrl, rtmpUrl: ready.rtmpUrl, apiKey }
       this.restarts = 0
-      this.setStatus({ state: 'ready', api: ready.apiUrl })
+      this.setStatus({
+        state: 'ready',
+        api: ready.apiUrl,
+        rtmp: ready.rtmpUrl,
+        ...(moved.length ? { moved } : {})
+      })
       return this.info
     } catch (e) {
       const err =
@@ -120,12 +144,11 @@ export class StudioHost {
     }
   }
 
-  private spawnUntilReady(ports?: {
-    api: string
-    rtmp: string
-  }): Promise<{ apiUrl: string; rtmpUrl: string; apiKey?: string }> {
+  private spawnUntilReady(
+    ports: LocalPorts
+  ): Promise<{ apiUrl: string; rtmpUrl: string; apiKey?: string }> {
     const args = [...this.cmd.args, '--data', this.o.dataDir, ...(this.o.extraArgs ?? [])]
-    if (ports?.api && ports.rtmp) args.push('--port', ports.api, '--rtmp-port', ports.rtmp)
+    args.push('--port', String(ports.api), '--rtmp-port', String(ports.rtmp), '--port-fallback')
     const child = spawnChild(this.cmd.command, args, {
       env: { ...process.env, ...this.cmd.env },
       // The IPC channel is how the studio says ready or failed, and how it learns the app is gone.

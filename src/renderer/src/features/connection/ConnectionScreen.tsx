@@ -54,6 +54,17 @@ export function ConnectionScreen({ navigate }: { navigate: Navigate }): ReactNod
               {local.state === 'starting' && 'Starting the built-in streaming service…'}
             </p>
             {local.api && <p className="mono">API: {local.api}</p>}
+            {local.rtmp && <p className="mono">Ingest: {local.rtmp}</p>}
+            {local.moved?.map((m) => (
+              <p key={m.what} className="notice" role="status" data-testid="local-moved">
+                {m.what === 'ingest' ? 'The ingest address changed' : 'The API address changed'}:{' '}
+                {m.from} was taken by another program, so the local studio now uses{' '}
+                <span className="mono">{m.to}</span>
+                {m.what === 'ingest'
+                  ? '. Point OBS or any other encoder there; Onair itself follows on its own.'
+                  : '. Links to the old address no longer work.'}
+              </p>
+            ))}
             {local.state === 'failed' && (
               <ErrorNote
                 error={{
