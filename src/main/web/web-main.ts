@@ -1,17 +1,9 @@
 // `npm run start:web` (and the fallback of `npm start`): the core and the web shell in plain Node.
-import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { defaultAppDataDir } from '../core/app-data'
 import { createCore } from '../core/core'
 import { redactSecrets } from '../../shared/redact'
 import { startWebShell } from './web-shell'
-
-export function defaultAppDataDir(): string {
-  if (process.env.ONAIR_APP_DATA) return resolve(process.env.ONAIR_APP_DATA)
-  if (process.platform === 'win32') return join(process.env.APPDATA ?? homedir(), 'onair')
-  if (process.platform === 'darwin')
-    return join(homedir(), 'Library', 'Application Support', 'onair')
-  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'onair')
-}
 
 async function main(): Promise<void> {
   const log = (line: string): void => console.error(`[onair] ${redactSecrets(line)}`)

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { defaultAppDataDir } from '../../../src/main/core/app-data'
 import { SettingsStore } from '../../../src/main/core/settings-store'
 import { maskStreamKey, toSessionView, toStreamView } from '../../../src/main/core/views'
 
@@ -78,5 +79,23 @@ describe('views', () => {
     expect(
       toSessionView({ name: 'x', recordingStatus: 'bogus' as 'ready' }).recordingStatus
     ).toBeUndefined()
+  })
+})
+
+describe('the app-data folder', () => {
+  it("is Electron's userData for Onair on each OS, and ONAIR_APP_DATA wins", () => {
+    expect(
+      defaultAppDataDir(
+        { APPDATA: 'C:\\Users\\Ana López\\AppData\\Roaming' },
+        'win32',
+        'C:\\Users\\Ana López'
+      )
+    ).toBe('C:\\Users\\Ana López\\AppData\\Roaming\\Onair')
+    expect(defaultAppDataDir({}, 'darwin', '/Users/ana')).toBe(
+      '/Users/ana/Library/Application Support/Onair'
+    )
+    expect(defaultAppDataDir({}, 'linux', '/home/ana')).toBe('/home/ana/.config/Onair')
+    expect(defaultAppDataDir({ XDG_CONFIG_HOME: '/x' }, 'linux', '/home/ana')).toBe('/x/Onair')
+    expect(defaultAppDataDir({ ONAIR_APP_DATA: '/tmp/od' }, 'darwin', '/Users/ana')).toBe('/tmp/od')
   })
 })
