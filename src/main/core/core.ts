@@ -33,6 +33,8 @@ export interface CoreOptions {
    * the app"); otherwise it starts on first use. Tests leave it lazy.
    */
   warmLocalStudio?: boolean
+  /** The app log (app-log.ts): the local studio's own lines go there too. */
+  log?: (line: string) => void
 }
 
 export interface Core extends OnairCalls {
@@ -52,6 +54,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     keychain,
     command: opts.studioCommand,
     extraArgs: opts.studioArgs,
+    log: opts.log,
     ports: {
       get: () => store.get().localPorts,
       set: (p) => {

@@ -36,6 +36,8 @@ export interface StudioHostOptions {
   onStatus?: (s: LocalStatus) => void
   readyTimeoutMs?: number
   restartDelayMs?: number
+  /** The app log: the studio's stderr lines (already redacted by the studio) are kept there. */
+  log?: (line: string) => void
   /** Where the studio's ports are remembered between launches (the app's settings). */
   ports?: { get(): LocalPorts | undefined; set(p: LocalPorts): void }
 }
@@ -158,7 +160,12 @@ export class StudioHost {
     })
     this.child = child
     const ring = new RedactedRing([], 50)
-    child.stderr?.on('data', (d: Buffer) => ring.write(d))
+    child.stderr?.on('data', (d: Buffer) => {
+      ring.write(d)
+      if (this.o.log)
+        for (const line of d.toString().split(/\r?\n/))
+          if (line.trim()) this.o.log(`studio: ${line}`)
+    })
     // Nothing is read from stdout, but a full pipe must never block the studio.
     child.stdout?.resume()
     return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 // Electron's entry: one instance, one window, the core behind the contract, everything stopped on quit.
 import { join } from 'node:path'
 import { app, BrowserWindow } from 'electron'
+import { createAppLog, type Log } from '../core/app-log'
 import { createCore, type Core } from '../core/core'
 import { registerIpc } from './ipc'
 import { contentSecurityPolicy } from '../core/csp'
@@ -9,7 +10,8 @@ import { rendererTarget } from './renderer-target'
 import { createMainWindow, hardenSession } from './window'
 import { redactSecrets } from '../../shared/redact'
 
-const log = (line: string): void => console.log(`[onair] ${redactSecrets(line)}`)
+// The console until the app is ready, then the log file in the OS's logs folder as well.
+let log: Log = (line) => console.log(`[onair] ${redactSecrets(line)}`)
 
 // Tests and portable runs point the app at their own data folder.
 if (process.env.ONAIR_APP_DATA) app.setPath('userData', process.env.ONAIR_APP_DATA)
@@ -37,6 +39,7 @@ app.on('second-instance', () => {
 })
 
 void app.whenReady().then(async () => {
+  log = createAppLog(app.getPath('logs'), (l) => console.log(l))
   const target = rendererTarget()
   const csp = async (): Promise<string> =>
     contentSecurityPolicy(core ? await core.connectHosts() : [])
@@ -47,6 +50,7 @@ void app.whenReady().then(async () => {
     shell: 'electron',
     warmLocalStudio: true,
     appVersion: app.getVersion(),
+    log: (line) => log(line),
     electronVersion: process.versions.electron,
     // The packaged app runs the local studio with Electron's own Node (no separate node install needed).
     studioCommand: {
@@ -55,7 +59,12 @@ void app.whenReady().then(async () => {
       env: { ELECTRON_RUN_AS_NODE: '1' }
     }
   })
-  registerIpc(core, () => win, target.origins, log)
+  registerIpc(
+    core,
+    () => win,
+    target.origins,
+    (line) => log(line)
+  )
   win = createMainWindow()
   win.on('closed', () => (win = null))
   app.on('activate', () => {

@@ -1,16 +1,18 @@
 // `npm run start:web` (and the fallback of `npm start`): the core and the web shell in plain Node.
 import { join, resolve } from 'node:path'
 import { defaultAppDataDir } from '../core/app-data'
+import { createAppLog } from '../core/app-log'
 import { createCore } from '../core/core'
-import { redactSecrets } from '../../shared/redact'
 import { startWebShell } from './web-shell'
 
 async function main(): Promise<void> {
-  const log = (line: string): void => console.error(`[onair] ${redactSecrets(line)}`)
+  const appDataDir = defaultAppDataDir()
+  const log = createAppLog(join(appDataDir, 'logs'))
   const staticDir = resolve(process.env.ONAIR_RENDERER_DIR ?? join(__dirname, '../renderer'))
   const builtStudio = join(__dirname, 'studio.js')
   const core = await createCore({
-    appDataDir: defaultAppDataDir(),
+    appDataDir,
+    log,
     shell: 'web',
     warmLocalStudio: true,
     appVersion: process.env.npm_package_version ?? '0.1.0',
