@@ -12,6 +12,7 @@ export interface TestWebShell {
   url: string
   origin: string
   token: string
+  session: string
   core: Core
   appDataDir: string
   stop(): Promise<void>
@@ -37,6 +38,7 @@ export async function startWebShell(
     url: shell.url,
     origin: shell.origin,
     token: shell.token,
+    session: shell.session,
     core,
     appDataDir,
     stop: async () => {

@@ -25,10 +25,15 @@ export interface WebShellOptions {
 }
 
 export interface RunningWebShell {
-  /** Open this once: it carries the token. */
+  /** Open this once: it carries the one-time token. */
   url: string
   origin: string
   token: string
+  /**
+   * The session secret the token is exchanged for (the browser gets it only as an HttpOnly cookie);
+   * for callers in this process, e.g. tests calling with `Authorization: Bearer <session>`.
+   */
+  session: string
   close(): Promise<void>
 }
 
@@ -59,11 +64,26 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
+/** What a second browser sees when it opens a link that was already used. */
+const USED_LINK_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Onair: this link was already used</title>
+<meta name="color-scheme" content="light dark"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem">
+<h1>This Onair link was already used</h1>
+<p>The link Onair prints opens it once, so that nobody else on this computer can take over your
+broadcasts with it.</p>
+<p>Go back to the Onair tab that is already open. If you closed it, stop Onair (Ctrl+C in its
+terminal) and start it again with <code>npm start</code>: it prints a new link.</p>
+</body></html>`
+
 const refuse = (res: ServerResponse, status: number, message: string): void =>
   send(res, status, { ok: false, error: { code: 'forbidden', message } } satisfies Result<never>)
 
 export async function startWebShell(opts: WebShellOptions): Promise<RunningWebShell> {
   const token = opts.token ?? randomBytes(24).toString('base64url')
+  // The token opens the app once; the cookie then carries this separate secret.
+  const session = randomBytes(32).toString('base64url')
+  let tokenUsed = false
   const root = resolve(opts.staticDir)
   const log = opts.log ?? (() => {})
   let origins: string[] = []
@@ -75,7 +95,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
   const authorized = (req: IncomingMessage): boolean => {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1]
     const presented = bearer ?? cookieToken(req, cookieName)
-    return presented !== undefined && sameSecret(presented, token)
+    return presented !== undefined && sameSecret(presented, session)
   }
   const hostOk = (req: IncomingMessage): boolean => hosts.includes(req.headers.host ?? '')
   // Browsers send Origin on POST and WebSocket; a foreign one means another site is trying to use us.
@@ -99,9 +119,27 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
       if (!sameSecret(offered, token))
         return refuse(res, 401, 'Wrong token: open the URL Onair printed.')
       url.searchParams.delete('token')
+      const location = url.pathname + (url.search || '')
+      if (tokenUsed) {
+        // The browser that already has the session (a restored tab) just goes on; anyone else is told.
+        if (authorized(req)) {
+          res.writeHead(303, { location, 'cache-control': 'no-store' })
+          res.end()
+          return
+        }
+        log('web shell: the one-time link was opened again without the session; refused')
+        res.writeHead(403, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'"
+        })
+        res.end(USED_LINK_PAGE)
+        return
+      }
+      tokenUsed = true
       res.writeHead(303, {
-        location: url.pathname + (url.search || ''),
-        'set-cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        location,
+        'set-cookie': `${cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/`,
         'cache-control': 'no-store'
       })
       res.end()
@@ -213,6 +251,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     url: `${origin}/?token=${token}`,
     origin,
     token,
+    session,
     close: async () => {
       for (const off of unsubscribe) off()
       for (const ws of clients) ws.terminate()

@@ -49,7 +49,8 @@ function http(
   })
 }
 
-const bearer = (): Record<string, string> => ({ authorization: `Bearer ${shell.token}` })
+// Programmatic callers present the session secret the token is exchanged for (never the token).
+const bearer = (): Record<string, string> => ({ authorization: `Bearer ${shell.session}` })
 const rpc = (name: string, args: unknown, headers: Record<string, string> = bearer()) =>
   http(`/rpc/${name}`, {
     method: 'POST',
@@ -101,6 +102,25 @@ describe('web shell', () => {
     expect(page.status).toBe(200)
     expect(page.body).toContain('<title>Onair</title>')
     expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+    // The cookie carries a separate session secret, not the printed token.
+    expect(cookie).not.toContain(shell.token)
+    expect(cookie.split(';')[0]).toBe(`onair_token_${port}=${shell.session}`)
+  })
+
+  it('the token is one-time: a second, cookie-less use gets a page saying how to open Onair', async () => {
+    const again = await http(`/?token=${shell.token}`)
+    expect(again.status).toBe(403)
+    expect(again.headers['content-type']).toContain('text/html')
+    expect(again.body).toContain('This Onair link was already used')
+    expect(again.body).toContain('npm start')
+    expect(again.headers['set-cookie']).toBeUndefined()
+    // The token itself is no credential: not as a bearer, not as the cookie.
+    expect((await rpc('appInfo', [], { authorization: `Bearer ${shell.token}` })).status).toBe(401)
+    const asCookie = { cookie: `onair_token_${port}=${shell.token}` }
+    expect((await http('/', { headers: asCookie })).status).toBe(401)
+    // The browser that has the session and comes back through the link just goes on.
+    const withSession = { cookie: `onair_token_${port}=${shell.session}` }
+    expect((await http(`/x?token=${shell.token}`, { headers: withSession })).status).toBe(303)
   })
 
   it('checks the Host header (DNS rebinding) and the Origin of calls', async () => {
