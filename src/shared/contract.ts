@@ -241,6 +241,11 @@ export interface OnairEvents {
   'live:state': LiveStateEvent
   'live:health': LiveHealthEvent
   'connection:status': ConnectionStatus
+  /**
+   * Whether Onair itself answers: said by the web bridge when its socket to the web shell closes or
+   * opens again. (In Electron the page and the app live and die together, so it never fires there.)
+   */
+  'app:reachable': { reachable: boolean }
 }
 
 export type EventName = keyof OnairEvents
@@ -291,7 +296,8 @@ void _allListed
 export const EVENT_NAMES = [
   'live:state',
   'live:health',
-  'connection:status'
+  'connection:status',
+  'app:reachable'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel for a call: prefixed so nothing else collides. */

@@ -19,7 +19,13 @@ export interface TestWebShell {
 }
 
 export async function startWebShell(
-  opts: { appDataDir?: string; core?: Partial<CoreOptions> } = {}
+  opts: {
+    appDataDir?: string
+    core?: Partial<CoreOptions>
+    /** A restarted shell: the same port and session secret as an earlier one. */
+    port?: number
+    session?: string
+  } = {}
 ): Promise<TestWebShell> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(
@@ -33,7 +39,12 @@ export async function startWebShell(
     appVersion: '0.0.0-test',
     ...opts.core
   })
-  const shell = await start({ core, staticDir: RENDERER_DIR })
+  const shell = await start({
+    core,
+    staticDir: RENDERER_DIR,
+    ...(opts.port ? { port: opts.port } : {}),
+    ...(opts.session ? { session: opts.session } : {})
+  })
   return {
     url: shell.url,
     origin: shell.origin,

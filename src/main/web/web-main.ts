@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { defaultAppDataDir } from '../core/app-data'
 import { createAppLog } from '../core/app-log'
 import { createCore } from '../core/core'
+import { loadWebIdentity, saveWebIdentity } from './web-identity'
 import { startWebShell } from './web-shell'
 
 async function main(): Promise<void> {
@@ -21,8 +22,18 @@ async function main(): Promise<void> {
       ? { studioCommand: { command: process.execPath, args: [builtStudio] } }
       : {})
   })
-  const port = Number(process.env.ONAIR_WEB_PORT ?? 0)
-  const shell = await startWebShell({ core, staticDir, port, log })
+  // The same address and session as last time, so open tabs find Onair again after a restart.
+  const identity = loadWebIdentity(appDataDir)
+  const explicit = process.env.ONAIR_WEB_PORT
+  const shell = await startWebShell({
+    core,
+    staticDir,
+    port: explicit ? Number(explicit) : identity.port,
+    portFallback: !explicit,
+    session: identity.session,
+    log
+  })
+  saveWebIdentity(appDataDir, { port: Number(new URL(shell.origin).port), session: shell.session })
   // One line the launcher (and tests) can read, then a sentence for people.
   console.log(`ONAIR_WEB_READY ${JSON.stringify({ url: shell.url })}`)
   console.log(`Onair is running in your browser: open ${shell.url}`)

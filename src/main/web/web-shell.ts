@@ -20,7 +20,11 @@ export interface WebShellOptions {
   /** Built renderer (out/renderer). */
   staticDir: string
   port?: number
+  /** Take any free port when `port` is taken (the remembered port of an earlier launch). */
+  portFallback?: boolean
   token?: string
+  /** The session secret; a restarted shell that reuses it keeps the open tabs signed in. */
+  session?: string
   log?: (line: string) => void
 }
 
@@ -82,7 +86,7 @@ const refuse = (res: ServerResponse, status: number, message: string): void =>
 export async function startWebShell(opts: WebShellOptions): Promise<RunningWebShell> {
   const token = opts.token ?? randomBytes(24).toString('base64url')
   // The token opens the app once; the cookie then carries this separate secret.
-  const session = randomBytes(32).toString('base64url')
+  const session = opts.session ?? randomBytes(32).toString('base64url')
   let tokenUsed = false
   const root = resolve(opts.staticDir)
   const log = opts.log ?? (() => {})
@@ -240,7 +244,14 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     })
   )
 
-  const port = await listen(server, '127.0.0.1', opts.port ?? 0, 'The web shell')
+  let port: number
+  try {
+    port = await listen(server, '127.0.0.1', opts.port ?? 0, 'The web shell')
+  } catch (e) {
+    if (!opts.portFallback || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e
+    log(`web shell: ${(e as Error).message}; taking another port`)
+    port = await listen(server, '127.0.0.1', 0, 'The web shell')
+  }
   origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`]
   hosts = [`127.0.0.1:${port}`, `localhost:${port}`]
   wsOrigins = [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]

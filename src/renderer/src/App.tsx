@@ -12,6 +12,7 @@ import { LiveBanner } from './features/live/LiveBanner'
 import { SessionsScreen } from './features/sessions/SessionsScreen'
 import { PlayerDialog } from './features/player/PlayerDialog'
 import { AboutPanel } from './features/about/AboutPanel'
+import { AppGone, useAppReachable } from './features/app/AppGone'
 
 const NAV: { route: Route; label: string }[] = [
   { route: { name: 'connection' }, label: 'Connection' },
@@ -27,6 +28,19 @@ const isCurrent = (nav: Route, now: Route): boolean =>
 export function App(): ReactNode {
   const [route, setRoute] = useState<Route>({ name: 'connection' })
   const [playing, setPlaying] = useState<SessionView | null>(null)
+  const reachable = useAppReachable()
+
+  if (!reachable)
+    return (
+      <div className="app">
+        <header className="topbar">
+          <span className="brand">Onair</span>
+        </header>
+        <main className="content">
+          <AppGone />
+        </main>
+      </div>
+    )
 
   return (
     <LiveProvider>

@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { defaultAppDataDir } from '../../../src/main/core/app-data'
 import { SettingsStore } from '../../../src/main/core/settings-store'
 import { maskStreamKey, toSessionView, toStreamView } from '../../../src/main/core/views'
+import { loadWebIdentity, saveWebIdentity } from '../../../src/main/web/web-identity'
 
 describe('settings store', () => {
   it('starts with the local studio active and persists updates atomically', () => {
@@ -97,5 +98,19 @@ describe('the app-data folder', () => {
     expect(defaultAppDataDir({}, 'linux', '/home/ana')).toBe('/home/ana/.config/Onair')
     expect(defaultAppDataDir({ XDG_CONFIG_HOME: '/x' }, 'linux', '/home/ana')).toBe('/x/Onair')
     expect(defaultAppDataDir({ ONAIR_APP_DATA: '/tmp/od' }, 'darwin', '/Users/ana')).toBe('/tmp/od')
+  })
+})
+
+describe("the web shell's identity", () => {
+  it('keeps its port and session across launches, readable by this user only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onair-webid-'))
+    const first = loadWebIdentity(dir)
+    expect(first.port).toBe(0)
+    expect(first.session.length).toBeGreaterThanOrEqual(32)
+    saveWebIdentity(dir, { port: 43210, session: first.session })
+    expect(loadWebIdentity(dir)).toEqual({ port: 43210, session: first.session })
+    expect(statSync(join(dir, 'web-shell.json')).mode & 0o077).toBe(0)
+    writeFileSync(join(dir, 'web-shell.json'), '{broken')
+    expect(loadWebIdentity(dir).session).not.toBe(first.session)
   })
 })

@@ -53,23 +53,38 @@ function eventHub(): (event: EventName, fn: AnyListener) => () => void {
   const listeners = new Map<string, Set<AnyListener>>()
   let socket: WebSocket | null = null
   let attempt = 0
+  let reachable = true
+  const emit = (event: string, payload: unknown): void => {
+    for (const fn of listeners.get(event) ?? []) fn(payload)
+  }
+  // The socket is the page's line to Onair: when it closes, Onair is gone (quit, crashed); when it
+  // opens again, Onair is back.
+  const setReachable = (r: boolean): void => {
+    if (r === reachable) return
+    reachable = r
+    emit('app:reachable', { reachable: r })
+  }
   const connect = (): void => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:'
     socket = new WebSocket(`${proto}//${location.host}/events`)
-    socket.onopen = () => (attempt = 0)
+    socket.onopen = () => {
+      attempt = 0
+      setReachable(true)
+    }
     socket.onmessage = (msg) => {
       try {
         const { event, payload } = JSON.parse(String(msg.data)) as {
           event: string
           payload: unknown
         }
-        for (const fn of listeners.get(event) ?? []) fn(payload)
+        emit(event, payload)
       } catch {
         // A malformed frame is dropped; the next state event corrects the picture.
       }
     }
     socket.onclose = () => {
       socket = null
+      setReachable(false)
       setTimeout(connect, backoffDelay(++attempt, SOCKET_BACKOFF))
     }
   }

@@ -2,11 +2,7 @@
 // the navigation, so leaving "Go live" never stops a broadcast or its preview.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
-import type {
-  LiveHealthEvent,
-  LiveStateEvent,
-  OutputSettings
-} from '../../../../shared/contract'
+import type { LiveHealthEvent, LiveStateEvent, OutputSettings } from '../../../../shared/contract'
 import { isFinal, isRunning } from '../../../../shared/live-state'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
@@ -35,7 +31,6 @@ export interface LiveContextValue {
   /** The Go live screen registers while it shows the preview; a run that ends unseen releases the camera. */
   attachPreview: () => () => void
 }
-
 
 const LiveContext = createContext<LiveContextValue | null>(null)
 
@@ -85,8 +80,14 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     }
   }, [api])
 
-  // Closing the app's page must not leave the camera light on.
-  useEffect(() => () => stopTracks(captureRef.current?.stream ?? null), [])
+  // Closing the app's page (or losing Onair itself) must not leave the camera light on.
+  useEffect(
+    () => () => {
+      pusher.current?.abandon()
+      stopTracks(captureRef.current?.stream ?? null)
+    },
+    []
+  )
 
   const setCapture = useCallback((c: Capture | null) => {
     if (captureRef.current?.stream && captureRef.current.stream !== c?.stream)
