@@ -99,6 +99,7 @@ export const CALL_ARGS = {
   revealStreamKey: z.tuple([id]),
   listSessions: z.tuple([pageArgs.extend({ streamId: id.optional() }).strict()]),
   getSession: z.tuple([id]),
+  downloadRecording: z.tuple([id]),
   getPlayback: z.tuple([id]),
   getIngest: none,
   goLive: z.tuple([

@@ -90,6 +90,11 @@ export interface SessionView {
   profiles: Profile[]
 }
 
+export interface RecordingDownload {
+  url: string
+  filename: string
+}
+
 export interface Page<T> {
   items: T[]
   /** Opaque cursor for the next page; absent on the last page. */
@@ -221,6 +226,12 @@ export interface OnairCalls {
 
   listSessions(args: PageArgs & { streamId?: string }): Promise<Page<SessionView>>
   getSession(id: string): Promise<SessionView>
+  /**
+   * Saves the session's MP4 as "<stream name> <date>.mp4": the Electron shell opens a save dialog
+   * (its session's will-download), the web shell's bridge makes the browser download it. Returns
+   * where it comes from and the file name offered.
+   */
+  downloadRecording(sessionId: string): Promise<RecordingDownload>
   getPlayback(playbackId: string): Promise<PlaybackView>
   getIngest(): Promise<IngestView>
 
@@ -277,6 +288,7 @@ export const CALL_NAMES = [
   'revealStreamKey',
   'listSessions',
   'getSession',
+  'downloadRecording',
   'getPlayback',
   'getIngest',
   'goLive',

@@ -1,7 +1,10 @@
 // The creator's whole journey through the real app: web shell + core + local studio (real RTMP, ffmpeg,
 // SQLite) driven in real Chromium with its fake camera and microphone. The only stand-ins are the
 // Electron runtime (the web shell serves the same contract) and the camera (Chromium's fake device).
+import { readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ffprobe } from '../helpers/studio'
 import {
   attr,
   createStream,
@@ -13,6 +16,7 @@ import {
   openApp,
   playFirstReady,
   shot,
+  SHOTS,
   stopLive,
   waitLocalReady,
   type App,
@@ -98,11 +102,24 @@ describe('renderer journey', () => {
     await eventually(() => text(page.getByTestId('stream-state')), 30_000).toBe('idle')
     await eventually(() => page.getByTestId('record-toggle').isDisabled()).toBe(false)
     await shot(page, 'stream-sessions-ready')
-    // The MP4 the service offers is really there.
-    const mp4 = await page.getByTestId('download-mp4').first().getAttribute('href')
-    const res = await page.request.get(mp4 as string)
-    expect(res.status()).toBe(200)
-    expect((await res.body()).subarray(4, 8).toString('latin1')).toBe('ftyp')
+    // The MP4 saves as a file named after the stream and the date, and the app stays where it was.
+    const before = page.url()
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-mp4').first().click()
+    ])
+    expect(download.suggestedFilename()).toMatch(
+      /^E2E ladder \d+ \d{4}-\d{2}-\d{2} \d{2}\.\d{2}\.mp4$/
+    )
+    const saved = join(SHOTS, '..', download.suggestedFilename())
+    await download.saveAs(saved)
+    expect(readFileSync(saved).subarray(4, 8).toString('latin1')).toBe('ftyp')
+    const probed = await ffprobe(saved)
+    expect(probed.duration).toBeGreaterThan(2)
+    expect(probed.streams.map((x) => x.codec_type).sort()).toEqual(['audio', 'video'])
+    rmSync(saved)
+    expect(page.url()).toBe(before)
+    await page.getByTestId('stream-page').waitFor()
     const options = await playFirstReady(page, 'player-ladder')
     expect(options[0]).toBe('Auto')
     expect(options).toHaveLength(4)

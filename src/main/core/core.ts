@@ -6,6 +6,7 @@ import { AppFailure } from '../../shared/result'
 import { killAllTracked } from '../../node/process'
 import { readAppInfo } from './app-info'
 import { connectHostsOf } from './csp'
+import { recordingFileName } from './download-name'
 import { Broadcaster, type BroadcastTuning } from './broadcaster'
 import { Connections } from './connections'
 import { CoreEvents } from './events'
@@ -158,6 +159,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     async getSession(id) {
       return toSessionView(await (await api()).client.getSession(id))
+    },
+    async downloadRecording(sessionId) {
+      const s = toSessionView(await (await api()).client.getSession(sessionId))
+      if (!s.mp4Url || s.recordingStatus !== 'ready')
+        throw new AppFailure({
+          code: 'not-found',
+          message: 'This session has no MP4 to save yet.',
+          hint: 'Wait until its recording is ready, then try again.'
+        })
+      return { url: s.mp4Url, filename: recordingFileName(s.name, s.createdAt) }
     },
     async getPlayback(playbackId) {
       return toPlaybackView(await (await api()).client.getPlayback(playbackId))

@@ -1,8 +1,13 @@
 // Registers one typed handler per contract entry and forwards core events to the window.
-import { ipcMain, type BrowserWindow } from 'electron'
-import { CALL_NAMES, EVENT_NAMES, channelOf } from '../../shared/contract'
+import { app, ipcMain, session, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
+import { join } from 'node:path'
+import { CALL_NAMES, EVENT_NAMES, channelOf, type RecordingDownload } from '../../shared/contract'
+import type { Result } from '../../shared/result'
 import type { Core } from '../core/core'
 import { makeIpcHandler } from './ipc-handler'
+
+/** Downloads asked for by downloadRecording, by URL: the name their save dialog offers. */
+const pendingNames = new Map<string, string>()
 
 export function registerIpc(
   core: Core,
@@ -11,8 +16,32 @@ export function registerIpc(
   log: (line: string) => void
 ): () => void {
   for (const name of CALL_NAMES) {
-    ipcMain.handle(channelOf(name), makeIpcHandler(core, name, rendererOrigins, log))
+    const handler = makeIpcHandler(core, name, rendererOrigins, log)
+    if (name !== 'downloadRecording') {
+      ipcMain.handle(channelOf(name), handler)
+      continue
+    }
+    // Saving a recording: the core says where it is and what to call it; the download itself is
+    // Electron's, with a save dialog (will-download below), never a navigation of the window.
+    ipcMain.handle(channelOf(name), async (event: IpcMainInvokeEvent, ...args: unknown[]) => {
+      const r = (await handler(event, ...args)) as Result<RecordingDownload>
+      if (r.ok) {
+        pendingNames.set(r.value.url, r.value.filename)
+        event.sender.downloadURL(r.value.url)
+      }
+      return r
+    })
   }
+  session.defaultSession.on('will-download', (_event, item) => {
+    const name = pendingNames.get(item.getURL())
+    if (name === undefined) return
+    pendingNames.delete(item.getURL())
+    item.setSaveDialogOptions({
+      title: 'Save recording',
+      defaultPath: join(app.getPath('downloads'), name),
+      filters: [{ name: 'MP4 video', extensions: ['mp4'] }]
+    })
+  })
   const unsubscribe = EVENT_NAMES.map((event) =>
     core.events.on(event, (payload) => {
       const win = getWindow()

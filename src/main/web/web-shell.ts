@@ -8,7 +8,8 @@ import { resolve } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { listen, readBody } from '../../node/http'
 import { contentTypeOf, resolveStaticFile } from '../../node/static-files'
-import { EVENT_NAMES } from '../../shared/contract'
+import { Readable } from 'node:stream'
+import { EVENT_NAMES, type RecordingDownload } from '../../shared/contract'
 import type { Result } from '../../shared/result'
 import type { Core } from '../core/core'
 import { dispatch, isCallName } from '../core/dispatch'
@@ -152,6 +153,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     if (!authorized(req))
       return refuse(res, 401, 'Not signed in: open the URL Onair printed (it carries the token).')
     if (url.pathname.startsWith('/rpc/')) return rpc(req, res, url)
+    if (url.pathname.startsWith('/download/')) return download(res, url)
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return refuse(res, 405, 'Method not allowed.')
     return serveStatic(url.pathname, res)
@@ -199,6 +201,37 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     }
     const args = (parsed as { args?: unknown })?.args ?? []
     send(res, 200, await dispatch(opts.core, name, args, { log }))
+  }
+
+  /**
+   * A recording's MP4, saved by the browser: same origin (a cross-origin link would ignore its
+   * download attribute and replace the app with the video) and named by Content-Disposition.
+   */
+  async function download(res: ServerResponse, url: URL): Promise<void> {
+    const id = decodeURIComponent(url.pathname.slice('/download/'.length))
+    const r = await dispatch(opts.core, 'downloadRecording', [id], { log })
+    if (!r.ok) return send(res, r.error.code === 'not-found' ? 404 : 400, r)
+    const { url: source, filename } = r.value as RecordingDownload
+    const upstream = await fetch(source).catch(() => undefined)
+    if (!upstream?.ok || !upstream.body)
+      return send(res, 502, {
+        ok: false,
+        error: {
+          code: 'network',
+          message: `The recording could not be fetched from the service (${upstream ? `HTTP ${upstream.status}` : 'no answer'}).`
+        }
+      })
+    const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+    res.writeHead(200, {
+      'content-type': 'video/mp4',
+      'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...(upstream.headers.get('content-length')
+        ? { 'content-length': upstream.headers.get('content-length') as string }
+        : {})
+    })
+    Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream).pipe(res)
   }
 
   async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {

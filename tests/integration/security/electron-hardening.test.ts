@@ -25,6 +25,7 @@ const rec = {
   headers: undefined as Fn | undefined,
   schemes: [] as { scheme: string; privileges: Record<string, boolean> }[],
   protocols: new Map<string, (req: { url: string }) => Promise<Response>>(),
+  sessionEvents: new Map<string, Fn>(),
   opened: [] as string[],
   exited: false
 }
@@ -63,7 +64,7 @@ function fakeElectron(): Record<string, unknown> {
       exit: () => (rec.exited = true),
       on: (ev: string, fn: Fn) => rec.appHandlers.set(ev, [...(rec.appHandlers.get(ev) ?? []), fn]),
       whenReady: () => ready,
-      getPath: () => dataDir,
+      getPath: (which: string) => (which === 'downloads' ? join(dataDir, 'Downloads') : dataDir),
       setPath: () => {},
       getVersion: () => '0.0.0-test'
     },
@@ -77,6 +78,7 @@ function fakeElectron(): Record<string, unknown> {
         setPermissionRequestHandler: (fn: Fn) => (rec.permissionRequest = fn),
         setPermissionCheckHandler: (fn: Fn) => (rec.permissionCheck = fn),
         setDisplayMediaRequestHandler: () => {},
+        on: (ev: string, fn: Fn) => rec.sessionEvents.set(ev, fn),
         webRequest: { onHeadersReceived: (fn: Fn) => (rec.headers = fn) }
       }
     },
@@ -253,5 +255,32 @@ describe('Electron hardening (built code)', () => {
       senderFrame: { url: rec.windows[0]!.loaded, parent: null }
     })
     expect(ours).toMatchObject({ ok: true, value: { name: 'Onair', shell: 'electron' } })
+  })
+
+  it('saves recordings through a download with a save dialog, never by navigating', async () => {
+    expect(rec.sessionEvents.has('will-download')).toBe(true)
+    const handler = rec.ipc.get('onair:downloadRecording')!
+    const downloads: string[] = []
+    const sender = { downloadURL: (u: string) => downloads.push(u) }
+    const ours = rec.windows[0]!.loaded!
+    // A session that does not exist: the error comes back and nothing is downloaded.
+    const missing = await handler({ senderFrame: { url: ours, parent: null }, sender }, 'nope')
+    expect(missing).toMatchObject({ ok: false })
+    const foreign = await handler(
+      { senderFrame: { url: 'https://evil.example/', parent: null }, sender },
+      'nope'
+    )
+    expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
+    expect(downloads).toEqual([])
+    // A download nobody asked for keeps Electron's default behaviour.
+    let options: unknown
+    rec.sessionEvents.get('will-download')!(
+      {},
+      {
+        getURL: () => 'https://x.example/a.mp4',
+        setSaveDialogOptions: (o: unknown) => (options = o)
+      }
+    )
+    expect(options).toBeUndefined()
   })
 })

@@ -5,7 +5,8 @@ import {
   EVENT_NAMES,
   type EventName,
   type OnairApi,
-  type OnairEvents
+  type OnairEvents,
+  type RecordingDownload
 } from '../../../shared/contract'
 import { backoffDelay, type Backoff } from '../../../shared/backoff'
 import type { Result } from '../../../shared/result'
@@ -100,6 +101,20 @@ function eventHub(): (event: EventName, fn: AnyListener) => () => void {
 export function createWebBridge(): OnairApi {
   const api: Record<string, unknown> = {}
   for (const name of CALL_NAMES) api[name] = (...args: unknown[]) => call(name, args)
+  // In a browser the download is the browser's: a same-origin link the web shell answers as an
+  // attachment, so the page never navigates away to the video.
+  api.downloadRecording = async (sessionId: string) => {
+    const r = (await call('downloadRecording', [sessionId])) as Result<RecordingDownload>
+    if (r.ok) {
+      const a = document.createElement('a')
+      a.href = `/download/${encodeURIComponent(sessionId)}`
+      a.download = r.value.filename
+      document.body.append(a)
+      a.click()
+      a.remove()
+    }
+    return r
+  }
   const subscribe = eventHub()
   const known = new Set<string>(EVENT_NAMES)
   api.on = <E extends EventName>(event: E, fn: (p: OnairEvents[E]) => void) => {

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { SessionView } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
+import { useApi } from '../../lib/api'
 import { formatDate, formatDuration } from '../../lib/format'
 import { CopyButton } from '../../components/CopyButton'
 import { Empty, ErrorNote, Loading } from '../../components/ErrorNote'
@@ -25,6 +26,7 @@ export function SessionsList({
   /** Changes when the caller knows the list is stale (a run ended): re-read the first page. */
   refreshKey?: unknown
 }): ReactNode {
+  const api = useApi()
   const data = useSessions(streamId)
   const viewport = useRef<HTMLDivElement>(null)
   const [scrollTop, setScrollTop] = useState(0)
@@ -119,9 +121,17 @@ export function SessionsList({
             />
           )}
           {s.mp4Url && status === 'ready' && (
-            <a className="button secondary" href={s.mp4Url} download data-testid="download-mp4">
+            <button
+              type="button"
+              className="secondary"
+              aria-label={`Save MP4 of session from ${formatDate(s.createdAt)}`}
+              data-testid="download-mp4"
+              onClick={() =>
+                void api.downloadRecording(s.id).then((r) => !r.ok && setCopyError(r.error))
+              }
+            >
               MP4
-            </a>
+            </button>
           )}
         </span>
       </div>
