@@ -61,9 +61,17 @@ export default tseslint.config(
     why: 'src/node serves the app and the studio alike: it imports src/shared only.'
   }),
   ...boundary(['src/studio/**/*.ts'], {
+    ignores: ['src/studio/nms-adapter.ts'],
+    forbid: ['main', 'renderer', 'preload'],
+    packages: ['electron', 'react', 'react-dom', 'node-media-server/*'],
+    why:
+      'The local studio imports src/shared and src/node only; node-media-server internals only ' +
+      'through src/studio/nms-adapter.ts.'
+  }),
+  ...boundary(['src/studio/nms-adapter.ts'], {
     forbid: ['main', 'renderer', 'preload'],
     packages: ['electron', 'react', 'react-dom'],
-    why: 'The local studio runs on its own: it imports src/shared and src/node only.'
+    why: 'The local studio imports src/shared and src/node only.'
   }),
   ...boundary(['src/main/**/*.ts'], {
     ignores: ['src/main/electron/**'],

@@ -1,6 +1,7 @@
-// The two things every HTTP server of ours needs from node:http: a request body read with a size
-// limit (never buffering past it), and a listen() that names a busy port instead of crashing.
-import type { IncomingMessage, Server } from 'node:http'
+// What every server of ours needs from Node: a request body read with a size limit (never buffering
+// past it), and a listen() that names a busy port instead of crashing (HTTP and RTMP alike).
+import type { IncomingMessage } from 'node:http'
+import type { Server } from 'node:net'
 
 /**
  * The whole body, or 'too-large' as soon as it (or its declared Content-Length) passes `limit`; the
@@ -39,12 +40,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
  * rejects with an error that names it ("API port 127.0.0.1:1935 is already in use") and keeps the
  * system's code (EADDRINUSE, EACCES) for callers that choose another port.
  */
-export function listen(
-  server: Pick<Server, 'once' | 'off' | 'listen' | 'address'>,
-  host: string,
-  port: number,
-  what: string
-): Promise<number> {
+export function listen(server: Server, host: string, port: number, what: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException): void => {
       const why =
