@@ -1,20 +1,20 @@
 // Command-line arguments of the studio CLI, apart from the entry so they can be tested without
 // starting anything.
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { posix, win32 } from 'node:path'
+import { defaultAppDataDir } from '../node/app-data'
 
 /** Exit codes the app's studio host can tell apart. */
 export const EXIT = { usage: 64, portBusy: 2, notWritable: 3, ffmpegMissing: 4, failed: 1 } as const
 
+/** The app's own local-studio folder: <Onair's app data>/studio (ONAIR_APP_DATA moves both). */
 export function defaultDataDir(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
   home = homedir()
 ): string {
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'onair', 'studio')
-  if (platform === 'win32')
-    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'onair', 'studio')
-  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'onair', 'studio')
+  const appData = defaultAppDataDir(env, platform, home)
+  return platform === 'win32' ? win32.join(appData, 'studio') : posix.join(appData, 'studio')
 }
 
 export interface CliArgs {

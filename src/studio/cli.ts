@@ -28,7 +28,10 @@ function exitCodeFor(err: unknown): number {
   return EXIT.failed
 }
 
-/** Whatever happens, the process is gone this long after its stop began (within the app's 10 s). */
+/**
+ * Whatever happens, the process is gone this long after its stop began: within 10 s of the app's
+ * death, even when its own ffmpegs do not finish in time (the app forces an orderly stop at 5 s).
+ */
 const STOP_DEADLINE_MS = 8000
 
 /** Started by the app, with a channel; the channel may close while the studio is still starting. */

@@ -1,6 +1,6 @@
 // `npm run start:web` (and the fallback of `npm start`): the core and the web shell in plain Node.
 import { join, resolve } from 'node:path'
-import { defaultAppDataDir } from '../core/app-data'
+import { defaultAppDataDir } from '../../node/app-data'
 import { createAppLog } from '../core/app-log'
 import { createCore } from '../core/core'
 import { loadWebIdentity, saveWebIdentity } from './web-identity'

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { defaultAppDataDir } from '../../../src/main/core/app-data'
+import { defaultAppDataDir } from '../../../src/node/app-data'
 import { SettingsStore } from '../../../src/main/core/settings-store'
 import { maskStreamKey, toSessionView, toStreamView } from '../../../src/main/core/views'
 import { loadWebIdentity, saveWebIdentity } from '../../../src/main/web/web-identity'

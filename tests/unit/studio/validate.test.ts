@@ -127,11 +127,11 @@ describe('keys and CLI', () => {
     expect(() => parseArgs(['--nope'])).toThrow('unknown option')
     expect(() => parseArgs(['--user', 'x'])).toThrow('unknown option')
   })
-  it('default data dir per platform', () => {
-    expect(defaultDataDir('linux', {}, '/home/u')).toBe('/home/u/.config/onair/studio')
+  it("default data dir per platform: the app's own folder (Electron's userData for Onair)", () => {
+    expect(defaultDataDir('linux', {}, '/home/u')).toBe('/home/u/.config/Onair/studio')
     expect(defaultDataDir('darwin', {}, '/Users/u')).toBe(
-      '/Users/u/Library/Application Support/onair/studio'
+      '/Users/u/Library/Application Support/Onair/studio'
     )
-    expect(defaultDataDir('win32', { APPDATA: 'C:\\A' }, 'C:\\U')).toContain('onair')
+    expect(defaultDataDir('win32', { APPDATA: 'C:\\A' }, 'C:\\U')).toBe('C:\\A\\Onair\\studio')
   })
 })
