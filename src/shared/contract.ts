@@ -189,6 +189,11 @@ export interface LiveHealthEvent {
   duplicatedFrames: number
   /** 0 fine, 1 watch, 2 struggling, 3 failing to keep up. */
   congestion: 0 | 1 | 2 | 3
+  /** What the run aims for (its output settings): shown beside the actual values. */
+  targetFps: number
+  targetKbps: number
+  /** Why the stream falls short, in one sentence (“the camera delivers 22 fps (of 30)”), if it does. */
+  shortfall?: string
 }
 
 export interface GoLiveResult {

@@ -37,7 +37,18 @@ describe('bad input', () => {
       'width must be at least 128'
     )
     await eventually(() => attr(page.getByTestId('profile-0-width'), 'aria-invalid')).toBe('true')
+    // Rows are named as they are labelled, and numbers in the field's own unit (kbps).
+    expect(await text(issues.locator('[data-field="profiles.0.width"]'))).toBe(
+      'Profile 1: width must be at least 128'
+    )
+    await page.getByTestId('profile-0-bitrate').fill('0.1')
+    await page.getByTestId('create-stream-submit').click()
+    await eventually(() => text(issues.locator('[data-field="profiles.0.bitrate"]'))).toBe(
+      'Profile 1: bitrate must be at least 0.4 kbps'
+    )
+    expect(await text(issues)).not.toMatch(/bit\/s|profiles\.\d/)
     await shot(page, 'bad-input-width')
+    await page.getByTestId('profile-0-bitrate').fill('3000')
 
     await page.getByTestId('profile-0-width').fill('1280')
     await page.getByTestId('profile-1-name').fill('720p')

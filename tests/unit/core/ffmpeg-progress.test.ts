@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CongestionMeter } from '../../../src/main/core/broadcast/congestion'
+import { CongestionMeter, explainShortfall } from '../../../src/main/core/broadcast/congestion'
 import {
   ProgressParser,
   showsMediaFlowing,
@@ -113,5 +113,48 @@ describe('congestion', () => {
     expect(feed(new CongestionMeter(0), blocks)).toBe(0)
     // The same against a 2.5 Mbit/s target reads as collapse: why the copy path passes no target.
     expect(feed(new CongestionMeter(2500), blocks)).toBe(3)
+  })
+})
+
+describe('shortfall explained in one sentence', () => {
+  /** n one-second blocks at the given rates. */
+  const run = (n: number, per: { frames: number; dups?: number; drops?: number; speed?: number }) =>
+    Array.from({ length: n }, (_, i) =>
+      block({
+        frame: per.frames * (i + 1),
+        dupFrames: (per.dups ?? 0) * (i + 1),
+        dropFrames: (per.drops ?? 0) * (i + 1),
+        outTimeUs: (i + 1) * 1e6,
+        totalSize: (i + 1) * 300_000,
+        speed: per.speed ?? 1
+      })
+    )
+
+  it('names a camera that delivers fewer frames than the target', () => {
+    expect(explainShortfall(run(6, { frames: 22 }), 'copy', 30)).toBe(
+      'the camera delivers 22 fps (of 30)'
+    )
+    // Encoding at -r 30, ffmpeg duplicates the 8 missing frames a second.
+    expect(explainShortfall(run(6, { frames: 30, dups: 8 }), 'encode', 30)).toBe(
+      'the camera delivers 22 fps (of 30)'
+    )
+  })
+
+  it('names an encoder that cannot keep up, and a slow network on the copy path', () => {
+    expect(explainShortfall(run(6, { frames: 25, speed: 0.8 }), 'encode', 30)).toMatch(
+      /^the encoder cannot keep up/
+    )
+    expect(explainShortfall(run(6, { frames: 30, drops: 2 }), 'encode', 30)).toMatch(
+      /^the encoder cannot keep up/
+    )
+    expect(explainShortfall(run(6, { frames: 30, speed: 0.7 }), 'copy', 30)).toMatch(
+      /^the network cannot keep up/
+    )
+  })
+
+  it('says nothing when the stream meets its target, or the window is too short', () => {
+    expect(explainShortfall(run(6, { frames: 30 }), 'encode', 30)).toBeUndefined()
+    expect(explainShortfall(run(6, { frames: 29 }), 'copy', 30)).toBeUndefined()
+    expect(explainShortfall(run(2, { frames: 10 }), 'copy', 30)).toBeUndefined()
   })
 })

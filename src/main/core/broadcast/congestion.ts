@@ -16,6 +16,11 @@ export class CongestionMeter {
     private readonly size = 6
   ) {}
 
+  /** The blocks the level is judged on, oldest first. */
+  get blocks(): readonly ProgressBlock[] {
+    return this.window
+  }
+
   add(b: ProgressBlock): Congestion {
     this.window.push(b)
     if (this.window.length > this.size) this.window.shift()
@@ -72,4 +77,51 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const mid = Math.floor(s.length / 2)
   return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2
+}
+
+/**
+ * Frames per second the source really delivered over the window: on the encode path ffmpeg holds the
+ * target rate by duplicating frames, so duplicates are not counted; undefined for a window too short.
+ * (ffmpeg's own fps field is an average since the start, which hides what happens now.)
+ */
+export function deliveredFps(
+  window: readonly ProgressBlock[],
+  path: 'copy' | 'encode'
+): number | undefined {
+  const first = window[0]
+  const last = window[window.length - 1]
+  if (!first || !last) return undefined
+  const seconds = (last.outTimeUs - first.outTimeUs) / 1e6
+  if (seconds <= 0.5) return undefined
+  const frames = last.frame - first.frame
+  const dups = path === 'encode' ? last.dupFrames - first.dupFrames : 0
+  return Math.max(0, frames - dups) / seconds
+}
+
+/**
+ * One sentence naming why the stream falls short of its target, from the same window, or undefined
+ * when it does not. The frame rate is judged against the target: on the encode path ffmpeg holds the
+ * target rate by duplicating frames, so duplicates per second are frames the source did not deliver;
+ * on the copy path the rate out is the camera's own.
+ */
+export function explainShortfall(
+  window: readonly ProgressBlock[],
+  path: 'copy' | 'encode',
+  targetFps: number
+): string | undefined {
+  const first = window[0]
+  const last = window[window.length - 1]
+  if (!first || !last || window.length < 3) return undefined
+  const seconds = (last.outTimeUs - first.outTimeUs) / 1e6
+  if (seconds <= 0.5) return undefined
+  const speed = median(window.map((x) => x.speed))
+  const drops = last.dropFrames - first.dropFrames
+  if (drops > 0 || (path === 'encode' && speed > 0 && speed < 0.9))
+    return 'the encoder cannot keep up: lower the resolution or the frame rate, or close other apps'
+  if (path === 'copy' && speed > 0 && speed < 0.9)
+    return 'the network cannot keep up: the ingest takes the stream slower than real time'
+  const delivered = deliveredFps(window, path) ?? targetFps
+  if (targetFps > 0 && delivered < targetFps * 0.9)
+    return `the camera delivers ${Math.round(delivered)} fps (of ${targetFps})`
+  return undefined
 }

@@ -22,7 +22,7 @@ import { RedactedRing } from '../../../node/ffmpeg/stderr-ring'
 import { forceKill, stopChild, terminate, type ChildHandle } from '../../../node/process'
 import { backoffDelay, RECONNECT_BACKOFF, type Backoff } from '../../../shared/backoff'
 import { isFinal } from '../../../shared/live-state'
-import { CongestionMeter } from './congestion'
+import { CongestionMeter, deliveredFps, explainShortfall } from './congestion'
 import { describeExit, looksLikeNetwork } from './exit-info'
 
 export interface ChildLike extends ChildHandle {
@@ -206,12 +206,15 @@ export class BroadcastSupervisor {
       this.o.onHealth?.({
         runId: this.o.runId,
         at,
-        fps: b.fps,
+        fps: deliveredFps(this.meter.blocks, videoPath(this.o.source)) ?? b.fps,
         kbps: Math.round(this.meter.recentKbps() ?? b.kbps),
         speed: b.speed,
         droppedFrames: b.dropFrames,
         duplicatedFrames: b.dupFrames,
-        congestion
+        congestion,
+        targetFps: this.o.output.fps,
+        targetKbps: this.o.output.videoBitrateKbps + this.o.output.audioBitrateKbps,
+        shortfall: explainShortfall(this.meter.blocks, videoPath(this.o.source), this.o.output.fps)
       })
     }
   }

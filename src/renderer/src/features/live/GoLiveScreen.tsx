@@ -6,6 +6,7 @@ import { ErrorNote, Loading } from '../../components/ErrorNote'
 import { AudioMeter } from './AudioMeter'
 import { DEFAULT_OUTPUT } from '../../../../shared/output'
 import { OutputForm, outputIssue } from './OutputForm'
+import { noteWentLive, preferredStreamIds } from '../../lib/recent-streams'
 import { useLive } from './live-context'
 import { useSource, type SourceChoice } from './use-source'
 import type { SourceKind } from './capture'
@@ -56,9 +57,16 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
     })
   }, [api, choice, output])
 
+  // Preselect: the stream that is live; else the one last gone live on; else the one opened last;
+  // else the newest.
+  const liveStreamId = live.running ? live.run?.streamId : undefined
   useEffect(() => {
-    if (!streamId && streams.value?.items[0]) setStreamId(streams.value.items[0].id)
-  }, [streams.value, streamId])
+    const items = streams.value?.items
+    if (streamId || !items) return
+    const known = new Set(items.map((s) => s.id))
+    const pick = preferredStreamIds(liveStreamId).find((id) => known.has(id)) ?? items[0]?.id
+    if (pick) setStreamId(pick)
+  }, [streams.value, streamId, liveStreamId])
 
   useEffect(() => {
     if (video.current && video.current.srcObject !== stream) video.current.srcObject = stream
@@ -234,7 +242,10 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               className="golive-button"
               data-testid="go-live"
               disabled={!ready}
-              onClick={() => void live.start(streamId, output)}
+              onClick={() => {
+                noteWentLive(streamId)
+                void live.start(streamId, output)
+              }}
             >
               {live.busy && !live.running ? 'Starting…' : 'Go live'}
             </button>

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react'
 import type { LiveHealthEvent } from '../../../../shared/contract'
 
 const LEVEL = ['fine', 'watch', 'struggling', 'failing to keep up'] as const
+/** Signal bars, as on a phone: four when fine, one when failing, so the bars and the word agree. */
+const BARS = 4
 /** Trouble shorter than this is normal jitter; longer is worth telling the creator about. */
 export const SUSTAINED_MS = 5000
 
@@ -26,11 +28,21 @@ export function HealthStrip({
       <dl className="health" data-testid="health-strip" aria-label="Stream health">
         <div>
           <dt>Bitrate</dt>
-          <dd data-testid="health-kbps">{Math.round(health.kbps)} kbps</dd>
+          <dd
+            data-testid="health-kbps"
+            aria-label={`${Math.round(health.kbps)} of ${health.targetKbps} kbps`}
+          >
+            {Math.round(health.kbps)} / {health.targetKbps} kbps
+          </dd>
         </div>
         <div>
-          <dt>FPS</dt>
-          <dd data-testid="health-fps">{health.fps.toFixed(0)}</dd>
+          <dt>Frame rate</dt>
+          <dd
+            data-testid="health-fps"
+            aria-label={`${Math.round(health.fps)} of ${health.targetFps} fps`}
+          >
+            {Math.round(health.fps)} / {health.targetFps} fps
+          </dd>
         </div>
         <div>
           <dt>Dropped</dt>
@@ -41,11 +53,16 @@ export function HealthStrip({
           <dd data-testid="health-speed">{health.speed.toFixed(2)}×</dd>
         </div>
         <div>
-          <dt>Network</dt>
+          <dt>Health</dt>
           <dd data-testid="health-congestion" data-level={health.congestion}>
-            <span className={`congestion c${health.congestion}`} aria-hidden="true">
-              {[0, 1, 2, 3].map((i) => (
-                <i key={i} className={i <= health.congestion ? 'on' : ''} />
+            <span
+              className={`congestion c${health.congestion}`}
+              aria-hidden="true"
+              data-testid="health-bars"
+              data-lit={BARS - health.congestion}
+            >
+              {Array.from({ length: BARS }, (_, i) => (
+                <i key={i} className={i < BARS - health.congestion ? 'on' : ''} />
               ))}
             </span>
             {LEVEL[health.congestion]}
@@ -54,9 +71,10 @@ export function HealthStrip({
       </dl>
       {sustained && (
         <p className="warning" role="alert" data-testid="health-warning">
-          The stream has been struggling for {Math.round((now - (troubleSince ?? now)) / 1000)} s:
-          the encoder or the network cannot keep up. Lower the bitrate or resolution, or close other
-          apps.
+          For {Math.round((now - (troubleSince ?? now)) / 1000)} s the stream has fallen short:{' '}
+          {health.shortfall ??
+            'the encoder or the network cannot keep up: lower the bitrate or the resolution, or close other apps'}
+          .
         </p>
       )}
     </div>

@@ -71,7 +71,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     })
     const offHealth = api.on('live:health', (h) => {
       setHealth(h)
-      setTroubleSince((since) => (h.congestion >= 2 ? (since ?? h.at) : null))
+      setTroubleSince((since) => (h.congestion >= 2 || h.shortfall ? (since ?? h.at) : null))
     })
     return () => {
       alive = false

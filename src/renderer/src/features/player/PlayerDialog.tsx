@@ -1,11 +1,22 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import type { SessionView } from '../../../../shared/contract'
+import type { Profile } from '../../../../shared/profiles'
 import { formatBitrate, formatDate } from '../../lib/format'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
 import { useHls, type Rendition } from './use-hls'
 
-const label = (r: Rendition): string =>
-  `${r.height ? `${r.height}p` : (r.name ?? `Level ${r.index + 1}`)}${r.width ? ` (${r.width}×${r.height})` : ''}, ${formatBitrate(r.bitrate)}`
+/**
+ * "360p (640×360), 800 kbps": the bitrate is the profile's own when the session says which profile
+ * the rendition is (the playlist's BANDWIDTH adds audio and headroom on top of it).
+ */
+export const renditionLabel = (r: Rendition, profiles: readonly Profile[] = []): string => {
+  const p =
+    profiles.find((x) => r.name !== undefined && x.name === r.name) ??
+    profiles.find((x) => x.width === r.width && x.height === r.height)
+  const name = r.height ? `${r.height}p` : (r.name ?? `Level ${r.index + 1}`)
+  const size = r.width ? ` (${r.width}×${r.height})` : ''
+  return `${name}${size}, ${formatBitrate(p?.bitrate ?? r.bitrate)}`
+}
 
 /** A recording in an overlay: video, quality menu, the rendition playing now. Escape closes it. */
 export function PlayerDialog({
@@ -65,14 +76,14 @@ export function PlayerDialog({
               <option value={-1}>Auto</option>
               {hls.renditions.map((r) => (
                 <option key={r.index} value={r.index}>
-                  {label(r)}
+                  {renditionLabel(r, session.profiles)}
                 </option>
               ))}
             </select>
           </label>
           <span data-testid="rendition-now" aria-live="polite">
             {hls.playing
-              ? `Playing ${label(hls.playing)}`
+              ? `Playing ${renditionLabel(hls.playing, session.profiles)}`
               : hls.error
                 ? 'Not playing'
                 : 'Choosing a rendition…'}

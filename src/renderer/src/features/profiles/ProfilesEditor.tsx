@@ -6,7 +6,13 @@ import {
   type ProfileIssue
 } from '../../../../shared/profiles'
 import { formatBitrate } from '../../lib/format'
-import { emptyRow, rowFromProfile, rowsToPayload, type ProfileRow } from './profile-rows'
+import {
+  describeIssue,
+  emptyRow,
+  rowFromProfile,
+  rowsToPayload,
+  type ProfileRow
+} from './profile-rows'
 
 type Field = 'name' | 'width' | 'height' | 'bitrateKbps' | 'fps'
 const COLUMNS: { field: Field; wire: string; label: string; inputMode: 'text' | 'numeric' }[] = [
@@ -116,7 +122,7 @@ export function ProfilesEditor({
                       />
                       {issue && (
                         <span className="field-issue" id={`issue-${r.key}-${c.wire}`}>
-                          {issue.message}
+                          {describeIssue(issue).message}
                         </span>
                       )}
                     </td>

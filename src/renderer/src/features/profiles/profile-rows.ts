@@ -56,14 +56,34 @@ export interface CheckedRows {
   issues: ProfileIssue[]
 }
 
-/** The form shows kbps, so a bitrate rule is restated in the unit on screen. */
-const inFormUnits = (i: ProfileIssue): ProfileIssue =>
-  i.field.endsWith('.bitrate') && /at least 400$/.test(i.message)
-    ? { ...i, message: 'bitrate must be at least 400 bit/s (0.4 kbps)' }
-    : i
+const FIELD_LABELS: Record<string, string> = {
+  name: 'name',
+  width: 'width',
+  height: 'height',
+  bitrate: 'bitrate',
+  fps: 'frame rate'
+}
+
+/**
+ * An issue in the creator's words: the row as it is labelled on screen ("Profile 2"), the field as it
+ * is labelled, and numbers in the unit of the field (the form shows kbps; the wire is bit/s).
+ */
+export function describeIssue(i: ProfileIssue): { where: string; message: string } {
+  const m = /^profiles\.(\d+)(?:\.(\w+))?$/.exec(i.field)
+  if (!m) return { where: i.field === 'name' ? 'Name' : i.field, message: i.message }
+  const key = m[2]
+  let message = i.message
+  if (key === 'bitrate')
+    message = message.replace(/(at (?:least|most)) (\d+)$/, (_all, rule: string, bps: string) => {
+      return `${rule} ${Number(bps) / 1000} kbps`
+    })
+  if (key && FIELD_LABELS[key])
+    message = message.replace(new RegExp(`^${key}\\b`), FIELD_LABELS[key])
+  return { where: `Profile ${Number(m[1]) + 1}`, message }
+}
 
 export function checkRows(rows: readonly ProfileRow[]): CheckedRows {
   const payload = rowsToPayload(rows)
-  const issues = validateProfiles(payload).map(inFormUnits)
+  const issues = validateProfiles(payload)
   return { profiles: issues.length ? [] : (payload as unknown as Profile[]), issues }
 }

@@ -3,6 +3,7 @@ import type { StreamView } from '../../../../shared/contract'
 import { RECOMMENDED_PROFILES, type ProfileIssue } from '../../../../shared/profiles'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
+import { useResult } from '../../lib/use-result'
 import { ErrorNote } from '../../components/ErrorNote'
 import { ProfilesEditor } from '../profiles/ProfilesEditor'
 import { checkRows, rowFromProfile, type ProfileRow } from '../profiles/profile-rows'
@@ -23,6 +24,11 @@ export function CreateStreamForm({
   const [issues, setIssues] = useState<ProfileIssue[]>([])
   const [error, setError] = useState<AppError | null>(null)
   const [busy, setBusy] = useState(false)
+  // The service allows two streams with one name (their keys tell them apart); the creator is told.
+  const existing = useResult(() => api.listStreams({ limit: 1000 }), [api])
+  const taken = name.trim().toLowerCase()
+  const sameName =
+    taken !== '' && existing.value?.items.some((x) => x.name.trim().toLowerCase() === taken)
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault()
@@ -63,6 +69,12 @@ export function CreateStreamForm({
         {nameIssue && (
           <span className="field-issue" id="stream-name-issue">
             {nameIssue.message}
+          </span>
+        )}
+        {sameName && (
+          <span className="field-note" role="status" data-testid="name-exists">
+            A stream named “{name.trim()}” already exists. You can still create this one: each
+            stream has its own key.
           </span>
         )}
       </label>

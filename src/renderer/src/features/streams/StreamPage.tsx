@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react'
 import type { SessionView, StreamView } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
+import { noteOpened } from '../../lib/recent-streams'
 import { formatDate } from '../../lib/format'
 import type { Navigate } from '../../lib/route'
 import { useResult } from '../../lib/use-result'
@@ -22,6 +23,7 @@ export function StreamPage({
   onPlay: (s: SessionView) => void
 }): ReactNode {
   const api = useApi()
+  useEffect(() => noteOpened(id), [id])
   const live = useLive()
   const stream = useResult(() => api.getStream(id), [api, id])
   const [error, setError] = useState<AppError | null>(null)
