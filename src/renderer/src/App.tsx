@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { SessionView } from '../../shared/contract'
 import type { Route } from './lib/route'
 import { ConnectionScreen } from './features/connection/ConnectionScreen'
@@ -29,6 +29,7 @@ export function App(): ReactNode {
   const [route, setRoute] = useState<Route>({ name: 'connection' })
   const [playing, setPlaying] = useState<SessionView | null>(null)
   const reachable = useAppReachable()
+  useFocusHeadingOnNavigate(route)
 
   if (!reachable)
     return (
@@ -78,4 +79,26 @@ export function App(): ReactNode {
       </div>
     </LiveProvider>
   )
+}
+
+/**
+ * A new screen moves focus to its heading, so keyboard and screen-reader users land where the page
+ * begins and hear its name (not on the first load: the browser places focus then).
+ */
+function useFocusHeadingOnNavigate(route: Route): void {
+  const first = useRef(true)
+  const key = route.name === 'stream' ? `stream:${route.id}` : route.name
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    const frame = requestAnimationFrame(() => {
+      const h = document.querySelector<HTMLElement>('main h1')
+      if (!h) return
+      if (!h.hasAttribute('tabindex')) h.tabIndex = -1
+      h.focus()
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [key])
 }

@@ -1,8 +1,9 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useRef, type ReactNode } from 'react'
 import type { SessionView } from '../../../../shared/contract'
 import type { Profile } from '../../../../shared/profiles'
 import { formatBitrate, formatDate } from '../../lib/format'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
+import { useDialog } from '../../components/use-dialog'
 import { useHls, type Rendition } from './use-hls'
 
 /**
@@ -30,24 +31,15 @@ export function PlayerDialog({
   const closeButton = useRef<HTMLButtonElement>(null)
   const hls = useHls(video, session.recordingUrl ?? '')
 
-  useEffect(() => {
-    // Focus moves into the dialog and, on close, back to the Play button that opened it.
-    const opener = document.activeElement as HTMLElement | null
-    closeButton.current?.focus()
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key === 'Escape') onClose()
-    }
-    window.addEventListener('keydown', onKey)
-    return () => {
-      window.removeEventListener('keydown', onKey)
-      opener?.focus()
-    }
-  }, [onClose])
+  const box = useRef<HTMLDivElement>(null)
+  // Focus moves into the dialog, stays there, and goes back to the Play button that opened it.
+  useDialog(box, closeButton, onClose)
 
   return (
     <div className="overlay" role="presentation" onClick={onClose}>
       <div
         className="dialog player"
+        ref={box}
         role="dialog"
         aria-modal="true"
         aria-labelledby="player-title"

@@ -173,11 +173,12 @@ export function SessionsList({
           className={`vviewport ${streamId ? '' : 'with-stream'}`}
           ref={viewport}
           tabIndex={0}
+          role="rowgroup"
           aria-label="Session rows, scroll for more"
           data-testid="sessions-viewport"
           onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
         >
-          <div className="vspacer" style={{ height: count * ROW_H }}>
+          <div className="vspacer" role="presentation" style={{ height: count * ROW_H }}>
             {rows}
           </div>
         </div>
