@@ -27,6 +27,7 @@ import {
 } from './session-store'
 import {
   deactivateAll,
+  getOwnStream,
   getStreamByKey,
   setActive,
   setStreamDuration,
@@ -168,12 +169,43 @@ export class LiveManager implements LiveControl, IngestHooks {
     await Promise.all(all.map((r) => this.finalize(r)))
   }
 
-  /** A previous process was killed: finalize its open sessions from what reached the disk. */
+  /**
+   * A previous process was killed. A session it left open that was live less than the resume window
+   * ago waits for its publisher as after a drop (a broadcaster reconnecting to the restarted studio
+   * continues the same session and recording); the rest are finalized from what reached the disk.
+   * Returns how many were finalized.
+   */
   async recover(): Promise<number> {
     const open = listOpenSessions(this.o.db)
-    for (const s of open) await this.finish(s, 0)
     deactivateAll(this.o.db)
-    return open.length
+    const now = Date.now()
+    let finalized = 0
+    for (const s of open) {
+      const stream = getOwnStream(this.o.db, s.userId, s.parentId)
+      const left = this.o.resumeWindowMs - (now - s.lastSeen)
+      if (stream && !stream.deleted && !stream.doc.suspended && left > 0) {
+        const run: Run = {
+          stream,
+          session: s,
+          // The last run started; a publisher coming back starts the next one.
+          run: s.runs - 1,
+          priorSeconds: s.duration,
+          lastProgress: 0,
+          publishing: false,
+          terminated: false
+        }
+        run.resumeTimer = setTimeout(() => void this.finalize(run), left)
+        this.runs.set(stream.id, run)
+        setActive(this.o.db, stream.id, true, now)
+        this.o.log(
+          `live: session ${s.id} was live when the studio stopped; waiting ${left} ms for a resume`
+        )
+        continue
+      }
+      await this.finish(s, 0)
+      finalized++
+    }
+    return finalized
   }
 
   private async waitForMeta(p: Publisher, ms: number): Promise<void> {

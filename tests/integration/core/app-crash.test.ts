@@ -4,7 +4,7 @@
 // studio child, its transcoder, the broadcaster's ffmpeg. When the studio comes back, the session is
 // finalized. (Windows: libuv puts every non-detached child in a kill-on-close job; that branch is
 // covered by injection in tests/unit/foundation/process-control.test.ts.)
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -15,7 +15,20 @@ import { makeCameraFile } from './live-helpers'
 
 const ROOT = resolve(__dirname, '../../..')
 const dirs: string[] = []
+const apps: ChildProcess[] = []
 afterAll(() => {
+  // A run that failed before its kill must not leave its app (and the app's children) running.
+  for (const a of apps) {
+    if (a.exitCode !== null || a.signalCode !== null) continue
+    for (const k of descendants(a.pid!)) {
+      try {
+        process.kill(k.pid, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+    a.kill('SIGKILL')
+  }
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
@@ -75,6 +88,7 @@ describe.each(['test pattern', 'camera'])('SIGKILL of the app while live (%s)', 
     const args = ['--import', 'tsx', join(ROOT, 'tests/fixtures/app/live-app.ts')]
     if (path === 'camera') args.push(makeCameraFile(dir, 20))
     const app = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    apps.push(app)
     let out = ''
     app.stdout!.on('data', (d: Buffer) => (out += d.toString()))
     app.stderr!.on('data', (d: Buffer) => (out += d.toString()))

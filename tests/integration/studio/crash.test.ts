@@ -68,7 +68,9 @@ describe('studio process crashes', () => {
     let streamId = ''
     let streamKey = ''
     for (let round = 0; round < 5; round++) {
-      const cli = runCli(['--data', dataDir])
+      // No resume window: each restart finalizes what the kill left open (resuming is tested in
+      // tests/e2e/reconnect.test.ts).
+      const cli = runCli(['--data', dataDir, '--resume-window', '0'])
       const ready = await cli.ready
       if (round === 0) {
         key = ready.apiKey!
@@ -114,7 +116,7 @@ describe('studio process crashes', () => {
       await cli.exit
       await push.kill()
     }
-    const last = runCli(['--data', dataDir])
+    const last = runCli(['--data', dataDir, '--resume-window', '0'])
     const ready = await last.ready
     const sessions = (
       await api<Session[]>(studioOf(ready), key, 'GET', `/stream/${streamId}/sessions`)
