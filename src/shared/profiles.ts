@@ -79,9 +79,15 @@ function checkInt(
 
 /**
  * Every issue with a profiles array, in the order the service would find them: schema rules (422)
- * first, then the name rules (400). Empty array = valid.
+ * first, then the name rules (400). Empty array = valid. The service stops at the schema errors;
+ * `all` also applies the name rules to the rows that have a name, so a form can show every problem
+ * at once (a duplicate name beside a bad width).
  */
-export function validateProfiles(profiles: unknown, path = 'profiles'): ProfileIssue[] {
+export function validateProfiles(
+  profiles: unknown,
+  path = 'profiles',
+  opts: { all?: boolean } = {}
+): ProfileIssue[] {
   const out: ProfileIssue[] = []
   if (profiles === null || profiles === undefined) return out
   if (!Array.isArray(profiles)) {
@@ -121,10 +127,11 @@ export function validateProfiles(profiles: unknown, path = 'profiles'): ProfileI
     if (p.encoder !== undefined && p.encoder !== 'H.264')
       out.push({ field: `${at}.encoder`, message: 'encoder must be "H.264"', status: 422 })
   })
-  if (out.length > 0) return out
+  if (out.length > 0 && !opts.all) return out
   const seen = new Set<string>()
   profiles.forEach((raw, i) => {
-    const name = (raw as Profile).name
+    const name = (raw as Partial<Profile> | null)?.name
+    if (typeof name !== 'string' || name === '') return
     if (name === 'source')
       out.push({
         field: `${path}.${i}.name`,

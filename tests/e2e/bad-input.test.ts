@@ -58,6 +58,15 @@ describe('bad input', () => {
     )
     await eventually(() => text(issues)).toContain('Nothing was sent')
     await shot(page, 'bad-input-duplicate')
+    // Every error at once: a bad width and a duplicate name, shown together.
+    await page.getByTestId('profile-0-width').fill('100')
+    await page.getByTestId('create-stream-submit').click()
+    await eventually(() => text(issues.locator('[data-field="profiles.0.width"]'))).toBe(
+      'Profile 1: width must be at least 128'
+    )
+    expect(await text(issues.locator('[data-field="profiles.1.name"]'))).toBe(
+      'Profile 2: duplicate profile name "720p"'
+    )
 
     expect(calls.filter((c) => c === 'createStream')).toEqual([])
     expect((await shell.core.listStreams({})).items.length).toBe(before)

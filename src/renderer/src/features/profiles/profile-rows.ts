@@ -84,6 +84,7 @@ export function describeIssue(i: ProfileIssue): { where: string; message: string
 
 export function checkRows(rows: readonly ProfileRow[]): CheckedRows {
   const payload = rowsToPayload(rows)
-  const issues = validateProfiles(payload)
+  // Every problem at once, the duplicate names included (the service would stop at the first kind).
+  const issues = validateProfiles(payload, 'profiles', { all: true })
   return { profiles: issues.length ? [] : (payload as unknown as Profile[]), issues }
 }
