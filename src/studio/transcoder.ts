@@ -199,7 +199,9 @@ function hlsArgs(out: string, seconds: number, map: string): string[] {
     // temp_file: a segment appears under its name only once complete, so nothing half-written is
     // served.
     '-hls_flags',
-    'independent_segments+temp_file',
+    // program_date_time: each segment says the wall-clock time it starts at, so a live player can
+    // tell how far behind live it is (the live monitor shows it).
+    'independent_segments+temp_file+program_date_time',
     '-hls_segment_filename',
     join(out, 'v%v', 'seg%05d.ts'),
     '-var_stream_map',

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { SessionView } from '../../shared/contract'
+import { useApi } from './lib/api'
 import type { Route } from './lib/route'
 import { ConnectionScreen } from './features/connection/ConnectionScreen'
 import { ConnectionBadge } from './features/connection/ConnectionBadge'
@@ -10,7 +11,7 @@ import { FreshPolicy } from './features/connection/use-fresh-policy'
 import { LiveProvider } from './features/live/live-context'
 import { LiveBanner } from './features/live/LiveBanner'
 import { SessionsScreen } from './features/sessions/SessionsScreen'
-import { PlayerDialog } from './features/player/PlayerDialog'
+import { PlayerDialog, type PlayerSource } from './features/player/PlayerDialog'
 import { AboutPanel } from './features/about/AboutPanel'
 import { AppGone, useAppReachable } from './features/app/AppGone'
 
@@ -27,7 +28,20 @@ const isCurrent = (nav: Route, now: Route): boolean =>
 
 export function App(): ReactNode {
   const [route, setRoute] = useState<Route>({ name: 'connection' })
-  const [playing, setPlaying] = useState<SessionView | null>(null)
+  const [playing, setPlaying] = useState<PlayerSource | null>(null)
+  const api = useApi()
+  const play = (session: SessionView): void => setPlaying({ kind: 'recording', session })
+  // The live monitor plays the stream's own live HLS, as its viewers get it.
+  const watch = (streamId: string): void =>
+    void api.getStream(streamId).then((r) => {
+      if (r.ok && r.value.playbackUrl)
+        setPlaying({
+          kind: 'live',
+          streamName: r.value.name,
+          url: r.value.playbackUrl,
+          profiles: r.value.profiles
+        })
+    })
   const reachable = useAppReachable()
   useFocusHeadingOnNavigate(route)
 
@@ -64,18 +78,26 @@ export function App(): ReactNode {
           </nav>
           <ConnectionBadge onOpen={() => setRoute({ name: 'connection' })} />
         </header>
-        <LiveBanner onOpen={(streamId) => setRoute({ name: 'live', streamId })} />
+        <LiveBanner onOpen={(streamId) => setRoute({ name: 'live', streamId })} onWatch={watch} />
         <main className="content">
           {route.name === 'connection' && <ConnectionScreen navigate={setRoute} />}
           {route.name === 'streams' && <StreamsScreen navigate={setRoute} />}
           {route.name === 'stream' && (
-            <StreamPage key={route.id} id={route.id} navigate={setRoute} onPlay={setPlaying} />
+            <StreamPage
+              key={route.id}
+              id={route.id}
+              navigate={setRoute}
+              onPlay={play}
+              onWatch={watch}
+            />
           )}
           {route.name === 'live' && <GoLiveScreen initialStreamId={route.streamId} />}
-          {route.name === 'sessions' && <SessionsScreen onPlay={setPlaying} navigate={setRoute} />}
+          {route.name === 'sessions' && (
+            <SessionsScreen onPlay={play} onWatch={watch} navigate={setRoute} />
+          )}
           {route.name === 'about' && <AboutPanel />}
         </main>
-        {playing && <PlayerDialog session={playing} onClose={() => setPlaying(null)} />}
+        {playing && <PlayerDialog source={playing} onClose={() => setPlaying(null)} />}
       </div>
     </LiveProvider>
   )

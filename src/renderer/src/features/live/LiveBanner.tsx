@@ -7,7 +7,14 @@ import { HealthStrip } from './HealthStrip'
 import { useLive } from './live-context'
 
 /** On every screen while a run exists: what is live, how it is doing, and the way to stop it. */
-export function LiveBanner({ onOpen }: { onOpen: (streamId: string) => void }): ReactNode {
+export function LiveBanner({
+  onOpen,
+  onWatch
+}: {
+  onOpen: (streamId: string) => void
+  /** Opens the live monitor: the stream's output as viewers get it. */
+  onWatch: (streamId: string) => void
+}): ReactNode {
   const live = useLive()
   const { run } = live
   const [dismissed, setDismissed] = useState<string | null>(null)
@@ -62,6 +69,16 @@ export function LiveBanner({ onOpen }: { onOpen: (streamId: string) => void }): 
           </span>
         )}
         <span className="spacer" />
+        {run.state === 'live' && (
+          <button
+            type="button"
+            className="secondary"
+            data-testid="watch-live"
+            onClick={() => onWatch(run.streamId)}
+          >
+            Watch
+          </button>
+        )}
         <button type="button" className="secondary" onClick={() => onOpen(run.streamId)}>
           Open
         </button>

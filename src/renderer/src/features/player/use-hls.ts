@@ -1,6 +1,6 @@
 // hls.js is big and only needed when someone presses Play, so it is imported on demand (its own chunk,
 // outside the initial bundle). Fatal errors are surfaced for the Retry button instead of a frozen frame.
-import { useCallback, useEffect, useState, type RefObject } from 'react'
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { AppError } from '../../../../shared/result'
 
 export interface Rendition {
@@ -12,6 +12,8 @@ export interface Rendition {
 }
 
 export interface HlsState {
+  /** Live only: seconds between the frame on screen and now (from EXT-X-PROGRAM-DATE-TIME). */
+  behindLive: () => number | null
   renditions: Rendition[]
   /** -1 = automatic selection. */
   selected: number
@@ -25,8 +27,11 @@ export interface HlsState {
 type HlsInstance = import('hls.js').default
 
 /** hls.js names its errors for developers (manifestLoadError...); say what part failed instead. */
-function describeHlsError(details: string): string {
-  if (details.startsWith('manifest')) return "the recording's playlist could not be loaded"
+function describeHlsError(details: string, live: boolean): string {
+  if (details.startsWith('manifest'))
+    return live
+      ? "the live stream's playlist could not be loaded"
+      : "the recording's playlist could not be loaded"
   if (details.startsWith('level')) return "a rendition's playlist could not be loaded"
   if (details.startsWith('frag') || details.startsWith('key'))
     return 'a video segment could not be loaded'
@@ -34,7 +39,36 @@ function describeHlsError(details: string): string {
   return details
 }
 
-export function useHls(video: RefObject<HTMLVideoElement | null>, url: string): HlsState {
+/**
+ * Live: start one second behind the newest segment and catch up (up to 1.5× speed) when more than
+ * five behind, so the monitor stays a few seconds from live; retry the playlist while the first
+ * segment is still being made.
+ */
+/** How long a live monitor waits for a just-started broadcast's first playlist (about a second each). */
+const LIVE_NOT_YET_TRIES = 30
+
+const LIVE_CONFIG = {
+  lowLatencyMode: true,
+  liveSyncDuration: 1,
+  liveMaxLatencyDuration: 5,
+  maxLiveSyncPlaybackRate: 1.5,
+  backBufferLength: 10,
+  manifestLoadPolicy: {
+    default: {
+      maxTimeToFirstByteMs: 10_000,
+      maxLoadTimeMs: 20_000,
+      timeoutRetry: { maxNumRetry: 4, retryDelayMs: 500, maxRetryDelayMs: 2000 },
+      errorRetry: { maxNumRetry: 20, retryDelayMs: 500, maxRetryDelayMs: 2000 }
+    }
+  }
+} as const
+
+export function useHls(
+  video: RefObject<HTMLVideoElement | null>,
+  url: string,
+  opts: { live?: boolean } = {}
+): HlsState {
+  const live = opts.live ?? false
   const [renditions, setRenditions] = useState<Rendition[]>([])
   const [selected, setSelected] = useState(-1)
   const [playingIndex, setPlayingIndex] = useState<number | null>(null)
@@ -42,12 +76,14 @@ export function useHls(video: RefObject<HTMLVideoElement | null>, url: string): 
   const [loading, setLoading] = useState(true)
   const [hls, setHls] = useState<HlsInstance | null>(null)
   const [attempt, setAttempt] = useState(0)
+  const notYet = useRef(0)
 
   useEffect(() => {
     const el = video.current
     if (!el) return
     let disposed = false
     let instance: HlsInstance | null = null
+    let retryTimer: ReturnType<typeof setTimeout> | undefined
     setLoading(true)
     setError(null)
     setRenditions([])
@@ -66,9 +102,10 @@ export function useHls(video: RefObject<HTMLVideoElement | null>, url: string): 
           setError({ code: 'internal', message: 'This system cannot play HLS video.' })
           return
         }
-        instance = new Hls({ enableWorker: true })
+        instance = new Hls({ enableWorker: true, ...(live ? LIVE_CONFIG : {}) })
         setHls(instance)
         instance.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
+          notYet.current = 0
           setRenditions(
             data.levels.map((l, index) => ({
               index,
@@ -86,15 +123,32 @@ export function useHls(video: RefObject<HTMLVideoElement | null>, url: string): 
         instance.on(Hls.Events.LEVEL_SWITCHED, (_e, data) => setPlayingIndex(data.level))
         instance.on(Hls.Events.ERROR, (_e, data) => {
           if (!data.fatal) return
+          // A broadcast that has just started has no playlist for a few seconds (the first segment
+          // is still being made): for live, a 404 there means "not yet", so wait and load again.
+          if (
+            live &&
+            data.details.startsWith('manifest') &&
+            data.response?.code === 404 &&
+            notYet.current < LIVE_NOT_YET_TRIES
+          ) {
+            notYet.current++
+            instance?.destroy()
+            retryTimer = setTimeout(() => setAttempt((a) => a + 1), 1000)
+            return
+          }
           setLoading(false)
           const status = data.response?.code ? ` (HTTP ${data.response.code})` : ''
           setError({
             code: data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'network' : 'internal',
-            message: `Playback failed: ${describeHlsError(data.details)}${status}.`,
+            message: `Playback failed: ${describeHlsError(data.details, live)}${status}.`,
             hint:
               data.type === Hls.ErrorTypes.NETWORK_ERROR
-                ? 'The recording could not be fetched. Check the connection and retry.'
-                : 'The recording could not be decoded. Retry, or download the MP4.'
+                ? live
+                  ? 'The live stream could not be fetched: is the broadcast still on? Retry.'
+                  : 'The recording could not be fetched. Check the connection and retry.'
+                : live
+                  ? 'The live stream could not be decoded. Retry.'
+                  : 'The recording could not be decoded. Retry, or download the MP4.'
           })
           instance?.destroy()
         })
@@ -108,10 +162,11 @@ export function useHls(video: RefObject<HTMLVideoElement | null>, url: string): 
       })
     return () => {
       disposed = true
+      clearTimeout(retryTimer)
       instance?.destroy()
       setHls(null)
     }
-  }, [video, url, attempt])
+  }, [video, url, attempt, live])
 
   const select = useCallback(
     (index: number) => {
@@ -122,7 +177,13 @@ export function useHls(video: RefObject<HTMLVideoElement | null>, url: string): 
     [hls]
   )
 
+  const behindLive = useCallback((): number | null => {
+    const at = hls?.playingDate?.getTime()
+    return at ? Math.max(0, (Date.now() - at) / 1000) : null
+  }, [hls])
+
   return {
+    behindLive,
     renditions,
     selected,
     playing: playingIndex === null ? null : (renditions[playingIndex] ?? null),

@@ -2,10 +2,11 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 're
 import type { SessionView } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
+import { useNow } from '../../lib/use-now'
 import { formatDate, formatDuration } from '../../lib/format'
 import { CopyButton } from '../../components/CopyButton'
 import { Empty, ErrorNote, Loading } from '../../components/ErrorNote'
-import { StatusBadge, statusOf } from './StatusBadge'
+import { isLiveSession, StatusBadge, statusOf } from './StatusBadge'
 import { useSessions } from './use-sessions'
 
 /** Fixed row height is what makes windowing exact: row i sits at i * ROW_H, no measuring. */
@@ -17,17 +18,22 @@ const PREFETCH = 60
 export function SessionsList({
   streamId,
   onPlay,
+  onWatch,
   streamNames,
   refreshKey
 }: {
   streamId?: string
   onPlay: (s: SessionView) => void
+  /** A live session's Watch: the live monitor of its stream. */
+  onWatch: (streamId: string) => void
   streamNames?: Map<string, string>
   /** Changes when the caller knows the list is stale (a run ended): re-read the first page. */
   refreshKey?: unknown
 }): ReactNode {
   const api = useApi()
   const data = useSessions(streamId)
+  // Live sessions are told by their last sign of life; re-judged every few seconds.
+  const now = useNow(5000, true)
   const viewport = useRef<HTMLDivElement>(null)
   const [scrollTop, setScrollTop] = useState(0)
   const [height, setHeight] = useState(480)
@@ -79,7 +85,8 @@ export function SessionsList({
   for (let i = first; i <= last; i++) {
     const s = data.items[i]
     if (!s) continue
-    const status = statusOf(s)
+    const isLive = isLiveSession(s, now)
+    const status = isLive ? 'live' : statusOf(s)
     rows.push(
       <div
         key={s.id}
@@ -104,6 +111,16 @@ export function SessionsList({
           <StatusBadge status={status} />
         </span>
         <span role="cell" className="row-actions">
+          {isLive && (
+            <button
+              type="button"
+              aria-label={`Watch the live session from ${formatDate(s.createdAt)}`}
+              data-testid="watch-session"
+              onClick={() => onWatch(s.parentId)}
+            >
+              Watch
+            </button>
+          )}
           <button
             type="button"
             disabled={status !== 'ready' || !s.recordingUrl}

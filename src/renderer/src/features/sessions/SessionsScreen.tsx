@@ -8,9 +8,11 @@ import { SessionsList } from './SessionsList'
 
 /** Every session of the account, newest first. */
 export function SessionsScreen({
-  onPlay
+  onPlay,
+  onWatch
 }: {
   onPlay: (s: SessionView) => void
+  onWatch: (streamId: string) => void
   navigate: Navigate
 }): ReactNode {
   const api = useApi()
@@ -24,7 +26,12 @@ export function SessionsScreen({
   return (
     <section className="screen sessions-screen" aria-labelledby="sessions-title">
       <h1 id="sessions-title">Sessions</h1>
-      <SessionsList onPlay={onPlay} streamNames={names} refreshKey={live.run?.state} />
+      <SessionsList
+        onPlay={onPlay}
+        onWatch={onWatch}
+        streamNames={names}
+        refreshKey={live.run?.state}
+      />
     </section>
   )
 }

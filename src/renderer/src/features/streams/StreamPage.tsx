@@ -16,11 +16,13 @@ import { StreamProfiles } from './StreamProfiles'
 export function StreamPage({
   id,
   navigate,
-  onPlay
+  onPlay,
+  onWatch
 }: {
   id: string
   navigate: Navigate
   onPlay: (s: SessionView) => void
+  onWatch: (streamId: string) => void
 }): ReactNode {
   const api = useApi()
   useEffect(() => noteOpened(id), [id])
@@ -91,6 +93,16 @@ export function StreamPage({
           {isLive ? 'active' : 'idle'}
         </span>
         <span className="spacer" />
+        {isLive && (
+          <button
+            type="button"
+            className="secondary"
+            data-testid="stream-watch"
+            onClick={() => onWatch(s.id)}
+          >
+            Watch live
+          </button>
+        )}
         <button
           type="button"
           data-testid="stream-go-live"
@@ -128,7 +140,7 @@ export function StreamPage({
 
       <div className="card">
         <h2>Sessions of this stream</h2>
-        <SessionsList streamId={s.id} onPlay={onPlay} refreshKey={runState} />
+        <SessionsList streamId={s.id} onPlay={onPlay} onWatch={onWatch} refreshKey={runState} />
       </div>
 
       <div className="card danger-zone">
