@@ -2,7 +2,8 @@
 // shell and the local studio. (1) initial JavaScript, gzip, with hls.js checked to be a separate lazy
 // chunk; (2) time to show the sessions screen with 10,000 sessions, and frame times while scrolling it,
 // beside a reference: the same 10,000 rows rendered without windowing; (3) time from pressing Stop to the
-// recording shown as ready in the stream's list. Medians of several runs; nothing here is asserted.
+// recording shown as ready in the stream's list; (4) the live monitor's glass-to-glass delay
+// (glass.ts). Medians of several runs; nothing here is asserted.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +13,7 @@ import type { Page } from 'playwright-core'
 import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
 import { launchChromium } from '../../tests/helpers/browser'
 import { startWebShell, type TestWebShell } from '../../tests/helpers/web-shell'
+import { glassToGlassRows } from './glass'
 import { median, percentile, type BenchRow } from './types'
 import { Keychain } from '../../src/main/core/keychain'
 import { LOCAL_ID } from '../../src/main/core/settings-store'
@@ -248,12 +250,38 @@ export async function stopToReadyRows(): Promise<BenchRow[]> {
   }
 }
 
+/** The live monitor's glass-to-glass delay (glass.ts), on a stream with the recommended ladder. */
+export async function liveMonitorRows(): Promise<BenchRow[]> {
+  const shell = await startWebShell()
+  try {
+    await waitLocalReady(shell)
+    const { page, close } = await openPage(shell)
+    try {
+      const stream = await shell.core.createStream({
+        name: 'Glass to glass',
+        profiles: [...RECOMMENDED_PROFILES],
+        record: false
+      })
+      return await glassToGlassRows(page, stream.id)
+    } finally {
+      await close()
+    }
+  } finally {
+    await shell.stop()
+  }
+}
+
 /** The measurements themselves; they need a keychain (the core keeps the local studio's key there). */
 async function measureUi(): Promise<BenchRow[]> {
   // Our own keychain entries, never the user's.
   process.env.ONAIR_KEYCHAIN_SERVICE ??= 'onair-bench'
   ensureBuilt()
-  return [...bundleRows(), ...(await sessionsRows()), ...(await stopToReadyRows())]
+  return [
+    ...bundleRows(),
+    ...(await sessionsRows()),
+    ...(await stopToReadyRows()),
+    ...(await liveMonitorRows())
+  ]
 }
 
 const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
