@@ -7,6 +7,8 @@
 // reads the bar code off the monitor's <video> and subtracts it from the clock now. One clock, one
 // page: nothing is estimated. Medians over about 20 s of playback.
 import type { Page } from 'playwright-core'
+import type { OutputSettings } from '../../src/shared/contract'
+import { DEFAULT_OUTPUT } from '../../src/shared/output'
 import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
 import { median, percentile, type BenchRow } from './types'
 
@@ -38,7 +40,10 @@ interface Recorder {
 }
 
 /** Runs in the page: starts the bar-code source and goes live on streamId; resolves with the runId. */
-async function startBarcodeBroadcast(streamId: string): Promise<string> {
+async function startBarcodeBroadcast([streamId, output]: [
+  string,
+  OutputSettings
+]): Promise<string> {
   type Onair = {
     goLive(
       a: unknown
@@ -73,14 +78,7 @@ async function startBarcodeBroadcast(streamId: string): Promise<string> {
   const r = await g.onair.goLive({
     streamId,
     source: { kind: 'media', mimeType },
-    output: {
-      width: 1280,
-      height: 720,
-      fps: 30,
-      videoBitrateKbps: 2500,
-      audioBitrateKbps: 128,
-      keyframeIntervalSec: 2
-    }
+    output
   })
   if (!r.ok) throw new Error(r.error?.message ?? 'goLive failed')
   const runId = r.value.runId
@@ -143,7 +141,7 @@ export async function glassToGlassRows(page: Page, streamId: string): Promise<Be
   // tsx (esbuild, keepNames) wraps inner functions in __name(): give the page a no-op one, since the
   // functions below are sent to it as source.
   await page.evaluate('globalThis.__name = (f) => f')
-  await page.evaluate(startBarcodeBroadcast, streamId)
+  await page.evaluate(startBarcodeBroadcast, [streamId, DEFAULT_OUTPUT] as [string, OutputSettings])
   await page.getByTestId('live-banner').and(page.locator('[data-state=live]')).waitFor({
     timeout: 90_000
   })

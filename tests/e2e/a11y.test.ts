@@ -3,22 +3,19 @@
 // (even when the video has focus) and gives focus back to the button that opened it.
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   createStream,
   eventually,
   goLive,
   nav,
   numberAbove,
-  openApp,
-  shot,
+  appForFile,
   stopLive,
-  waitLocalReady,
-  type App,
   type Probe
 } from './app-page'
 
-let app: App
+const app = appForFile()
 
 /** Every serious or critical violation found, by screen: all of them are reported at once. */
 const found: string[] = []
@@ -43,19 +40,8 @@ const focusedText = (page: Page): Promise<string> =>
   })
 
 describe('keyboard and screen readers', () => {
-  beforeAll(async () => {
-    app = await openApp()
-    await waitLocalReady(app.page)
-  })
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)
-  })
-  afterAll(async () => {
-    await app?.close()
-  })
-
   it('every screen: no serious or critical axe violation, focus on the new heading', async () => {
-    const { page } = app
+    const { page } = app()
     await scan(page, 'Connection')
     await createStream(page, 'Accessible', { profiles: 'recommended', record: true })
     await scan(page, 'Stream page')
@@ -77,7 +63,7 @@ describe('keyboard and screen readers', () => {
   })
 
   it('live: the banner and health strip pass; the player dialog traps focus and Esc closes it', async () => {
-    const { page } = app
+    const { page } = app()
     await nav(page, 'Streams')
     await page.getByRole('button', { name: 'Accessible', exact: true }).click()
     await goLive(page, 'camera')

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { expect } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 
@@ -161,3 +161,25 @@ export const eventually = <T>(read: () => Promise<T>, timeout = 15_000) =>
 export const text = (l: Locator): Promise<string> => l.textContent().then((t) => t ?? '')
 export const attr = (l: Locator, name: string): Promise<string> =>
   l.getAttribute(name).then((v) => v ?? '')
+
+/**
+ * One app for a test file: opened (and its local studio ready) before the tests, a screenshot of
+ * each failing test, closed after. Returns the getter the tests use.
+ */
+export function appForFile(): () => App {
+  let app: App | undefined
+  beforeAll(async () => {
+    app = await openApp()
+    await waitLocalReady(app.page)
+  })
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)
+  })
+  afterAll(async () => {
+    await app?.close()
+  })
+  return () => {
+    if (!app) throw new Error('the app is not open (its beforeAll failed)')
+    return app
+  }
+}

@@ -2,19 +2,10 @@
 // opened last (not simply the newest). Two streams may share a name, as the service allows, and the
 // create form says so.
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createStream,
-  eventually,
-  nav,
-  openApp,
-  shot,
-  stopLive,
-  waitLocalReady,
-  type App
-} from './app-page'
+import { describe, expect, it } from 'vitest'
+import { createStream, eventually, nav, appForFile, shot, stopLive } from './app-page'
 
-let app: App
+const app = appForFile()
 
 /** The name of the stream the Go live screen has selected. */
 async function preselected(page: Page): Promise<string> {
@@ -37,19 +28,8 @@ async function open(page: Page, name: string): Promise<void> {
 }
 
 describe('Go live picks the right stream', () => {
-  beforeAll(async () => {
-    app = await openApp()
-    await waitLocalReady(app.page)
-  })
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)
-  })
-  afterAll(async () => {
-    await app?.close()
-  })
-
   it('live first, then last gone live on, then opened last; never just the newest', async () => {
-    const { page } = app
+    const { page } = app()
     await createStream(page, 'Alpha', { profiles: 'none', record: false })
     await createStream(page, 'Beta', { profiles: 'none', record: false })
     // Beta is the newest; Alpha was opened last.
@@ -75,7 +55,7 @@ describe('Go live picks the right stream', () => {
   })
 
   it('says a stream by that name exists, and still creates it', async () => {
-    const { page } = app
+    const { page } = app()
     await nav(page, 'Streams')
     if (await page.getByTestId('new-stream').isVisible())
       await page.getByTestId('new-stream').click()

@@ -1,36 +1,15 @@
 // Health that tells the truth: actual against target (fps and kbps), bars that agree with the word
 // beside them, and a sustained shortfall explained in one sentence naming its cause. Chromium's fake
 // camera delivers 20 fps against the 30 fps target: a real shortfall, named as the camera's.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createStream,
-  eventually,
-  goLive,
-  openApp,
-  shot,
-  stopLive,
-  text,
-  waitLocalReady,
-  type App
-} from './app-page'
+import { describe, expect, it } from 'vitest'
+import { createStream, eventually, goLive, appForFile, shot, stopLive, text } from './app-page'
 
-let app: App
+const app = appForFile()
 const WORDS = ['fine', 'watch', 'struggling', 'failing to keep up']
 
 describe('live health', () => {
-  beforeAll(async () => {
-    app = await openApp()
-    await waitLocalReady(app.page)
-  })
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)
-  })
-  afterAll(async () => {
-    await app?.close()
-  })
-
   it('shows actual / target, bars that agree with the word, and names the camera as the cause', async () => {
-    const { page } = app
+    const { page } = app()
     await createStream(page, 'Health', { profiles: 'none', record: false })
     await goLive(page, 'camera')
     expect(await text(page.getByTestId('health-fps'))).toMatch(/^\d+ \/ 30 fps$/)

@@ -1,38 +1,25 @@
 // Watch yourself live: the live monitor plays the stream's live HLS (hls.js) from the stream page and
 // from the live bar, says which rendition is playing and how far behind live it is (the local studio
 // writes EXT-X-PROGRAM-DATE-TIME); a live session in the sessions list reads "Live" and offers Watch.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   createStream,
   eventually,
   goLive,
   nav,
   numberAbove,
-  openApp,
+  appForFile,
   shot,
   stopLive,
   text,
-  waitLocalReady,
-  type App,
   type Probe
 } from './app-page'
 
-let app: App
+const app = appForFile()
 
 describe('live monitor', () => {
-  beforeAll(async () => {
-    app = await openApp()
-    await waitLocalReady(app.page)
-  })
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)
-  })
-  afterAll(async () => {
-    await app?.close()
-  })
-
   it('plays the live output with its rendition and delay, from the stream page, the bar and the list', async () => {
-    const { page } = app
+    const { page } = app()
     await createStream(page, 'Monitor me', { profiles: 'recommended', record: true })
     await goLive(page, 'camera')
     await page.getByTestId('live-banner').getByRole('button', { name: 'Open' }).click()

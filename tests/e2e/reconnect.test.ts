@@ -4,21 +4,11 @@
 // the broadcast is one session with one recording across the crash (the studio came back within its
 // resume window), which decodes end to end and lasts about the whole run.
 import { execFileSync } from 'node:child_process'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { decodeAll, ffprobe } from '../helpers/studio'
-import {
-  createStream,
-  eventually,
-  goLive,
-  openApp,
-  shot,
-  stopLive,
-  text,
-  waitLocalReady,
-  type App
-} from './app-page'
+import { createStream, eventually, goLive, appForFile, shot, stopLive, text } from './app-page'
 
-let app: App
+const app = appForFile()
 
 /** The studio is a child of this test process (the core runs in-process): find it by its script. */
 function studioPid(): number | undefined {
@@ -28,23 +18,12 @@ function studioPid(): number | undefined {
 }
 
 describe('reconnect', () => {
-  beforeAll(async () => {
-    app = await openApp()
-    await waitLocalReady(app.page)
-  })
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)
-  })
-  afterAll(async () => {
-    await app?.close()
-  })
-
   it('shows Reconnecting with the attempt and Retry now, then returns to Live; Stop ends it', async () => {
-    const { page } = app
+    const { page } = app()
     await createStream(page, 'Reconnect me', { profiles: 'none', record: true })
     await goLive(page, 'test-pattern')
-    const streamId = (await app.shell.core.liveStatus())!.streamId
-    const sessionsOf = async () => (await app.shell.core.listSessions({ streamId })).items
+    const streamId = (await app().shell.core.liveStatus())!.streamId
+    const sessionsOf = async () => (await app().shell.core.listSessions({ streamId })).items
     // Some media before the crash, recorded by the first studio process.
     await eventually(
       async () => (await sessionsOf())[0]?.sourceSegmentsDuration ?? 0,
@@ -60,7 +39,7 @@ describe('reconnect', () => {
     await shot(page, 'live-reconnecting')
     // The studio comes back by itself; Retry now skips whatever wait is left.
     await eventually(
-      async () => (await app.shell.core.connectionStatus()).local.state,
+      async () => (await app().shell.core.connectionStatus()).local.state,
       60_000
     ).toBe('ready')
     if (await page.getByTestId('retry-now').isVisible()) await page.getByTestId('retry-now').click()

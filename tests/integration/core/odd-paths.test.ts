@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { OUTPUT } from './live-helpers'
 import { createCore } from '../../../src/main/core/core'
 import type { LiveStateEvent } from '../../../src/shared/contract'
 import { decodeAll, ffprobe } from '../../helpers/studio'
@@ -31,14 +32,7 @@ describe('an app-data folder named "Onair Studio/Ana López (ñ, ü, 日本)"', 
       })
       const states: LiveStateEvent[] = []
       core.events.on('live:state', (s) => states.push(s))
-      const output = {
-        width: 640,
-        height: 360,
-        fps: 25,
-        videoBitrateKbps: 800,
-        audioBitrateKbps: 96,
-        keyframeIntervalSec: 2
-      }
+      const output = OUTPUT
       const { runId } = await core.goLive({
         streamId: stream.id,
         source: { kind: 'test-pattern' },
