@@ -2,9 +2,13 @@
 // passes here. One tuple schema per call, checked by the single dispatcher both shells use.
 import { z } from 'zod'
 import type { CallName } from './contract'
+import type { Profile } from './profiles'
 
 const id = z.string().min(1).max(200)
 
+// Typed against Profile, the type generated from the OpenAPI file's ffmpeg-profile: a field added,
+// removed, renamed or retyped there fails the type check here instead of drifting apart. (The
+// ranges are not repeated: validateProfiles checks them before sending, the service again.)
 const profile = z
   .object({
     name: z.string(),
@@ -18,7 +22,12 @@ const profile = z
     encoder: z.literal('H.264').optional(),
     quality: z.number().optional()
   })
-  .strict()
+  .strict() satisfies z.ZodType<Profile>
+
+/** True when A and B are the same type, optional fields included (assignability skips those). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+type Assert<T extends true> = T
+type _ProfileSchemaIsProfile = Assert<Same<z.infer<typeof profile>, Profile>>
 
 const pageArgs = z
   .object({

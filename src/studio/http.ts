@@ -118,7 +118,8 @@ export class Router {
       const reply = await route.handler(req, res)
       if (reply) sendJson(res, reply.status, reply.body, reply.headers)
     } catch (err) {
-      if (err instanceof HttpError) return sendError(res, err.status, err.message)
+      // Every schema error, in Livepeer's shape ({"errors": [...]}); one message for the other errors.
+      if (err instanceof HttpError) return sendJson(res, err.status, { errors: err.errors })
       const storage = storageFault(err)
       if (storage) return sendError(res, storage.status, storage.message)
       log(

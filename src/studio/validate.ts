@@ -1,126 +1,147 @@
-// Request body checks for the stream routes, following the reference's schemas (new-stream-payload,
-// stream-patch-payload): 422 for schema errors, written like its Ajv errors (JSON text with
-// instancePath, keyword and message) so clients that look for "required", "type", "enum"... keep
-// working; 400 for the server's own rules. The first error only, as the reference's Ajv is
-// compiled.
-import { validateProfiles, type Profile } from '../shared/profiles'
+// Request body checks for the stream routes, as Livepeer Studio makes them. First the schema: the
+// reference compiles its OpenAPI request schemas (new-stream-payload, stream-patch-payload) with
+// Ajv and answers 422 with each Ajv error as JSON text; the same schemas, taken from the same
+// OpenAPI file by `npm run gen:api` (schemas/request-schemas.json), are compiled here with the same
+// Ajv options. Then the server's own rules, which a schema cannot say, one named function each,
+// in the reference's order: 403 for pull streams, 400 for the rest.
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
+import addFormats from 'ajv-formats'
+import type { components } from '../shared/api/schema'
+import type { Profile } from '../shared/profiles'
+import generated from './schemas/request-schemas.json'
 
 export class HttpError extends Error {
+  /** Every message of the answer's {"errors":[...]}; one unless the schema reported several. */
+  readonly errors: readonly string[]
+
   constructor(
     readonly status: number,
-    message: string
+    message: string,
+    errors?: readonly string[]
   ) {
     super(message)
+    this.errors = errors && errors.length > 0 ? errors : [message]
   }
 }
 
-const schemaError = (instancePath: string, keyword: string, message: string): HttpError =>
-  new HttpError(422, JSON.stringify({ instancePath, keyword, message }))
+type PlaybackPolicy = NonNullable<components['schemas']['playback-policy']>
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
+/**
+ * What a body that passed the schema is, in the generated types' words, with two corrections:
+ * the db-schema overlay (schemas/extract.mjs) widens playbackPolicy, and profiles may be absent
+ * (the YAML gives it a default, which openapi-typescript reads as "always there", but Ajv fills in
+ * no defaults).
+ */
+type Checked<T> = Omit<T, 'playbackPolicy' | 'profiles'> & {
+  playbackPolicy?: PolicyBody | null
+  profiles?: Profile[] | null
+}
+type PolicyBody = Omit<PlaybackPolicy, 'type'> & {
+  type: PlaybackPolicy['type'] | 'lit_signing_condition'
+  resourceId?: Record<string, string>
+  unifiedAccessControlConditions?: Record<string, unknown>[]
+}
+type NewStreamBody = Checked<components['schemas']['new-stream-payload']>
+type StreamPatchBody = Checked<components['schemas']['stream-patch-payload']>
 
-function keywordOf(message: string): string {
-  if (message.includes('required')) return 'required'
-  if (message.includes('unknown field')) return 'additionalProperties'
-  if (message.includes('at least')) return 'minimum'
-  if (message.includes('at most')) return 'maximum'
-  if (message.includes('1 to 500')) return 'maxLength'
-  if (message.includes('one of') || message.includes('encoder must')) return 'enum'
-  return 'type'
+// The reference's options (its compile-schemas script): Ajv's defaults, so no type coercion, no
+// defaults filled in and the first error only (allErrors off); "example" declared as a known
+// keyword, as OpenAPI uses it; the "uri" format from ajv-formats. allowUnionTypes only keeps
+// Ajv's strict mode from warning about `type: [array, null]`; it changes no result.
+const ajv = new Ajv({ keywords: ['example'], allowUnionTypes: true })
+addFormats(ajv, ['uri'])
+
+// Compiled once, when the studio loads this module: a schema Ajv cannot compile stops the studio at
+// start, not on the first request.
+const schemas = generated.schemas
+const validateNewStream = ajv.compile<NewStreamBody>(schemas['new-stream-payload'])
+const validateStreamPatch = ajv.compile<StreamPatchBody>(schemas['stream-patch-payload'])
+// The profiles field alone (array or null of ffmpeg-profile), exactly as new-stream-payload says,
+// at the same place, so its errors carry the same instancePath and schemaPath as a whole body's.
+const validateProfilesField = ajv.compile<{ profiles?: Profile[] | null }>({
+  type: 'object',
+  properties: { profiles: schemas['new-stream-payload'].properties.profiles }
+})
+
+/** 422 as the reference's validatePost answers it: each Ajv error object as JSON text. */
+function schemaError(errors: readonly ErrorObject[] | null | undefined): HttpError {
+  const texts = (errors ?? []).map((e) => JSON.stringify(e))
+  return new HttpError(422, texts[0] ?? 'request body does not match the schema', texts)
 }
 
-/** Profiles through the shared rules (the same ones the app checks before sending). */
-export function checkProfiles(v: unknown, path: string): Profile[] | null {
-  if (v === null) return null
-  const issues = validateProfiles(v, path.replace(/^\//, ''))
-  const first = issues[0]
-  if (first) {
-    if (first.status === 400) throw new HttpError(400, first.message)
-    const at = '/' + first.field.replace(/\./g, '/')
-    throw schemaError(at, keywordOf(first.message), first.message)
+function assertSchema<T>(validate: ValidateFunction<T>, body: unknown): asserts body is T {
+  if (!validate(body)) throw schemaError(validate.errors)
+}
+
+// ---- The server's rules, applied once the schema has passed ----
+
+/** Pull streams are an experiment the reference gates per user; no local user is in it. */
+export function rejectPull(pull: unknown): void {
+  if (pull !== undefined)
+    throw new HttpError(403, 'user is not a subject of experiment: stream-pull-source')
+}
+
+/** A recording spec means nothing unless the stream records. */
+export function requireRecordForRecordingSpec(recordingSpec: unknown, record: unknown): void {
+  if (recordingSpec && record !== true)
+    throw new HttpError(400, 'recordingSpec is only supported with record=true')
+}
+
+/** Profile names: "source" is the untranscoded rendition's name, and each name must be unique. */
+export function checkProfileNames(profiles: readonly Profile[] | null | undefined): void {
+  const seen = new Set<string>()
+  for (const { name } of profiles ?? []) {
+    // The reference skips empty names here (its schema already refuses them).
+    if (!name) continue
+    if (name === 'source') throw new HttpError(400, 'profile cannot be named "source"')
+    if (seen.has(name)) throw new HttpError(400, `duplicate profile name "${name}"`)
+    seen.add(name)
   }
-  return v as Profile[]
 }
 
-function checkKeys(body: Record<string, unknown>, allowed: readonly string[], at = ''): void {
-  for (const k of Object.keys(body)) {
-    if (!allowed.includes(k))
-      throw schemaError(
-        at,
-        'additionalProperties',
-        `must NOT have additional property '${k.slice(0, 100)}'`
-      )
-  }
-}
-
-function checkType(v: unknown, type: 'string' | 'boolean', at: string): void {
-  if (typeof v !== type) throw schemaError(at, 'type', `must be ${type}`)
-}
-
-function checkCreatorId(v: unknown): { type: 'unverified'; value: string } {
-  if (typeof v === 'string') return { type: 'unverified', value: v }
-  if (isObject(v)) {
-    checkKeys(v, ['type', 'value'], '/creatorId')
-    if (v.type !== 'unverified')
-      throw schemaError('/creatorId/type', 'enum', 'must be equal to one of the allowed values')
-    checkType(v.value, 'string', '/creatorId/value')
-    return { type: 'unverified', value: v.value as string }
-  }
-  throw schemaError('/creatorId', 'type', 'must be string or object')
-}
-
-function checkPlaybackPolicy(v: unknown): Record<string, unknown> | null {
-  if (v === null) return null
-  if (!isObject(v)) throw schemaError('/playbackPolicy', 'type', 'must be object,null')
-  checkKeys(
-    v,
-    ['type', 'webhookId', 'webhookContext', 'refreshInterval', 'allowedOrigins'],
-    '/playbackPolicy'
+/** Lit signing conditions are for assets only; webhook policies need a webhook of the caller's. */
+export function checkPlaybackPolicy(policy: PolicyBody | null | undefined): void {
+  if (!policy) return
+  if (
+    policy.type === 'lit_signing_condition' ||
+    policy.resourceId ||
+    policy.unifiedAccessControlConditions
   )
-  if (v.type === undefined)
-    throw schemaError('/playbackPolicy', 'required', "must have required property 'type'")
-  if (v.type === 'lit_signing_condition')
-    throw new HttpError(400, 'lit_signing_condition is not supported for streams')
-  if (!['public', 'jwt', 'webhook'].includes(v.type as string))
-    throw schemaError('/playbackPolicy/type', 'enum', 'must be equal to one of the allowed values')
+    throw new HttpError(
+      400,
+      'playbackPolicy type "lit_signing_condition" with a resourceId or ' +
+        'unifiedAccessControlConditions is not supported for streams'
+    )
   // Webhooks do not exist in the local studio, so no webhook id can be found (the reference's
-  // answer).
-  if (v.type === 'webhook')
-    throw new HttpError(400, `webhook ${String(v.webhookId).slice(0, 64)} not found`)
-  return v
+  // answer for an unknown id). The id is echoed shortened: it is the client's text.
+  if (policy.type === 'webhook')
+    throw new HttpError(400, `webhook ${String(policy.webhookId).slice(0, 64)} not found`)
 }
 
-function checkUserTags(v: unknown): Record<string, unknown> {
-  if (!isObject(v)) throw schemaError('/userTags', 'type', 'must be object')
-  for (const [k, val] of Object.entries(v)) {
-    const okValue = (x: unknown): boolean => typeof x === 'string' || typeof x === 'number'
-    if (!okValue(val) && !(Array.isArray(val) && val.every(okValue)))
-      throw schemaError(`/userTags/${k.slice(0, 100)}`, 'type', 'must be string, number or array')
-  }
-  if (JSON.stringify(v).length > 2048) throw new HttpError(400, 'userTags object is too big')
-  return v
-}
-
-function checkRecordingSpec(v: unknown): Record<string, unknown> {
-  if (!isObject(v)) throw schemaError('/recordingSpec', 'type', 'must be object')
-  checkKeys(v, ['profiles'], '/recordingSpec')
-  if (v.profiles === null || v.profiles === undefined) return {}
-  // Recording always keeps the stream's own renditions here; the spec is stored and echoed only.
-  if (!Array.isArray(v.profiles))
-    throw schemaError('/recordingSpec/profiles', 'type', 'must be array,null')
-  return { profiles: v.profiles }
-}
-
-function checkMultistream(v: unknown): { targets: unknown[] } {
-  if (!isObject(v)) throw schemaError('/multistream', 'type', 'must be object')
-  checkKeys(v, ['targets'], '/multistream')
-  if (v.targets === undefined) return { targets: [] }
-  if (!Array.isArray(v.targets)) throw schemaError('/multistream/targets', 'type', 'must be array')
-  if (v.targets.length > 0)
+/** The local studio pushes to no other service: an empty target list is all it can store. */
+export function rejectMultistreamTargets(multistream: { targets?: unknown[] } | undefined): void {
+  if (multistream?.targets?.length)
     throw new HttpError(400, 'multistream targets are not supported by the local studio')
-  return { targets: [] }
 }
+
+/** userTags are stored whole with the stream: at most 2048 characters of JSON. */
+export function checkUserTagsSize(userTags: Record<string, unknown> | undefined): void {
+  if (userTags && JSON.stringify(userTags).length > 2048)
+    throw new HttpError(400, 'userTags object is too large. Max size is 2048 characters')
+}
+
+/**
+ * A profiles array as the service judges it: the schema (422, with the body's instance paths),
+ * then the name rules (400). `null` is allowed (the schema's "array or null").
+ */
+export function checkProfiles(profiles: unknown): Profile[] | null {
+  const body = { profiles }
+  assertSchema(validateProfilesField, body)
+  checkProfileNames(body.profiles)
+  return body.profiles ?? null
+}
+
+// ---- What the routes get ----
 
 export interface StreamInput {
   name?: string
@@ -134,68 +155,52 @@ export interface StreamInput {
   multistream?: { targets: unknown[] }
 }
 
-const CREATE_KEYS = [
-  'name',
-  'pull',
-  'creatorId',
-  'playbackPolicy',
-  'profiles',
-  'record',
-  'recordingSpec',
-  'multistream',
-  'userTags'
-]
-const PATCH_KEYS = [
-  'creatorId',
-  'record',
-  'suspended',
-  'multistream',
-  'playbackPolicy',
-  'profiles',
-  'recordingSpec',
-  'userTags',
-  'name'
-]
-
-function checkCommon(body: Record<string, unknown>): StreamInput {
+/** The stored form of the fields both payloads share (the reference's mapInputCreatorId etc.). */
+function toInput(body: StreamPatchBody): StreamInput {
   const out: StreamInput = {}
-  if (body.name !== undefined) {
-    checkType(body.name, 'string', '/name')
-    out.name = body.name as string
+  if (body.name !== undefined) out.name = body.name
+  if (body.profiles !== undefined) out.profiles = body.profiles
+  if (body.record !== undefined) out.record = body.record
+  if (body.suspended !== undefined) out.suspended = body.suspended
+  if (body.creatorId !== undefined)
+    out.creatorId =
+      typeof body.creatorId === 'string'
+        ? { type: 'unverified', value: body.creatorId }
+        : { type: 'unverified', value: body.creatorId.value }
+  if (body.playbackPolicy !== undefined) out.playbackPolicy = body.playbackPolicy
+  if (body.userTags !== undefined) out.userTags = body.userTags
+  if (body.recordingSpec !== undefined) {
+    // `profiles: null` is accepted on input (an SDK workaround upstream) but never stored.
+    const { profiles, ...rest } = body.recordingSpec
+    out.recordingSpec = profiles ? { ...rest, profiles } : rest
   }
-  if (body.profiles !== undefined) out.profiles = checkProfiles(body.profiles, '/profiles')
-  if (body.record !== undefined) {
-    checkType(body.record, 'boolean', '/record')
-    out.record = body.record as boolean
-  }
-  if (body.suspended !== undefined) {
-    checkType(body.suspended, 'boolean', '/suspended')
-    out.suspended = body.suspended as boolean
-  }
-  if (body.creatorId !== undefined) out.creatorId = checkCreatorId(body.creatorId)
-  if (body.playbackPolicy !== undefined)
-    out.playbackPolicy = checkPlaybackPolicy(body.playbackPolicy)
-  if (body.userTags !== undefined) out.userTags = checkUserTags(body.userTags)
-  if (body.recordingSpec !== undefined) out.recordingSpec = checkRecordingSpec(body.recordingSpec)
-  if (body.multistream !== undefined) out.multistream = checkMultistream(body.multistream)
+  // Only an empty target list gets this far (rejectMultistreamTargets).
+  if (body.multistream !== undefined) out.multistream = { targets: [] }
   return out
 }
 
+/** POST /stream: the schema, then the server's rules in the reference's order. */
 export function checkCreate(body: unknown): StreamInput & { name: string } {
-  if (!isObject(body)) throw schemaError('', 'type', 'must be object')
-  checkKeys(body, CREATE_KEYS)
-  if (body.name === undefined)
-    throw schemaError('', 'required', "must have required property 'name'")
-  const out = checkCommon(body)
-  if (body.pull !== undefined)
-    throw new HttpError(403, 'user is not a subject of experiment: stream-pull-source')
-  if (out.recordingSpec && out.record !== true)
-    throw new HttpError(400, 'recordingSpec is only supported with record=true')
-  return out as StreamInput & { name: string }
+  assertSchema(validateNewStream, body)
+  rejectPull(body.pull)
+  requireRecordForRecordingSpec(body.recordingSpec, body.record)
+  checkPlaybackPolicy(body.playbackPolicy)
+  checkProfileNames(body.profiles)
+  rejectMultistreamTargets(body.multistream)
+  checkUserTagsSize(body.userTags)
+  return { ...toInput(body), name: body.name }
 }
 
+/**
+ * PATCH /stream/{id}: the schema, then the rules that need no stored stream (the route applies
+ * those that do: active stream, recordingSpec against the stored record flag). The profile name
+ * rules apply here too, so a patch cannot store what a create would refuse.
+ */
 export function checkPatch(body: unknown): StreamInput {
-  if (!isObject(body)) throw schemaError('', 'type', 'must be object')
-  checkKeys(body, PATCH_KEYS)
-  return checkCommon(body)
+  assertSchema(validateStreamPatch, body)
+  checkProfileNames(body.profiles)
+  rejectMultistreamTargets(body.multistream)
+  checkPlaybackPolicy(body.playbackPolicy)
+  checkUserTagsSize(body.userTags)
+  return toInput(body)
 }

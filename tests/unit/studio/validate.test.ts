@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCreate, checkPatch, HttpError } from '../../../src/studio/validate'
+import { checkCreate, checkPatch, checkProfiles, HttpError } from '../../../src/studio/validate'
 import { pageHeaders, parseCursor, parseLimit } from '../../../src/studio/http'
 import { safeRelative } from '../../../src/studio/routes/media'
 import { defaultDataDir, parseArgs } from '../../../src/studio/cli-args'
@@ -60,6 +60,164 @@ describe('stream payloads', () => {
         .status
     ).toBe(400)
     expect(fails(() => checkCreate({ name: 'a', pull: { source: 'x' } })).status).toBe(403)
+  })
+})
+
+describe('stream payloads: Ajv and the OpenAPI schemas, as the reference', () => {
+  it("422 carries Ajv's own error objects, as JSON text, like the reference's validatePost", () => {
+    const e = fails(() => checkCreate({}))
+    expect(JSON.parse(e.message)).toEqual({
+      instancePath: '',
+      schemaPath: '#/required',
+      keyword: 'required',
+      params: { missingProperty: 'name' },
+      message: "must have required property 'name'"
+    })
+    expect(e.errors).toEqual([e.message])
+    expect(JSON.parse(fails(() => checkCreate(null)).message)).toMatchObject({
+      schemaPath: '#/type',
+      message: 'must be object'
+    })
+    expect(JSON.parse(fails(() => checkCreate({ name: 'a', x: 1 })).message)).toMatchObject({
+      keyword: 'additionalProperties',
+      params: { additionalProperty: 'x' },
+      message: 'must NOT have additional properties'
+    })
+  })
+
+  it('keeps every error Ajv reports when it stops at the first failing keyword (oneOf)', () => {
+    const e = fails(() => checkCreate({ name: 'a', creatorId: 5 }))
+    expect(e.status).toBe(422)
+    const errors = e.errors.map((t) => JSON.parse(t) as { keyword: string; instancePath: string })
+    expect(errors.map((x) => x.keyword)).toEqual(['type', 'type', 'oneOf'])
+    expect(errors.every((x) => x.instancePath === '/creatorId')).toBe(true)
+    expect(e.message).toBe(e.errors[0])
+  })
+
+  it('validates everything the schema covers: targets, userTags, recording profiles, pull', () => {
+    const keyword = (body: unknown): string =>
+      (JSON.parse(fails(() => checkCreate(body)).message) as { keyword: string }).keyword
+    const target = { profile: '720p', spec: { url: 'rtmp://example.test/live/k' } }
+    expect(keyword({ name: 'a', multistream: { targets: [{ ...target, profile: '' }] } })).toBe(
+      'minLength'
+    )
+    expect(
+      keyword({
+        name: 'a',
+        multistream: { targets: [{ profile: 'a', spec: { url: 'http://x' } }] }
+      })
+    ).toBe('pattern')
+    expect(keyword({ name: 'a', multistream: { targets: [{ id: 'x' }] } })).toBe('required')
+    expect(keyword({ name: 'a', userTags: { a: { b: 1 } } })).toBe('type')
+    expect(
+      keyword({ name: 'a', record: true, recordingSpec: { profiles: [{ bitrate: 1 }] } })
+    ).toBe('minimum')
+    expect(keyword({ name: 'a', playbackPolicy: { type: 'secret' } })).toBe('enum')
+    // The schema comes first: a malformed pull is a 422, not the experiment's 403.
+    expect(keyword({ name: 'a', pull: { headers: {} } })).toBe('required')
+    expect(fails(() => checkPatch({ streamKey: 'x' })).status).toBe(422)
+  })
+
+  it('then the server rules, in the order the reference applies them', () => {
+    expect(
+      fails(() => checkCreate({ name: 'a', pull: { source: 'x' }, recordingSpec: {} })).status
+    ).toBe(403)
+    expect(
+      fails(() =>
+        checkCreate({ name: 'a', recordingSpec: {}, playbackPolicy: { type: 'webhook' } })
+      ).message
+    ).toBe('recordingSpec is only supported with record=true')
+    const p = { width: 640, height: 360, bitrate: 800_000, fps: 30 }
+    expect(
+      fails(() =>
+        checkCreate({
+          name: 'a',
+          playbackPolicy: { type: 'webhook', webhookId: 'w1' },
+          profiles: [{ ...p, name: 'source' }]
+        })
+      ).message
+    ).toBe('webhook w1 not found')
+    expect(
+      fails(() =>
+        checkCreate({
+          name: 'a',
+          profiles: [
+            { ...p, name: 'x' },
+            { ...p, name: 'x' }
+          ],
+          multistream: { targets: [{ profile: 'x', id: 't' }] }
+        })
+      ).message
+    ).toBe('duplicate profile name "x"')
+    expect(
+      fails(() =>
+        checkCreate({
+          name: 'a',
+          multistream: { targets: [{ profile: 'source', id: 't' }] },
+          userTags: { a: 'x'.repeat(3000) }
+        })
+      ).message
+    ).toBe('multistream targets are not supported by the local studio')
+    expect(fails(() => checkCreate({ name: 'a', userTags: { a: 'x'.repeat(3000) } })).message).toBe(
+      'userTags object is too large. Max size is 2048 characters'
+    )
+  })
+
+  it("refuses lit signing conditions for streams with the reference's words", () => {
+    const lit =
+      'playbackPolicy type "lit_signing_condition" with a resourceId or ' +
+      'unifiedAccessControlConditions is not supported for streams'
+    expect(
+      fails(() => checkCreate({ name: 'a', playbackPolicy: { type: 'lit_signing_condition' } }))
+        .message
+    ).toBe(lit)
+    const e = fails(() =>
+      checkPatch({ playbackPolicy: { type: 'jwt', unifiedAccessControlConditions: [] } })
+    )
+    expect([e.status, e.message]).toEqual([400, lit])
+  })
+
+  it('maps what passes to what the routes store', () => {
+    const v = checkCreate({
+      name: 'a',
+      creatorId: { type: 'unverified', value: 'c' },
+      playbackPolicy: null,
+      multistream: {},
+      userTags: { team: ['a', 1] },
+      record: true,
+      recordingSpec: { profiles: [{ bitrate: 500_000 }] }
+    })
+    expect(v).toEqual({
+      name: 'a',
+      creatorId: { type: 'unverified', value: 'c' },
+      playbackPolicy: null,
+      multistream: { targets: [] },
+      userTags: { team: ['a', 1] },
+      record: true,
+      recordingSpec: { profiles: [{ bitrate: 500_000 }] }
+    })
+    expect(checkPatch({})).toEqual({})
+    expect(checkPatch({ suspended: true, profiles: null, multistream: { targets: [] } })).toEqual({
+      suspended: true,
+      profiles: null,
+      multistream: { targets: [] }
+    })
+    expect(checkPatch({ playbackPolicy: { type: 'jwt' } }).playbackPolicy).toEqual({ type: 'jwt' })
+  })
+
+  it('applies the profile name rules to a patch too', () => {
+    const p = { name: 'source', width: 640, height: 360, bitrate: 800_000, fps: 30 }
+    const e = fails(() => checkPatch({ profiles: [p] }))
+    expect([e.status, e.errors]).toEqual([400, ['profile cannot be named "source"']])
+  })
+
+  it('checkProfiles reports the same errors, at the same paths, as a whole body would', () => {
+    const bad = [{ ...P, fps: -1 }]
+    expect(fails(() => checkProfiles(bad)).errors).toEqual(
+      fails(() => checkCreate({ name: 'a', profiles: bad })).errors
+    )
+    expect(checkProfiles(null)).toBeNull()
+    expect(checkProfiles([P])).toEqual([P])
   })
 })
 
