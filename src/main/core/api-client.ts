@@ -6,6 +6,7 @@ import type { IngestView, Page, PageArgs } from '../../shared/contract'
 import type { Profile } from '../../shared/profiles'
 import { AppFailure } from '../../shared/result'
 import { mapHttpError, mapNetworkError } from './api-errors'
+import { sharedTransport, type HttpTransport, type TransportReply } from './http-transport'
 import type { ApiPlayback, ApiSession, ApiStream } from './views'
 
 type IngestPoint = {
@@ -27,13 +28,11 @@ export interface ApiClientOptions {
   baseUrl: string
   apiKey?: string
   timeoutMs?: number
+  /** Default: the process's shared transport (keep-alive pools, the reset retry rules). */
+  transport?: HttpTransport
 }
 
-interface Reply {
-  status: number
-  headers: Headers
-  body: string
-}
+type Reply = TransportReply
 
 export class ApiClient {
   readonly baseUrl: string
@@ -149,19 +148,19 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.o.apiKey) headers.authorization = `Bearer ${this.o.apiKey}`
     if (body !== undefined) headers['content-type'] = 'application/json'
-    let res: Response
-    let text: string
+    let res: TransportReply
     try {
-      res = await fetch(url, {
+      res = await (this.o.transport ?? sharedTransport).request(
         method,
+        url,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs)
-      })
-      text = await res.text()
+        body === undefined ? undefined : JSON.stringify(body),
+        this.timeoutMs
+      )
     } catch (e) {
       throw new AppFailure(mapNetworkError(e, hostOf(this.baseUrl), this.timeoutMs))
     }
+    const text = res.body
     if (res.status >= 400)
       throw new AppFailure(
         mapHttpError({

@@ -176,20 +176,20 @@ export function mapHttpError(f: HttpFailure): AppError {
 
 /** fetch() failures: the cause code tells refused from DNS from reset; an abort is our timeout. */
 export function mapNetworkError(e: unknown, host: string, timeoutMs: number): AppError {
-  const err = e as { name?: string; cause?: { code?: string } }
+  const err = e as { name?: string; code?: string; cause?: { code?: string } }
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError')
     return {
       code: 'timeout',
       message: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s.`,
       hint: 'Check the connection, or try again.'
     }
-  const code = err?.cause?.code
+  const code = err?.cause?.code ?? err?.code
   const why =
     code === 'ECONNREFUSED'
       ? 'the connection was refused'
       : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
         ? 'the name could not be resolved'
-        : code === 'ECONNRESET'
+        : code === 'ECONNRESET' || code === 'EPIPE'
           ? 'the connection was reset'
           : 'the network request failed'
   return {
