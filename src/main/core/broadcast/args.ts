@@ -78,7 +78,12 @@ function testPatternInputs(o: OutputSettings): string[] {
     'lavfi',
     '-i',
     `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}`,
-    // The tone comes from the app through stdin (ToneFeed), paced by the app in real time.
+    // The tone comes from the app through stdin (ToneFeed), paced by the app in real time. Raw PCM
+    // with its format given needs no probing: without these, ffmpeg waits ~0.8 s for probe data.
+    '-probesize',
+    '32',
+    '-analyzeduration',
+    '0',
     '-f',
     's16le',
     '-ar',
