@@ -174,7 +174,10 @@ export function mapHttpError(f: HttpFailure): AppError {
   }
 }
 
-/** fetch() failures: the cause code tells refused from DNS from reset; an abort is our timeout. */
+/**
+ * Transport failures (node:http errors carry `code`, fetch's their `cause.code`): the code tells
+ * refused from DNS from reset; a TimeoutError or abort is our own deadline.
+ */
 export function mapNetworkError(e: unknown, host: string, timeoutMs: number): AppError {
   const err = e as { name?: string; code?: string; cause?: { code?: string } }
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError')
@@ -189,7 +192,7 @@ export function mapNetworkError(e: unknown, host: string, timeoutMs: number): Ap
       ? 'the connection was refused'
       : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
         ? 'the name could not be resolved'
-        : code === 'ECONNRESET' || code === 'EPIPE'
+        : code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED'
           ? 'the connection was reset'
           : 'the network request failed'
   return {

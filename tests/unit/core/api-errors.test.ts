@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, nextCursor } from '../../../src/main/core/api-client'
-import { mapHttpError, readableValidation, retryAfterMs } from '../../../src/main/core/api-errors'
+import {
+  mapHttpError,
+  mapNetworkError,
+  readableValidation,
+  retryAfterMs
+} from '../../../src/main/core/api-errors'
+import { mayResend, TransportTimeout } from '../../../src/main/core/http-transport'
 import { AppFailure, type AppError } from '../../../src/shared/result'
 
 const KEY = 'f00dcafe-1234-5678-9abc-def012345678'
@@ -109,6 +115,61 @@ describe('HTTP error mapping', () => {
     })
     expect(retryAfterMs(new Date(10_000 + 3000).toUTCString(), 10_000)).toBeGreaterThanOrEqual(2000)
     expect(map(502, '<html>bad gateway</html>')).toMatchObject({ code: 'service', status: 502 })
+  })
+})
+
+describe('network error mapping (node:http errors)', () => {
+  const net = (e: unknown): AppError => mapNetworkError(e, 'h:1', 15_000)
+  const sys = (code: string, message = code): Error => Object.assign(new Error(message), { code })
+
+  it('names the reset, refused and DNS failures node:http reports, and our own timeout', () => {
+    expect(net(sys('ECONNRESET', 'socket hang up')).message).toBe(
+      'Could not reach h:1: the connection was reset.'
+    )
+    expect(net(sys('EPIPE')).message).toBe('Could not reach h:1: the connection was reset.')
+    expect(net(sys('ECONNABORTED')).message).toBe('Could not reach h:1: the connection was reset.')
+    expect(net(sys('ECONNREFUSED')).message).toBe(
+      'Could not reach h:1: the connection was refused.'
+    )
+    expect(net(sys('ENOTFOUND')).message).toBe(
+      'Could not reach h:1: the name could not be resolved.'
+    )
+    // fetch's shape: the code on the cause.
+    expect(net(Object.assign(new TypeError('fetch failed'), { cause: sys('ECONNRESET') }))).toEqual(
+      net(sys('ECONNRESET'))
+    )
+    expect(net(new TransportTimeout('timed out'))).toMatchObject({
+      code: 'timeout',
+      message: 'h:1 did not answer within 15 s.'
+    })
+    expect(net(sys('EWHATEVER', `token ${KEY}`)).message).not.toContain(KEY)
+  })
+})
+
+describe('which failed requests may be sent again', () => {
+  const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
+  const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })
+  const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+
+  it('idempotent methods after a reset or closed socket, written or not', () => {
+    for (const m of ['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD'])
+      for (const written of [true, false]) {
+        expect(mayResend(m, reset, written)).toBe(true)
+        expect(mayResend(m, epipe, written)).toBe(true)
+      }
+  })
+
+  it('a POST only when none of it was written', () => {
+    expect(mayResend('POST', reset, false)).toBe(true)
+    expect(mayResend('POST', reset, true)).toBe(false)
+    expect(mayResend('POST', epipe, true)).toBe(false)
+  })
+
+  it('never after a timeout, a refusal or an answer-level failure', () => {
+    expect(mayResend('GET', new TransportTimeout('timed out'), true)).toBe(false)
+    expect(mayResend('GET', refused, false)).toBe(false)
+    expect(mayResend('GET', new Error('no code'), true)).toBe(false)
+    expect(mayResend('GET', undefined, false)).toBe(false)
   })
 })
 
