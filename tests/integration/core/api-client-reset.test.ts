@@ -9,8 +9,8 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
 import { HttpTransport, IDLE_SOCKET_MS } from '../../../src/main/core/http-transport'
-import { AppFailure, type AppError } from '../../../src/shared/result'
 import { waitUntil } from '../../helpers/wait-until'
+import { failure } from '../../helpers/failure'
 
 const KEY = 'key-for-test-0000-1111'
 const STREAM = { id: 'x', name: 'x', streamKey: 'k', playbackId: 'p', profiles: [] }
@@ -115,16 +115,6 @@ beforeEach(() => {
   client = new ApiClient({ baseUrl: base, apiKey: KEY, transport })
 })
 afterEach(() => transport.close())
-
-const failure = async (p: Promise<unknown>): Promise<AppError> => {
-  try {
-    await p
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppFailure)
-    return (e as AppFailure).error
-  }
-  throw new Error('expected a failure')
-}
 
 describe('API client and the keep-alive race', () => {
   it('200 mixed calls: 0 errors, the idempotent ones resent, no POST twice', async () => {

@@ -1,8 +1,8 @@
 // The API client against the real local studio (HTTP, SQLite, RTMP ingest, ffmpeg): every call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
-import { AppFailure, type AppError } from '../../../src/shared/result'
 import { pushTestPattern, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
+import { failure } from '../../helpers/failure'
 
 let studio: TestStudio
 let client: ApiClient
@@ -14,16 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await studio?.cleanup()
 })
-
-const failure = async (p: Promise<unknown>): Promise<AppError> => {
-  try {
-    await p
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppFailure)
-    return (e as AppFailure).error
-  }
-  throw new Error('expected a failure')
-}
 
 const P360 = { name: '360p', width: 640, height: 360, bitrate: 600_000, fps: 30 }
 

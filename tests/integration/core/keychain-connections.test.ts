@@ -11,23 +11,14 @@ import { Keychain } from '../../../src/main/core/keychain'
 import { SettingsStore } from '../../../src/main/core/settings-store'
 import { StudioHost } from '../../../src/main/core/studio-host'
 import type { ConnectionStatus } from '../../../src/shared/contract'
-import { AppFailure, type AppError } from '../../../src/shared/result'
+import type { AppError } from '../../../src/shared/result'
 import { startTestStudio, type TestStudio } from '../../helpers/studio'
 import { NO_KEYCHAIN, useSecretService } from './secret-service'
+import { failure } from '../../helpers/failure'
 
 const run = promisify(execFile)
 const ss = await useSecretService()
 const allowMissing = process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1'
-
-const failure = async (p: Promise<unknown>): Promise<AppError> => {
-  try {
-    await p
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppFailure)
-    return (e as AppFailure).error
-  }
-  throw new Error('expected a failure')
-}
 
 if (!ss.ok && allowMissing) {
   it.skip(`keychain tests skipped: ${ss.reason}`, () => {})
