@@ -3,6 +3,8 @@
 import { z } from 'zod'
 import type { CallName } from './contract'
 import type { Profile } from './profiles'
+import { CORNERS } from './scene-layout'
+import { LIMITS } from './scenes'
 
 const id = z.string().min(1).max(200)
 
@@ -52,12 +54,65 @@ const source = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('test-pattern') }).strict()
 ])
 
+// Scenes are checked for shape and size here; readScenes (shared/scenes.ts) then keeps what makes sense.
+const rect = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).strict()
+const sourceBase = { id, rect, hidden: z.boolean().optional() }
+const sceneSource = z.discriminatedUnion('kind', [
+  z.object({ ...sourceBase, kind: z.literal('camera') }).strict(),
+  z.object({ ...sourceBase, kind: z.literal('screen') }).strict(),
+  z.object({ ...sourceBase, kind: z.literal('image'), imageId: id }).strict(),
+  z
+    .object({
+      ...sourceBase,
+      kind: z.literal('title'),
+      text: z.string().max(LIMITS.titleLength),
+      size: z.number(),
+      color: z.string().max(20),
+      band: z.string().max(20).nullable()
+    })
+    .strict()
+])
+const scenes = z
+  .object({
+    activeId: id,
+    scenes: z
+      .array(
+        z
+          .object({
+            id,
+            name: z.string().max(LIMITS.nameLength),
+            sources: z.array(sceneSource).max(LIMITS.sourcesPerScene),
+            pip: z
+              .object({ corner: z.enum(CORNERS), size: z.number() })
+              .strict()
+              .optional()
+          })
+          .strict()
+      )
+      .max(LIMITS.scenes),
+    images: z
+      .array(
+        z
+          .object({
+            id,
+            name: z.string().max(300),
+            dataUrl: z.string().startsWith('data:image/').max(LIMITS.imageDataUrl),
+            width: z.number(),
+            height: z.number()
+          })
+          .strict()
+      )
+      .max(LIMITS.images)
+  })
+  .strict()
+
 const settings = z
   .object({
     videoDeviceId: z.string().max(500).optional(),
     audioDeviceId: z.string().max(500).optional(),
     output: output.partial().optional(),
-    sourceKind: z.enum(['camera', 'screen', 'test-pattern']).optional()
+    sourceKind: z.enum(['scene', 'camera', 'screen', 'test-pattern']).optional(),
+    scenes: scenes.optional()
   })
   .strict()
 

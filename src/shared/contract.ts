@@ -3,6 +3,7 @@
 // it through one dispatcher. Types only here; argument validators live in contract-schema.ts.
 import type { Result } from './result'
 import type { Profile } from './profiles'
+import type { ScenesState } from './scenes'
 
 export type ShellKind = 'electron' | 'web'
 
@@ -205,7 +206,9 @@ export interface DeviceSettings {
   videoDeviceId?: string
   audioDeviceId?: string
   output?: Partial<OutputSettings>
-  sourceKind?: 'camera' | 'screen' | 'test-pattern'
+  sourceKind?: 'scene' | 'camera' | 'screen' | 'test-pattern'
+  /** The creator's scenes (shared/scenes.ts), images included; read back through readScenes. */
+  scenes?: ScenesState
 }
 
 // ---- the calls --------------------------------------------------------------------------------------

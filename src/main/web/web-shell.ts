@@ -42,7 +42,8 @@ export interface RunningWebShell {
   close(): Promise<void>
 }
 
-const JSON_LIMIT = 1024 * 1024
+// Settings carry the scenes' images (shared/scenes.ts LIMITS: 6 x 2.5 MB as data URLs at most).
+const JSON_LIMIT = 16 * 1024 * 1024
 const MEDIA_LIMIT = 16 * 1024 * 1024
 
 const sameSecret = (a: string, b: string): boolean => {

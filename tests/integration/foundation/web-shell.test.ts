@@ -162,7 +162,7 @@ describe('web shell', () => {
     const huge = await http('/rpc/appInfo', {
       method: 'POST',
       headers: { ...bearer(), 'content-type': 'application/json' },
-      body: Buffer.alloc(2 * 1024 * 1024, 32)
+      body: Buffer.alloc(17 * 1024 * 1024, 32)
     })
     expect(huge.status).toBe(413)
     // Still serving.
