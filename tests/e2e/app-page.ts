@@ -33,12 +33,17 @@ export interface App {
   close(): Promise<void>
 }
 
-export async function openApp(): Promise<App> {
+export interface OpenOptions {
+  /** More Chromium flags, e.g. a fake camera from a file. */
+  chromiumArgs?: readonly string[]
+}
+
+export async function openApp(opts: OpenOptions = {}): Promise<App> {
   mkdirSync(SHOTS, { recursive: true })
   const shell = await startWebShell()
   let browser: Browser | undefined
   try {
-    browser = await launchChromium()
+    browser = await launchChromium(opts.chromiumArgs)
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
     const page = await context.newPage()
     const calls: string[] = []
@@ -166,10 +171,10 @@ export const attr = (l: Locator, name: string): Promise<string> =>
  * One app for a test file: opened (and its local studio ready) before the tests, a screenshot of
  * each failing test, closed after. Returns the getter the tests use.
  */
-export function appForFile(): () => App {
+export function appForFile(opts: OpenOptions | (() => OpenOptions) = {}): () => App {
   let app: App | undefined
   beforeAll(async () => {
-    app = await openApp()
+    app = await openApp(typeof opts === 'function' ? opts() : opts)
     await waitLocalReady(app.page)
   })
   afterEach(async ({ task }) => {

@@ -21,10 +21,15 @@ export const CHROMIUM_FLAGS = [
   '--autoplay-policy=no-user-gesture-required'
 ]
 
-export async function launchChromium(): Promise<Browser> {
+/** extraArgs: e.g. a fake camera from a file (helpers/fake-camera.ts). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = chromiumPath()
   try {
-    return await chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS })
+    return await chromium.launch({
+      executablePath,
+      headless: true,
+      args: [...CHROMIUM_FLAGS, ...extraArgs]
+    })
   } catch (e) {
     throw new Error(
       `Chromium did not start (${executablePath ?? "Playwright's own browser"}): ${String(e).split('\n')[0]}. ` +

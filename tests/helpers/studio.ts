@@ -144,6 +144,10 @@ export function decodeAll(target: string, strict = true): Promise<{ ok: boolean;
         '5000000',
         '-i',
         target,
+        // The null output counts time in the input's units: a composed scene's frames are not exactly
+        // 1/30 s apart, and rounding them to 1/30 s made it complain about its own rounding.
+        '-enc_time_base',
+        '-1',
         '-f',
         'null',
         '-'

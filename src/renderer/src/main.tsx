@@ -7,6 +7,7 @@ import './styles/base.css'
 import './styles/layout.css'
 import './styles/live.css'
 import './styles/sessions.css'
+import './styles/scenes.css'
 
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root') as HTMLElement)

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react'
+import { meterLevel } from '../scenes/mixer'
 
 /**
  * Microphone level from a Web Audio AnalyserNode. The bar is moved through a ref on each animation
@@ -22,10 +23,7 @@ export function AudioMeter({ stream }: { stream: MediaStream | null }): ReactNod
       analyser.getFloatTimeDomainData(samples)
       let sum = 0
       for (const s of samples) sum += s * s
-      const rms = Math.sqrt(sum / samples.length)
-      // dBFS mapped onto -60..0 so speech sits mid-bar.
-      const db = rms > 0 ? 20 * Math.log10(rms) : -100
-      const level = Math.min(1, Math.max(0, (db + 60) / 60))
+      const level = meterLevel(Math.sqrt(sum / samples.length))
       if (bar.current) {
         bar.current.style.transform = `scaleX(${level})`
         bar.current.parentElement?.setAttribute('aria-valuenow', String(Math.round(level * 100)))

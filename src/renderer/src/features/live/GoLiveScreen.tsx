@@ -10,8 +10,15 @@ import { noteWentLive, preferredStreamIds } from '../../lib/recent-streams'
 import { useLive } from './live-context'
 import { useSource, type SourceChoice } from './use-source'
 import type { SourceKind } from './capture'
+import { activeScene, readScenes, withScene, type ScenesState } from '../../../../shared/scenes'
+import type { Rect } from '../../../../shared/scene-layout'
+import { useSceneProgram } from '../scenes/use-scene-program'
+import { ScenePreview } from '../scenes/ScenePreview'
+import { SceneTabs, ScenesPanel } from '../scenes/ScenesPanel'
+import { MixerPanel } from '../scenes/MixerPanel'
 
 const SOURCES: { kind: SourceKind; label: string }[] = [
+  { kind: 'scene', label: 'Scene: camera, screen, images and titles' },
   { kind: 'camera', label: 'Camera + microphone' },
   { kind: 'screen', label: 'Screen' },
   { kind: 'test-pattern', label: 'Test pattern' }
@@ -28,8 +35,15 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   const [streamId, setStreamId] = useState(initialStreamId ?? '')
   const [choice, setChoice] = useState<SourceChoice | null>(null)
   const [output, setOutput] = useState<OutputSettings>(DEFAULT_OUTPUT)
+  const [scenes, setScenes] = useState<ScenesState | null>(null)
   const settingsLoaded = useRef(false)
   const source = useSource(choice, output)
+  const isScene = choice?.kind === 'scene'
+  const aspect = output.width / output.height
+  const scene = useSceneProgram(isScene, output, scenes, {
+    videoDeviceId: choice?.videoDeviceId,
+    audioDeviceId: choice?.audioDeviceId
+  })
   const video = useRef<HTMLVideoElement>(null)
   const stream = live.capture?.stream ?? null
 
@@ -37,7 +51,9 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   useEffect(() => {
     void api.getSettings().then((r) => {
       const s: DeviceSettings = r.ok ? r.value : {}
-      setOutput({ ...DEFAULT_OUTPUT, ...s.output, keyframeIntervalSec: 2 })
+      const out = { ...DEFAULT_OUTPUT, ...s.output, keyframeIntervalSec: 2 }
+      setOutput(out)
+      setScenes(readScenes(s.scenes, out.width / out.height))
       setChoice({
         kind: s.sourceKind ?? 'camera',
         videoDeviceId: s.videoDeviceId,
@@ -47,15 +63,50 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
     })
   }, [api])
 
+  // Saved a moment after the last change: a drag or a typed title is one save, not one per event.
   useEffect(() => {
     if (!settingsLoaded.current || !choice) return
-    void api.saveSettings({
-      sourceKind: choice.kind,
-      videoDeviceId: choice.videoDeviceId,
-      audioDeviceId: choice.audioDeviceId,
-      output
+    const t = setTimeout(() => {
+      void api.saveSettings({
+        sourceKind: choice.kind,
+        videoDeviceId: choice.videoDeviceId,
+        audioDeviceId: choice.audioDeviceId,
+        output,
+        ...(scenes ? { scenes } : {})
+      })
+    }, 400)
+    return () => clearTimeout(t)
+  }, [api, choice, output, scenes])
+
+  const switchScene = (id: string): void => {
+    scene.program?.mix.resume()
+    setScenes((st) => (st ? { ...st, activeId: id } : st))
+  }
+  const moveSource = (id: string, rect: Rect): void =>
+    setScenes((st) => {
+      if (!st) return st
+      const sc = activeScene(st)
+      return withScene(st, {
+        ...sc,
+        sources: sc.sources.map((x) => (x.id === id ? { ...x, rect } : x))
+      })
     })
-  }, [api, choice, output])
+
+  // Alt+1..9 switches scenes, live or not, from anywhere on this screen.
+  useEffect(() => {
+    if (!isScene || !scenes) return
+    const onKey = (e: KeyboardEvent): void => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return
+      const n = Number(e.key)
+      const target = Number.isInteger(n) && n >= 1 ? scenes.scenes[n - 1] : undefined
+      if (!target) return
+      e.preventDefault()
+      switchScene(target.id)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [isScene, scenes])
 
   // Preselect: the stream that is live; else the one last gone live on; else the one opened last;
   // else the newest.
@@ -92,7 +143,36 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
       <h1 id="live-title">Go live</h1>
       <div className="golive">
         <div className="card preview-card">
-          {choice?.kind === 'test-pattern' ? (
+          {isScene && scene.program && scenes ? (
+            <>
+              <ScenePreview
+                program={scene.program}
+                scene={activeScene(scenes)}
+                aspect={aspect}
+                editable
+                onMove={moveSource}
+              />
+              <SceneTabs state={scenes} onSwitch={switchScene} />
+              {(['camera', 'mic', 'screen', 'program'] as const).map(
+                (k) =>
+                  scene.errors[k] && (
+                    <ErrorNote
+                      key={k}
+                      error={scene.errors[k]}
+                      onRetry={k === 'screen' ? scene.shareScreen : scene.retry}
+                      testId={`scene-error-${k}`}
+                    />
+                  )
+              )}
+              <MixerPanel program={scene.program} />
+            </>
+          ) : isScene ? (
+            scene.errors.program ? (
+              <ErrorNote error={scene.errors.program} testId="scene-error-program" />
+            ) : (
+              <Loading label="Preparing the scene…" />
+            )
+          ) : choice?.kind === 'test-pattern' ? (
             <div className="preview placeholder" data-testid="preview">
               Test pattern and tone, generated by ffmpeg. Once you are live, Watch in the live bar
               shows it as your viewers get it.
@@ -108,18 +188,22 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               aria-label="Live preview"
             />
           )}
-          {!stream && !source.opening && !source.error && choice?.kind !== 'test-pattern' && (
-            <p className="muted" data-testid="no-preview">
-              {choice?.kind === 'screen'
-                ? 'Choose a screen to see it here.'
-                : 'The source is not open in this window.'}
-            </p>
-          )}
+          {!stream &&
+            !source.opening &&
+            !source.error &&
+            !isScene &&
+            choice?.kind !== 'test-pattern' && (
+              <p className="muted" data-testid="no-preview">
+                {choice?.kind === 'screen'
+                  ? 'Choose a screen to see it here.'
+                  : 'The source is not open in this window.'}
+              </p>
+            )}
           {source.opening && <Loading label="Opening source…" />}
           {source.error && (
             <ErrorNote error={source.error} onRetry={source.retry} testId="source-error" />
           )}
-          <AudioMeter stream={stream} />
+          {!isScene && <AudioMeter stream={stream} />}
         </div>
 
         <div className="card form">
@@ -166,7 +250,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
                 {s.label}
               </label>
             ))}
-            {choice?.kind === 'camera' && (
+            {(choice?.kind === 'camera' || isScene) && (
               <>
                 <label>
                   Camera
@@ -227,6 +311,18 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
             )}
           </fieldset>
 
+          {isScene && scenes && (
+            <ScenesPanel
+              state={scenes}
+              aspect={aspect}
+              onChange={setScenes}
+              sharing={scene.sharing}
+              onShareScreen={() => void scene.shareScreen()}
+              onStopScreen={scene.stopScreen}
+              live={live.running}
+            />
+          )}
+
           <OutputForm value={output} onChange={setOutput} disabled={live.running} />
           {live.error && (
             <ErrorNote
@@ -243,6 +339,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               data-testid="go-live"
               disabled={!ready}
               onClick={() => {
+                scene.program?.mix.resume()
                 noteWentLive(streamId)
                 void live.start(streamId, output)
               }}

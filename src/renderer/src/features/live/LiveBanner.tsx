@@ -5,6 +5,7 @@ import { useNow } from '../../lib/use-now'
 import { ErrorNote } from '../../components/ErrorNote'
 import { HealthStrip } from './HealthStrip'
 import { useLive } from './live-context'
+import { ProgramStatus } from '../scenes/ProgramStatus'
 
 /** On every screen while a run exists: what is live, how it is doing, and the way to stop it. */
 export function LiveBanner({
@@ -68,6 +69,7 @@ export function LiveBanner({
             {elapsed}
           </span>
         )}
+        {live.running && live.capture?.program && <ProgramStatus program={live.capture.program} />}
         <span className="spacer" />
         {run.state === 'live' && (
           <button

@@ -3,7 +3,7 @@
 import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 
-export type SourceKind = 'camera' | 'screen' | 'test-pattern'
+export type SourceKind = 'scene' | 'camera' | 'screen' | 'test-pattern'
 
 /** H.264 first: main can then copy the video instead of re-encoding it. VP8/VP9 otherwise. */
 const MIME_CANDIDATES = [
@@ -34,6 +34,25 @@ export async function openCamera(
   return navigator.mediaDevices.getUserMedia({ video, audio })
 }
 
+/** The camera alone (a scene mixes the microphone on its own, so a screen-only scene still has it). */
+export async function openCameraVideo(
+  output: OutputSettings,
+  videoDeviceId?: string
+): Promise<MediaStream> {
+  const video: MediaTrackConstraints = {
+    width: { ideal: output.width },
+    height: { ideal: output.height },
+    frameRate: { ideal: output.fps }
+  }
+  if (videoDeviceId) video.deviceId = { exact: videoDeviceId }
+  return navigator.mediaDevices.getUserMedia({ video, audio: false })
+}
+
+export async function openMicrophone(audioDeviceId?: string): Promise<MediaStream> {
+  const audio: MediaTrackConstraints = audioDeviceId ? { deviceId: { exact: audioDeviceId } } : {}
+  return navigator.mediaDevices.getUserMedia({ audio, video: false })
+}
+
 export async function openScreen(output: OutputSettings): Promise<MediaStream> {
   return navigator.mediaDevices.getDisplayMedia({
     video: { frameRate: { ideal: output.fps } },
@@ -56,30 +75,39 @@ export async function listDevices(): Promise<{
   }
 }
 
-export function mediaError(e: unknown): AppError {
+export function mediaError(
+  e: unknown,
+  device: 'camera' | 'microphone' | 'camera or microphone' = 'camera or microphone'
+): AppError {
   const name = e instanceof DOMException || e instanceof Error ? e.name : ''
   switch (name) {
     case 'NotAllowedError':
     case 'SecurityError':
       return {
         code: 'media',
-        message: 'Permission to use the camera or microphone was denied.',
+        message: `Permission to use the ${device} was denied.`,
         hint: 'Allow camera and microphone access for Onair in your system settings, then try again.'
       }
     case 'NotReadableError':
     case 'AbortError':
       return {
         code: 'media',
-        message: 'The camera or microphone is busy.',
+        message: `The ${device} is busy.`,
         hint: 'Another app is using it. Close that app (or pick another device) and try again.'
       }
     case 'NotFoundError':
     case 'OverconstrainedError':
-      return {
-        code: 'media',
-        message: 'No camera was found that matches the settings.',
-        hint: 'Connect a camera, pick another device, or use the test pattern.'
-      }
+      return device === 'microphone'
+        ? {
+            code: 'media',
+            message: 'No microphone was found that matches the settings.',
+            hint: 'Connect a microphone or pick another one; the scene goes on without it.'
+          }
+        : {
+            code: 'media',
+            message: 'No camera was found that matches the settings.',
+            hint: 'Connect a camera, pick another device, or use the test pattern.'
+          }
     default:
       return {
         code: 'media',

@@ -8,10 +8,19 @@ import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
 import { pickMimeType, stopTracks, type SourceKind } from './capture'
 import { MediaPusher } from './media-pusher'
+import type { SceneProgram } from '../scenes/program'
 
 export interface Capture {
   kind: SourceKind
   stream: MediaStream | null
+  /** A scene broadcast: `stream` is the program's output; releasing it releases every capture in it. */
+  program?: SceneProgram
+}
+
+/** Stops what a capture holds: the camera light goes off. */
+function release(c: Capture | null): void {
+  if (c?.program) c.program.dispose()
+  else stopTracks(c?.stream ?? null)
 }
 
 export interface LiveContextValue {
@@ -63,7 +72,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
         pusher.current = null
         setTroubleSince(null)
         if (previews.current === 0 && captureRef.current) {
-          stopTracks(captureRef.current.stream)
+          release(captureRef.current)
           captureRef.current = null
           setCaptureState(null)
         }
@@ -84,14 +93,13 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   useEffect(
     () => () => {
       pusher.current?.abandon()
-      stopTracks(captureRef.current?.stream ?? null)
+      release(captureRef.current)
     },
     []
   )
 
   const setCapture = useCallback((c: Capture | null) => {
-    if (captureRef.current?.stream && captureRef.current.stream !== c?.stream)
-      stopTracks(captureRef.current.stream)
+    if (captureRef.current && captureRef.current.stream !== c?.stream) release(captureRef.current)
     captureRef.current = c
     setCaptureState(c)
   }, [])

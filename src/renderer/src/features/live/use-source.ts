@@ -41,6 +41,8 @@ export function useSource(choice: SourceChoice | null, output: OutputSettings) {
   useEffect(() => {
     // A running broadcast keeps its source: switching now would cut the stream.
     if (!choice || running) return
+    // A scene opens its own captures (scenes/use-scene-program.ts).
+    if (choice.kind === 'scene') return setOpening(false)
     if (choice.kind === 'test-pattern') {
       setOpening(false)
       setError(null)

@@ -1,0 +1,96 @@
+// The audio mixer: a meter, a gain and a mute per source, and the master meter with its clip light.
+// Meters move through refs on each animation frame (no React render per frame).
+import { useEffect, useReducer, useRef, type ReactNode } from 'react'
+import { meterLevel, type ChannelId } from './mixer'
+import type { SceneProgram } from './program'
+
+export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
+  const [, rerender] = useReducer((n: number) => n + 1, 0)
+  useEffect(() => program.mix.onChange(rerender), [program])
+  const bars = useRef<Partial<Record<ChannelId | 'master', HTMLDivElement | null>>>({})
+  const clip = useRef<HTMLSpanElement>(null)
+
+  useEffect(() => {
+    let frame = 0
+    const tick = (): void => {
+      const l = program.mix.levels()
+      const set = (id: ChannelId | 'master', v: number): void => {
+        const bar = bars.current[id]
+        if (!bar) return
+        const level = meterLevel(v)
+        bar.style.transform = `scaleX(${level})`
+        bar.parentElement?.setAttribute('aria-valuenow', String(Math.round(level * 100)))
+      }
+      set('mic', l.channels.mic)
+      set('screen', l.channels.screen)
+      set('master', l.master)
+      if (clip.current) clip.current.dataset.on = String(l.clipping)
+      frame = requestAnimationFrame(tick)
+    }
+    frame = requestAnimationFrame(tick)
+    return () => cancelAnimationFrame(frame)
+  }, [program])
+
+  return (
+    <div className="mixer" role="group" aria-label="Audio mix" data-testid="mixer">
+      {program.mix.states().map((ch) => (
+        <div className="mixer-row" key={ch.id} data-testid={`channel-${ch.id}`}>
+          <span className="mixer-name" id={`ch-${ch.id}`}>
+            {ch.label}
+          </span>
+          <div
+            className="meter"
+            role="meter"
+            aria-labelledby={`ch-${ch.id}`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={0}
+            data-testid={`meter-${ch.id}`}
+          >
+            <div className="meter-fill" ref={(el) => void (bars.current[ch.id] = el)} />
+          </div>
+          <input
+            type="range"
+            min={0}
+            max={200}
+            step={1}
+            value={Math.round(ch.gain * 100)}
+            aria-label={`${ch.label} volume`}
+            aria-valuetext={`${Math.round(ch.gain * 100)} percent`}
+            data-testid={`gain-${ch.id}`}
+            onChange={(e) => program.mix.setGain(ch.id, Number(e.target.value) / 100)}
+          />
+          <button
+            type="button"
+            className={ch.muted ? 'danger mute' : 'secondary mute'}
+            aria-pressed={ch.muted}
+            data-testid={`mute-${ch.id}`}
+            onClick={() => program.mix.setMuted(ch.id, !ch.muted)}
+          >
+            {ch.muted ? 'Muted' : 'Mute'}
+          </button>
+          {!ch.present && <span className="muted small">not connected</span>}
+        </div>
+      ))}
+      <div className="mixer-row master">
+        <span className="mixer-name" id="ch-master">
+          Master
+        </span>
+        <div
+          className="meter"
+          role="meter"
+          aria-labelledby="ch-master"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={0}
+          data-testid="meter-master"
+        >
+          <div className="meter-fill" ref={(el) => void (bars.current.master = el)} />
+        </div>
+        <span className="clip" ref={clip} data-on="false" data-testid="clip" title="Clipping">
+          CLIP
+        </span>
+      </div>
+    </div>
+  )
+}

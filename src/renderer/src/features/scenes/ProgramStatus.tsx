@@ -1,0 +1,41 @@
+// In the live banner, for a scene broadcast: which scene is on air and whether the microphone is
+// muted, with the mute at hand on every screen (muting is instant, and seen where the creator looks).
+import { useEffect, useReducer, type ReactNode } from 'react'
+import type { SceneProgram } from './program'
+
+export function ProgramStatus({ program }: { program: SceneProgram }): ReactNode {
+  const [, rerender] = useReducer((n: number) => n + 1, 0)
+  useEffect(() => {
+    const offMix = program.mix.onChange(rerender)
+    const offProgram = program.onChange(rerender)
+    return () => {
+      offMix()
+      offProgram()
+    }
+  }, [program])
+  const mic = program.mix.states().find((c) => c.id === 'mic')
+  const muted = !!mic?.muted
+  return (
+    <span className="program-status" data-testid="program-status">
+      {program.sceneName && (
+        <span className="scene-pill" data-testid="live-scene">
+          Scene: {program.sceneName}
+        </span>
+      )}
+      {muted && (
+        <span className="muted-pill" data-testid="mic-muted" role="status">
+          Mic muted
+        </span>
+      )}
+      <button
+        type="button"
+        className="secondary"
+        aria-pressed={muted}
+        data-testid="banner-mute-mic"
+        onClick={() => program.mix.setMuted('mic', !muted)}
+      >
+        {muted ? 'Unmute mic' : 'Mute mic'}
+      </button>
+    </span>
+  )
+}

@@ -1,0 +1,185 @@
+// The preview is the compositor's own canvas: what is shown is what is sent. Over it, one box per
+// visible source: drag to move (it snaps to edges, margins and centre lines), drag a corner to resize
+// (pictures keep their shape), arrow keys nudge the focused one.
+import {
+  useEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode
+} from 'react'
+import {
+  CORNERS,
+  moveRect,
+  resizeRect,
+  snapRect,
+  type Corner,
+  type Rect
+} from '../../../../shared/scene-layout'
+import type { Scene, SceneSource } from '../../../../shared/scenes'
+import type { SceneProgram } from './program'
+
+const LABEL: Record<SceneSource['kind'], string> = {
+  camera: 'Camera',
+  screen: 'Screen',
+  image: 'Image',
+  title: 'Title'
+}
+
+interface Drag {
+  id: string
+  handle: Corner | 'move'
+  start: Rect
+  x: number
+  y: number
+}
+
+export function ScenePreview({
+  program,
+  scene,
+  aspect,
+  onMove,
+  editable
+}: {
+  program: SceneProgram
+  scene: Scene
+  aspect: number
+  /** A source's new place; `done` once the drag ends (to save). */
+  onMove: (id: string, rect: Rect, done: boolean) => void
+  editable: boolean
+}): ReactNode {
+  const host = useRef<HTMLDivElement>(null)
+  const overlay = useRef<HTMLDivElement>(null)
+  const drag = useRef<Drag | null>(null)
+  const [guides, setGuides] = useState<string[]>([])
+  const [selected, setSelected] = useState<string | null>(null)
+
+  useEffect(() => {
+    const canvas = program.compositor.canvas
+    canvas.className = 'scene-canvas'
+    canvas.dataset.testid = 'scene-canvas'
+    canvas.setAttribute('role', 'img')
+    canvas.setAttribute('aria-label', 'Scene preview: the picture as it is sent')
+    host.current?.prepend(canvas)
+    return () => canvas.remove()
+  }, [program])
+
+  const rectOf = (id: string): Rect | undefined => scene.sources.find((s) => s.id === id)?.rect
+
+  const down = (e: PointerEvent<HTMLElement>, id: string, handle: Drag['handle']): void => {
+    if (!editable || e.button !== 0) return
+    const start = rectOf(id)
+    if (!start) return
+    e.preventDefault()
+    e.stopPropagation()
+    setSelected(id)
+    ;(e.currentTarget as HTMLElement).setPointerCapture(e.pointerId)
+    drag.current = { id, handle, start, x: e.clientX, y: e.clientY }
+  }
+
+  const next = (e: PointerEvent<HTMLElement>): { rect: Rect; guides: string[] } | null => {
+    const d = drag.current
+    const box = overlay.current?.getBoundingClientRect()
+    if (!d || !box?.width) return null
+    const dx = (e.clientX - d.x) / box.width
+    const dy = (e.clientY - d.y) / box.height
+    if (d.handle === 'move') return snapRect(moveRect(d.start, dx, dy), aspect)
+    const kind = scene.sources.find((s) => s.id === d.id)?.kind
+    return { rect: resizeRect(d.start, d.handle, dx, dy, kind !== 'title'), guides: [] }
+  }
+
+  const move = (e: PointerEvent<HTMLElement>): void => {
+    const r = next(e)
+    if (!r || !drag.current) return
+    setGuides(r.guides)
+    onMove(drag.current.id, r.rect, false)
+  }
+
+  const up = (e: PointerEvent<HTMLElement>): void => {
+    const r = next(e)
+    const d = drag.current
+    drag.current = null
+    setGuides([])
+    if (r && d) onMove(d.id, r.rect, true)
+  }
+
+  const key = (e: KeyboardEvent<HTMLElement>, id: string): void => {
+    const step = e.shiftKey ? 0.05 : 0.01
+    const delta: Record<string, [number, number]> = {
+      ArrowLeft: [-step, 0],
+      ArrowRight: [step, 0],
+      ArrowUp: [0, -step],
+      ArrowDown: [0, step]
+    }
+    const d = delta[e.key]
+    const start = rectOf(id)
+    if (!d || !start || !editable) return
+    e.preventDefault()
+    onMove(id, moveRect(start, d[0], d[1]), true)
+  }
+
+  const pct = (v: number): string => `${v * 100}%`
+
+  return (
+    <div className="scene-stage" ref={host}>
+      <div
+        className="scene-overlay"
+        ref={overlay}
+        data-testid="scene-overlay"
+        onPointerDown={() => setSelected(null)}
+      >
+        {scene.sources.map((s) =>
+          s.hidden ? null : (
+            <div
+              key={s.id}
+              className={`scene-box kind-${s.kind}${selected === s.id ? ' selected' : ''}`}
+              data-testid={`box-${s.kind}`}
+              data-source={s.id}
+              style={{
+                left: pct(s.rect.x),
+                top: pct(s.rect.y),
+                width: pct(s.rect.w),
+                height: pct(s.rect.h)
+              }}
+              tabIndex={editable ? 0 : -1}
+              role="group"
+              aria-label={`${LABEL[s.kind]}: drag to move, arrow keys to nudge`}
+              onFocus={() => setSelected(s.id)}
+              onKeyDown={(e) => key(e, s.id)}
+              onPointerDown={(e) => down(e, s.id, 'move')}
+              onPointerMove={move}
+              onPointerUp={up}
+              onPointerCancel={up}
+            >
+              <span className="scene-box-label">{LABEL[s.kind]}</span>
+              {editable &&
+                CORNERS.map((c) => (
+                  <span
+                    key={c}
+                    className={`scene-handle ${c}`}
+                    data-testid={`handle-${c}`}
+                    aria-hidden="true"
+                    onPointerDown={(e) => down(e, s.id, c)}
+                    onPointerMove={move}
+                    onPointerUp={up}
+                    onPointerCancel={up}
+                  />
+                ))}
+            </div>
+          )
+        )}
+        {guides.map((g) => {
+          const [axis, at] = g.split(':') as ['x' | 'y', string]
+          return (
+            <span
+              key={g}
+              className={`scene-guide guide-${axis}`}
+              style={axis === 'x' ? { left: pct(Number(at)) } : { top: pct(Number(at)) }}
+            />
+          )
+        })}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,115 @@
+// The program: what a scene broadcast sends. It owns the camera and screen captures, the compositor
+// (video) and the mix (audio), and gives one MediaStream whose two tracks never change while it lives:
+// switching scenes, editing a title, sharing another screen or muting the microphone all happen inside
+// it, so the recorder, the ffmpeg behind it and the RTMP connection never notice.
+import type { OutputSettings } from '../../../../shared/contract'
+import { activeScene, needs, type Scene, type ScenesState } from '../../../../shared/scenes'
+import { Compositor } from './compositor'
+import { frameSource } from './frames'
+import { AudioMix } from './mixer'
+
+/** The camera gives video, the microphone audio, a screen share both (its audio where the OS gives it). */
+export type Slot = 'camera' | 'mic' | 'screen'
+
+export class SceneProgram {
+  readonly compositor: Compositor
+  readonly mix: AudioMix
+  /** The broadcast: the canvas track and the mixed audio track. */
+  readonly stream: MediaStream
+  private captures: Record<Slot, MediaStream | null> = { camera: null, mic: null, screen: null }
+  private listeners = new Set<() => void>()
+  private imageSrc = new Map<string, string>()
+  private scene: Scene | null = null
+
+  constructor(output: OutputSettings) {
+    this.compositor = new Compositor(output.width, output.height, output.fps)
+    this.mix = new AudioMix()
+    this.stream = new MediaStream([this.compositor.track, this.mix.track])
+    this.compositor.start()
+  }
+
+  setOutput(output: OutputSettings): void {
+    this.compositor.resize(output.width, output.height, output.fps)
+  }
+
+  /** Shows the state's active scene (dissolving from the previous one) and loads its images. */
+  setScenes(state: ScenesState, fade = true): void {
+    for (const img of state.images) {
+      if (this.imageSrc.get(img.id) === img.dataUrl) continue
+      const el = new Image()
+      el.src = img.dataUrl
+      this.imageSrc.set(img.id, img.dataUrl)
+      // Drawn once decoded; until then the slot is empty (never a half-decoded picture).
+      void el.decode().then(
+        () => this.compositor.images.set(img.id, el),
+        () => this.compositor.images.delete(img.id)
+      )
+    }
+    for (const id of [...this.imageSrc.keys()])
+      if (!state.images.some((i) => i.id === id)) {
+        this.imageSrc.delete(id)
+        this.compositor.images.delete(id)
+      }
+    const before = this.scene
+    this.scene = activeScene(state)
+    this.compositor.setScene(this.scene, fade)
+    if (before?.id !== this.scene.id || before.name !== this.scene.name) this.emit()
+  }
+
+  /** The scene on the output now. */
+  get sceneName(): string | null {
+    return this.scene?.name ?? null
+  }
+
+  /** What the active scene shows that is not captured now (to offer opening it). */
+  missing(): ('camera' | 'screen')[] {
+    if (!this.scene) return []
+    const need = needs(this.scene)
+    return (['camera', 'screen'] as const).filter((s) => need[s] && !this.captures[s])
+  }
+
+  capture(slot: Slot): MediaStream | null {
+    return this.captures[slot]
+  }
+
+  /**
+   * Puts a capture in its slot (replacing and stopping the old one). A track that ends (the screen
+   * share stopped from the OS bar, a camera unplugged) empties the slot; the broadcast goes on.
+   */
+  setCapture(slot: Slot, stream: MediaStream | null): void {
+    const old = this.captures[slot]
+    if (old === stream) return
+    old?.getTracks().forEach((t) => t.stop())
+    this.captures[slot] = stream
+    const ended = (): void => {
+      if (this.captures[slot] === stream) this.setCapture(slot, null)
+    }
+    if (slot !== 'mic') {
+      this.compositor[slot]?.close()
+      const video = stream?.getVideoTracks()[0]
+      this.compositor[slot] = video ? frameSource(video, ended) : null
+    }
+    if (slot !== 'camera') {
+      this.mix.setInput(slot, stream)
+      // A microphone unplugged mid-show: the channel empties, the mix goes on without it.
+      if (slot === 'mic') stream?.getAudioTracks()[0]?.addEventListener('ended', ended)
+    }
+    this.emit()
+  }
+
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn)
+    return () => this.listeners.delete(fn)
+  }
+
+  private emit(): void {
+    for (const fn of this.listeners) fn()
+  }
+
+  dispose(): void {
+    for (const slot of ['camera', 'mic', 'screen'] as const) this.setCapture(slot, null)
+    this.compositor.dispose()
+    this.mix.dispose()
+    this.listeners.clear()
+  }
+}

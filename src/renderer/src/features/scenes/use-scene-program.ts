@@ -1,0 +1,142 @@
+// Keeps a scene program in the live context while the Scene source is chosen: creates it, shows the
+// scenes as they are edited, and opens the camera and microphone (and, on a click, a screen). Each
+// capture fails on its own with a named error; the program goes on with the others.
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react'
+import type { OutputSettings } from '../../../../shared/contract'
+import type { AppError } from '../../../../shared/result'
+import { needs, type ScenesState } from '../../../../shared/scenes'
+import { mediaError, openCameraVideo, openMicrophone, openScreen } from '../live/capture'
+import { useLive } from '../live/live-context'
+import { SceneProgram } from './program'
+
+export interface SceneDevices {
+  videoDeviceId?: string
+  audioDeviceId?: string
+}
+
+export interface SceneErrors {
+  camera?: AppError
+  mic?: AppError
+  screen?: AppError
+  program?: AppError
+}
+
+export function useSceneProgram(
+  active: boolean,
+  output: OutputSettings,
+  scenes: ScenesState | null,
+  devices: SceneDevices
+) {
+  const live = useLive()
+  const { setCapture, running } = live
+  const capture = live.capture
+  const program = capture?.kind === 'scene' ? (capture.program ?? null) : null
+  const [errors, setErrors] = useState<SceneErrors>({})
+  const [attempt, setAttempt] = useState(0)
+  const [, rerender] = useReducer((n: number) => n + 1, 0)
+  // Which device each open capture came from: a new pick reopens it, a retry reopens only what failed.
+  const openedWith = useRef<{ camera?: string; mic?: string }>({})
+  const setError = useCallback(
+    (slot: keyof SceneErrors, e: AppError | undefined) =>
+      setErrors((all) => ({ ...all, [slot]: e })),
+    []
+  )
+
+  // One program while the Scene source is chosen; a running broadcast keeps whatever it has.
+  useEffect(() => {
+    if (!active || running || program) return
+    try {
+      const p = new SceneProgram(output)
+      setCapture({ kind: 'scene', stream: p.stream, program: p })
+      setError('program', undefined)
+    } catch (e) {
+      setError('program', {
+        code: 'media',
+        message: e instanceof Error ? e.message : String(e),
+        hint: 'Use the camera or the test pattern source instead.'
+      })
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active, running, program])
+
+  useEffect(() => program?.onChange(rerender), [program])
+
+  const { width, height, fps } = output
+  useEffect(() => {
+    if (program && !running) program.setOutput({ ...output, width, height, fps })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [program, width, height, fps, running])
+
+  useEffect(() => {
+    if (program && scenes) program.setScenes(scenes)
+  }, [program, scenes])
+
+  // The camera opens when any scene shows it; the microphone always (a screen-only scene still talks).
+  const wantsCamera = !!scenes?.scenes.some((s) => needs(s).camera)
+  useEffect(() => {
+    if (!program || !wantsCamera) return
+    if (program.capture('camera') && openedWith.current.camera === devices.videoDeviceId) return
+    let cancelled = false
+    openCameraVideo({ ...output, width, height, fps }, devices.videoDeviceId).then(
+      (s) => {
+        if (cancelled) return s.getTracks().forEach((t) => t.stop())
+        openedWith.current.camera = devices.videoDeviceId
+        program.setCapture('camera', s)
+        setError('camera', undefined)
+      },
+      (e: unknown) => !cancelled && setError('camera', mediaError(e, 'camera'))
+    )
+    return () => {
+      cancelled = true
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [program, wantsCamera, devices.videoDeviceId, attempt])
+
+  useEffect(() => {
+    if (!program) return
+    if (program.capture('mic') && openedWith.current.mic === devices.audioDeviceId) return
+    let cancelled = false
+    openMicrophone(devices.audioDeviceId).then(
+      (s) => {
+        if (cancelled) return s.getTracks().forEach((t) => t.stop())
+        openedWith.current.mic = devices.audioDeviceId
+        program.setCapture('mic', s)
+        setError('mic', undefined)
+      },
+      (e: unknown) => !cancelled && setError('mic', mediaError(e, 'microphone'))
+    )
+    return () => {
+      cancelled = true
+    }
+  }, [program, devices.audioDeviceId, attempt, setError])
+
+  /** From a click: browsers (and Electron's chooser) need the user's gesture to share a screen. */
+  const shareScreen = useCallback(async () => {
+    if (!program) return
+    program.mix.resume()
+    try {
+      program.setCapture('screen', await openScreen(output))
+      setError('screen', undefined)
+    } catch (e) {
+      // Closing the chooser without picking is a choice, not an error.
+      if (
+        e instanceof DOMException &&
+        e.name === 'NotAllowedError' &&
+        !e.message.includes('ermission')
+      )
+        return
+      setError('screen', mediaError(e))
+    }
+  }, [program, output, setError])
+
+  const stopScreen = useCallback(() => program?.setCapture('screen', null), [program])
+
+  return {
+    program,
+    errors,
+    retry: () => setAttempt((a) => a + 1),
+    shareScreen,
+    stopScreen,
+    sharing: !!program?.capture('screen')
+  }
+}

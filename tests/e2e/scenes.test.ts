@@ -1,0 +1,240 @@
+// Scenes, as a creator uses them: the PiP scene (fake screen full, fake camera in the bottom-right
+// corner) with a title band, live; a switch to "Screen" and back while live, and the microphone muted
+// from the live banner; then one session whose recording decodes end to end, and whose frames show it
+// all. The camera is a blue file (helpers/fake-camera.ts) and the fake screen Chromium's green
+// pattern, so the pictures are told apart by colour in frames decoded from the recording (ffmpeg),
+// not by a screenshot of the page.
+import { execFile } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { pipRect } from '../../src/shared/scene-layout'
+import { TITLE_RECT } from '../../src/shared/scenes'
+import type { LiveStateEvent } from '../../src/shared/contract'
+import { makeFakeCamera } from '../helpers/fake-camera'
+import { decodeAll, ffprobe, testFfmpeg } from '../helpers/studio'
+import {
+  appForFile,
+  attr,
+  createStream,
+  eventually,
+  numberAbove,
+  shot,
+  stopLive,
+  text,
+  type Probe
+} from './app-page'
+
+const camera = makeFakeCamera(mkdtempSync(join(tmpdir(), 'onair-scenes-cam-')))
+const app = appForFile({ chromiumArgs: [camera.flag] })
+
+const W = 160
+const H = 90
+type RGB = [number, number, number]
+
+/** Frames of a recording, scaled to 160x90 RGB, `fps` per second. */
+function framesOf(url: string, fps: number, args: string[] = []): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      testFfmpeg(),
+      [
+        '-v',
+        'error',
+        ...args,
+        '-i',
+        url,
+        '-vf',
+        `fps=${fps},scale=${W}:${H}`,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-'
+      ],
+      { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+      (err, out) => {
+        if (err) return reject(err)
+        const size = W * H * 3
+        const frames: Buffer[] = []
+        for (let at = 0; at + size <= out.length; at += size)
+          frames.push(out.subarray(at, at + size))
+        resolve(frames)
+      }
+    )
+  })
+}
+
+/** The mean colour of a small square around a point given in canvas fractions. */
+function colourAt(frame: Buffer, fx: number, fy: number): RGB {
+  const sum: RGB = [0, 0, 0]
+  let n = 0
+  for (let y = Math.round(fy * H) - 2; y <= Math.round(fy * H) + 2; y++)
+    for (let x = Math.round(fx * W) - 2; x <= Math.round(fx * W) + 2; x++) {
+      const i = (y * W + x) * 3
+      sum[0] += frame[i]!
+      sum[1] += frame[i + 1]!
+      sum[2] += frame[i + 2]!
+      n++
+    }
+  return sum.map((v) => Math.round(v / n)) as RGB
+}
+
+const isBlue = ([r, g, b]: RGB): boolean => b > 170 && r < 90 && g < 120
+const isGreen = ([r, g, b]: RGB): boolean => g > r + 50 && g > b + 50
+const isBand = ([r, g, b]: RGB): boolean => r > 150 && g < 90 && b < 120 // #c81e3c
+
+/** Where the default PiP puts the camera (bottom right, 28% wide): a point in its upper part. */
+const pip = pipRect('bottom-right', 0.28, 16 / 9)
+const IN_CAMERA: [number, number] = [pip.x + pip.w / 2, pip.y + pip.h * 0.2]
+const IN_SCREEN: [number, number] = [0.3, 0.3]
+/** The title band's right part, clear of its text. */
+const IN_BAND: [number, number] = [
+  TITLE_RECT.x + TITLE_RECT.w - 0.05,
+  TITLE_RECT.y + TITLE_RECT.h / 2
+]
+
+/** Max volume (dBFS) of the recording's audio between two times (s), decoded from the start. */
+function maxVolume(url: string, from: number, to: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      testFfmpeg(),
+      [
+        '-v',
+        'info',
+        '-i',
+        url,
+        '-vn',
+        '-af',
+        `atrim=start=${from}:end=${to},volumedetect`,
+        '-f',
+        'null',
+        '-'
+      ],
+      { timeout: 60_000 },
+      (err, _out, stderr) => {
+        if (err) return reject(err)
+        const m = /max_volume: (-?[\d.]+|-inf) dB/.exec(stderr)
+        if (!m) return reject(new Error(`no audio level in: ${stderr.slice(-600)}`))
+        resolve(m[1] === '-inf' ? -Infinity : Number(m[1]))
+      }
+    )
+  })
+}
+
+describe('scenes', () => {
+  it('PiP + title live, switch scenes and mute while live: one session, a recording that shows it all', async () => {
+    const { page, shell } = app()
+    await createStream(page, 'Scenes show', { profiles: 'none', record: true })
+    await page.getByTestId('stream-go-live').click()
+    await page.getByTestId('source-scene').check()
+    await page.getByTestId('scene-canvas').waitFor()
+    const active = page.locator('[data-testid=scene-tab][aria-pressed=true]')
+    expect(await text(active)).toBe('Screen + camera')
+    await page.getByTestId('share-screen').click()
+    await page.getByTestId('stop-screen').waitFor()
+    await page.getByTestId('add-title').click()
+    await page.getByTestId('title-text').fill('Onair scenes')
+
+    // The preview is the output: its canvas shows the camera in the corner and the screen around it.
+    const canvasAt = ([fx, fy]: [number, number]) =>
+      page.evaluate(
+        ([x, y]) => {
+          const c = document.querySelector('[data-testid=scene-canvas]') as HTMLCanvasElement
+          const d = c
+            .getContext('2d')!
+            .getImageData(Math.round(x * c.width), Math.round(y * c.height), 1, 1).data
+          return [d[0], d[1], d[2]] as [number, number, number]
+        },
+        [fx, fy] as [number, number]
+      )
+    await eventually(async () => isBlue(await canvasAt(IN_CAMERA)), 20_000).toBe(true)
+    await eventually(async () => isGreen(await canvasAt(IN_SCREEN))).toBe(true)
+    expect(isBand(await canvasAt(IN_BAND))).toBe(true)
+    await shot(page, 'scene-editor')
+
+    const states: LiveStateEvent[] = []
+    const off = shell.core.events.on('live:state', (e) => states.push(e))
+    await page.getByTestId('go-live').click()
+    await page
+      .getByTestId('live-banner')
+      .and(page.locator('[data-state=live]'))
+      .waitFor({ timeout: 90_000 })
+    await page.waitForFunction(numberAbove, ['[data-testid=health-kbps]', 'text', 0] as Probe, {
+      timeout: 60_000
+    })
+    const streamId = (await shell.core.liveStatus())!.streamId
+    const media = async (): Promise<number> =>
+      (await shell.core.listSessions({ streamId })).items[0]?.sourceSegmentsDuration ?? 0
+    const moreMedia = async (seconds: number): Promise<void> => {
+      const from = await media()
+      await eventually(media, 60_000).toBeGreaterThanOrEqual(from + seconds)
+    }
+    await moreMedia(4)
+    expect(await text(page.getByTestId('live-scene'))).toBe('Scene: Screen + camera')
+
+    // Switch to the screen alone and back, live.
+    await page
+      .getByTestId('scene-tab')
+      .filter({ hasText: /^Screen$/ })
+      .click()
+    await eventually(() => text(page.getByTestId('live-scene'))).toBe('Scene: Screen')
+    await moreMedia(4)
+    await page.getByTestId('scene-tab').filter({ hasText: 'Screen + camera' }).click()
+    await eventually(() => text(page.getByTestId('live-scene'))).toBe('Scene: Screen + camera')
+    await moreMedia(4)
+
+    // Mute from the banner: instant, and said there; the mixer agrees. Then the screen audio too,
+    // so the end of the recording must be silent.
+    await page.getByTestId('banner-mute-mic').click()
+    await page.getByTestId('mic-muted').waitFor()
+    expect(await attr(page.getByTestId('mute-mic'), 'aria-pressed')).toBe('true')
+    await shot(page, 'scene-live-banner-muted', false)
+    await page.getByTestId('mute-screen').click()
+    await moreMedia(4)
+    await stopLive(page)
+    off()
+
+    // One run, never reconnecting; one session.
+    expect(new Set(states.map((s) => s.runId)).size).toBe(1)
+    expect(states.map((s) => s.state)).not.toContain('reconnecting')
+    expect(states.filter((s) => s.state === 'live')).toHaveLength(1)
+    let sessions = (await shell.core.listSessions({ streamId })).items
+    await eventually(async () => {
+      sessions = (await shell.core.listSessions({ streamId })).items
+      return sessions.map((s) => s.recordingStatus)
+    }, 60_000).toEqual(['ready'])
+    const s = sessions[0]!
+    const decoded = await decodeAll(s.mp4Url!)
+    expect(decoded.stderr).toBe('')
+    expect(s.sourceSegmentsDuration).toBeGreaterThan(14)
+
+    // Two frames a second through the whole recording: the corner shows the camera, then the screen
+    // (the "Screen" scene), then the camera again; the title band is there whenever the camera is.
+    const frames = await framesOf(s.mp4Url!, 2)
+    expect(frames.length).toBeGreaterThan(28)
+    const corner = frames.map((f) =>
+      isBlue(colourAt(f, ...IN_CAMERA)) ? 'C' : isGreen(colourAt(f, ...IN_CAMERA)) ? 'S' : '?'
+    )
+    const runs = corner
+      .join('')
+      .replace(/\?/g, '')
+      .replace(/(.)\1+/g, '$1')
+    expect(runs, corner.join('')).toBe('CSC')
+    for (const f of frames.filter((_, i) => corner[i] === 'C')) {
+      expect(isGreen(colourAt(f, ...IN_SCREEN))).toBe(true)
+      expect(isBand(colourAt(f, ...IN_BAND)), String(colourAt(f, ...IN_BAND))).toBe(true)
+    }
+    // The "Screen" scene has no title and no camera: the band's place shows the screen.
+    const screenOnly = frames.filter((_, i) => corner[i] === 'S')
+    expect(screenOnly.length).toBeGreaterThan(4)
+    for (const f of screenOnly) expect(isBand(colourAt(f, ...IN_BAND))).toBe(false)
+
+    // Sound before the mutes, silence after both.
+    const { duration } = await ffprobe(s.mp4Url!)
+    const before = await maxVolume(s.mp4Url!, 1, 4)
+    const after = await maxVolume(s.mp4Url!, duration - 3, duration)
+    expect(before).toBeGreaterThan(-40)
+    expect(after).toBeLessThan(-60)
+  })
+})

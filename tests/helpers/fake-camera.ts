@@ -1,0 +1,48 @@
+// A camera for Chromium's fake capture device, made by ffmpeg: a solid colour (so a test can find the
+// camera's picture by its colour in a recorded frame) with a white square moving across it (so every
+// frame differs), at a chosen frame rate. The built-in fake camera gives only 20 fps and draws the same
+// green pattern as the fake screen. MJPEG keeps the file small; Chromium loops it.
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { testFfmpeg } from './studio'
+
+export interface FakeCamera {
+  file: string
+  /** The flag that makes Chromium's fake camera play the file. */
+  flag: string
+}
+
+export function makeFakeCamera(
+  dir: string,
+  opts: { color?: string; fps?: number; seconds?: number; width?: number; height?: number } = {}
+): FakeCamera {
+  const { color = '0x2040ff', fps = 30, seconds = 2, width = 1280, height = 720 } = opts
+  const file = join(dir, `fake-camera-${width}x${height}-${fps}.mjpeg`)
+  const src =
+    `color=c=${color}:s=${width}x${height}:r=${fps},` +
+    `drawbox=x='mod(t*${Math.round(width / seconds)},${width - 80})':y=${Math.round(height / 2 - 40)}:w=80:h=80:color=white:t=fill`
+  const r = spawnSync(
+    testFfmpeg(),
+    [
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      src,
+      '-t',
+      String(seconds),
+      '-c:v',
+      'mjpeg',
+      '-q:v',
+      '3',
+      '-pix_fmt',
+      'yuvj420p',
+      file
+    ],
+    { encoding: 'utf8' }
+  )
+  if (r.status !== 0) throw new Error(`ffmpeg could not make the fake camera: ${r.stderr}`)
+  return { file, flag: `--use-file-for-fake-video-capture=${file}` }
+}
