@@ -14,6 +14,7 @@ import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
 import { launchChromium } from '../../tests/helpers/browser'
 import { startWebShell, type TestWebShell } from '../../tests/helpers/web-shell'
 import { glassToGlassRows } from './glass'
+import { sceneRows } from './scenes'
 import { median, percentile, type BenchRow } from './types'
 import { Keychain } from '../../src/main/core/keychain'
 import { LOCAL_ID } from '../../src/main/core/settings-store'
@@ -276,12 +277,26 @@ async function measureUi(): Promise<BenchRow[]> {
   // Our own keychain entries, never the user's.
   process.env.ONAIR_KEYCHAIN_SERVICE ??= 'onair-bench'
   ensureBuilt()
+  // ONAIR_BENCH_ONLY=scenes: just the scene rows (the others take minutes).
+  if (process.env.ONAIR_BENCH_ONLY === 'scenes') return sceneBenchRows()
   return [
     ...bundleRows(),
     ...(await sessionsRows()),
     ...(await stopToReadyRows()),
-    ...(await liveMonitorRows())
+    ...(await liveMonitorRows()),
+    ...(await sceneBenchRows())
   ]
+}
+
+/** Scenes against the bare camera (scenes.ts), with the recommended ladder transcoding. */
+async function sceneBenchRows(): Promise<BenchRow[]> {
+  const shell = await startWebShell()
+  try {
+    await waitLocalReady(shell)
+    return await sceneRows(shell)
+  } finally {
+    await shell.stop()
+  }
 }
 
 const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0

@@ -7,20 +7,8 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 
-/**
- * In-page predicate for waitForFunction: is the number at `sel` (a property, or the text) above `min`?
- * A function, not a string: the app's CSP (script-src 'self') rightly refuses string evaluation. It runs
- * in the page, so it is self-contained; this file compiles without the DOM lib, hence the loose types.
- */
-export type Probe = [sel: string, prop: string, min: number]
-export const numberAbove = ([sel, prop, min]: Probe): boolean => {
-  const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } })
-    .document
-  const el = doc.querySelector(sel) as Record<string, unknown> | null
-  if (!el) return false
-  const v = prop === 'text' ? parseInt(String(el.textContent ?? ''), 10) : Number(el[prop])
-  return v > min
-}
+import { numberAbove, type Probe } from '../helpers/page-probe'
+export { numberAbove, type Probe }
 
 export const SHOTS = resolve(__dirname, '../../artifacts/screenshots')
 

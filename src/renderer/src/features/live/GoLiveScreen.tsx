@@ -16,6 +16,7 @@ import { useSceneProgram } from '../scenes/use-scene-program'
 import { ScenePreview } from '../scenes/ScenePreview'
 import { SceneTabs, ScenesPanel } from '../scenes/ScenesPanel'
 import { MixerPanel } from '../scenes/MixerPanel'
+import { ComposeStats } from '../scenes/ComposeStats'
 
 const SOURCES: { kind: SourceKind; label: string }[] = [
   { kind: 'scene', label: 'Scene: camera, screen, images and titles' },
@@ -153,6 +154,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
                 onMove={moveSource}
               />
               <SceneTabs state={scenes} onSwitch={switchScene} />
+              <ComposeStats program={scene.program} />
               {(['camera', 'mic', 'screen', 'program'] as const).map(
                 (k) =>
                   scene.errors[k] && (

@@ -60,6 +60,17 @@ export async function openScreen(output: OutputSettings): Promise<MediaStream> {
   })
 }
 
+/**
+ * Whether a failed getDisplayMedia was the creator closing the chooser (nothing to report) rather than
+ * a refusal: browsers say NotAllowedError "...by user", Electron's chooser cancelled gives AbortError;
+ * an OS refusal (macOS Screen Recording permission) says "...by system" and is reported.
+ */
+export function isScreenCancel(e: unknown): boolean {
+  if (!(e instanceof DOMException)) return false
+  if (e.name === 'AbortError') return true
+  return e.name === 'NotAllowedError' && !/system/i.test(e.message)
+}
+
 export function stopTracks(stream: MediaStream | null): void {
   stream?.getTracks().forEach((t) => t.stop())
 }
@@ -77,9 +88,15 @@ export async function listDevices(): Promise<{
 
 export function mediaError(
   e: unknown,
-  device: 'camera' | 'microphone' | 'camera or microphone' = 'camera or microphone'
+  device: 'camera' | 'microphone' | 'camera or microphone' | 'screen' = 'camera or microphone'
 ): AppError {
   const name = e instanceof DOMException || e instanceof Error ? e.name : ''
+  if (device === 'screen' && name === 'NotAllowedError')
+    return {
+      code: 'media',
+      message: 'The system did not allow Onair to record the screen.',
+      hint: 'On macOS: System Settings, Privacy & Security, Screen Recording: allow Onair, then reopen it.'
+    }
   switch (name) {
     case 'NotAllowedError':
     case 'SecurityError':

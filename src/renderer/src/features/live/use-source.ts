@@ -3,7 +3,14 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { AppError } from '../../../../shared/result'
 import type { OutputSettings } from '../../../../shared/contract'
-import { listDevices, mediaError, openCamera, openScreen, type SourceKind } from './capture'
+import {
+  isScreenCancel,
+  listDevices,
+  mediaError,
+  openCamera,
+  openScreen,
+  type SourceKind
+} from './capture'
 import { useLive } from './live-context'
 
 export interface SourceChoice {
@@ -81,7 +88,7 @@ export function useSource(choice: SourceChoice | null, output: OutputSettings) {
       setError(null)
       setCapture({ kind: 'screen', stream })
     } catch (e) {
-      setError(mediaError(e))
+      if (!isScreenCancel(e)) setError(mediaError(e, 'screen'))
     } finally {
       setOpening(false)
     }

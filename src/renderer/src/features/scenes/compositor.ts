@@ -34,6 +34,7 @@ export class Compositor {
   private previous: { scene: Scene; since: number } | null = null
   private timer: ReturnType<typeof setTimeout> | undefined
   private nextAt = 0
+  private lastDraw = -Infinity
   private drawnSerial = { camera: -1, screen: -1 }
   private costs: number[] = []
   private counters = { ticks: 0, cameraDistinct: 0, screenDistinct: 0, late: 0 }
@@ -77,6 +78,7 @@ export class Compositor {
     if (fade && before && before.id !== scene.id)
       this.previous = { scene: before, since: performance.now() }
     else if (before?.id !== scene.id) this.previous = null
+    this.updateActive()
   }
 
   start(): void {
@@ -112,8 +114,11 @@ export class Compositor {
     this.counters = { ticks: 0, cameraDistinct: 0, screenDistinct: 0, late: 0 }
   }
 
-  // A fixed schedule (start + n * interval), not "interval after the last one": small delays do not
-  // add up into a lower frame rate. After a long stall the schedule restarts instead of bursting.
+  // The clock. While the camera is on screen it follows the camera: each new camera frame is drawn as it
+  // arrives (at most one per frame interval), so none is skipped or shown twice from phase drift, and a
+  // timer repeats the last picture if the camera is late. Otherwise a fixed schedule
+  // (start + n * interval, so small delays do not add up into a lower frame rate; after a long stall it
+  // restarts instead of bursting).
   private tick = (): void => {
     const now = performance.now()
     if (now - this.nextAt > this.interval) {
@@ -122,12 +127,35 @@ export class Compositor {
     }
     this.draw(now)
     this.nextAt += this.interval
-    this.timer = setTimeout(this.tick, Math.max(0, this.nextAt - performance.now()))
+    this.schedule()
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer)
+    const wait = this.followsCamera()
+      ? this.lastDraw + this.interval * 1.5 - performance.now()
+      : this.nextAt - performance.now()
+    this.timer = setTimeout(this.tick, Math.max(0, wait))
+  }
+
+  private followsCamera(): boolean {
+    return !!this.camera && !this.camera.ended && this.camera.serial > 0 && this.shows('camera')
+  }
+
+  /** A new camera frame: drawn now, unless the last draw was less than 3/4 of an interval ago. */
+  cameraFrame(): void {
+    if (this.timer === undefined || !this.shows('camera')) return
+    const now = performance.now()
+    if (now - this.lastDraw < this.interval * 0.75) return
+    this.draw(now)
+    this.nextAt = now + this.interval
+    this.schedule()
   }
 
   /** Draws one frame now and hands it to the output track. */
   draw(now = performance.now()): void {
     const t0 = performance.now()
+    this.lastDraw = now
     const { ctx } = this
     ctx.globalAlpha = 1
     ctx.fillStyle = '#000'
@@ -135,8 +163,10 @@ export class Compositor {
     const fade = this.previous
     if (fade) {
       const p = (now - fade.since) / FADE_MS
-      if (p >= 1) this.previous = null
-      else {
+      if (p >= 1) {
+        this.previous = null
+        this.updateActive()
+      } else {
         this.drawScene(fade.scene)
         ctx.globalAlpha = Math.max(0, p)
       }
@@ -157,6 +187,19 @@ export class Compositor {
     }
     this.costs.push(performance.now() - t0)
     if (this.costs.length > COST_SAMPLES) this.costs.shift()
+  }
+
+  /**
+   * Converting a frame costs milliseconds without a GPU: only sources the scene (or the one dissolving
+   * out) shows are converted. Called on each scene change and when a source is plugged in.
+   */
+  updateActive(): void {
+    for (const kind of ['camera', 'screen'] as const) {
+      const shown = [this.scene, this.previous?.scene].some((sc) =>
+        sc?.sources.some((s) => s.kind === kind && !s.hidden)
+      )
+      this[kind]?.setActive?.(shown)
+    }
   }
 
   private shows(kind: 'camera' | 'screen'): boolean {

@@ -2,8 +2,9 @@
 // A source that is late simply keeps its last frame (the output never waits for it); `serial` counts
 // the frames that arrived, so the compositor can tell a new frame from a repeated one.
 //
-// Chromium (and so Electron) reads a track frame by frame with MediaStreamTrackProcessor; elsewhere a
-// muted <video> element and requestVideoFrameCallback do the same job.
+// Chromium (and so Electron) reads a track frame by frame with MediaStreamTrackProcessor, and converts
+// each frame to a bitmap in a worker; elsewhere a muted <video> element and requestVideoFrameCallback
+// do the same job on this thread.
 
 interface VideoFrameLike {
   readonly displayWidth: number
@@ -26,10 +27,15 @@ export interface FrameSource {
   /** How many frames have arrived so far. */
   serial: number
   ended: boolean
+  /** Called on each new frame (the compositor's clock follows the camera). */
+  onFrame?: () => void
+  /** Whether the frames are needed now: a source no scene on screen shows is not converted. */
+  setActive?(active: boolean): void
   close(): void
 }
 
 class ProcessorFrames implements FrameSource {
+  onFrame?: () => void
   width = 0
   height = 0
   serial = 0
@@ -53,6 +59,7 @@ class ProcessorFrames implements FrameSource {
         this.width = value.displayWidth
         this.height = value.displayHeight
         this.serial++
+        this.onFrame?.()
       }
     } catch {
       // The track stopped under us: same as its end.
@@ -78,6 +85,7 @@ class ProcessorFrames implements FrameSource {
 }
 
 class VideoElementFrames implements FrameSource {
+  onFrame?: () => void
   serial = 0
   ended = false
   private video = document.createElement('video')
@@ -90,6 +98,7 @@ class VideoElementFrames implements FrameSource {
     void this.video.play().catch(() => undefined)
     const count = (): void => {
       this.serial++
+      this.onFrame?.()
       this.handle = this.video.requestVideoFrameCallback(count)
     }
     this.handle = this.video.requestVideoFrameCallback(count)
@@ -117,10 +126,80 @@ class VideoElementFrames implements FrameSource {
   }
 }
 
+/** Frames converted to bitmaps in a worker (frame-worker.ts); the draw is then a cheap blit. */
+class WorkerFrames implements FrameSource {
+  onFrame?: () => void
+  width = 0
+  height = 0
+  serial = 0
+  ended = false
+  private bitmap: ImageBitmap | null = null
+  private worker: Worker
+
+  constructor(Processor: TrackProcessorCtor, track: MediaStreamTrack, onEnded: () => void) {
+    const readable = new Processor({ track, maxBufferSize: 1 }).readable
+    this.worker = new Worker(new URL('./frame-worker.ts', import.meta.url), { type: 'module' })
+    this.worker.onmessage = (e: MessageEvent<{ bitmap?: ImageBitmap; ended?: boolean }>) => {
+      const { bitmap, ended } = e.data
+      if (bitmap) {
+        if (this.ended) return bitmap.close()
+        this.bitmap?.close()
+        this.bitmap = bitmap
+        this.width = bitmap.width
+        this.height = bitmap.height
+        this.serial++
+        this.onFrame?.()
+      } else if (ended && !this.ended) {
+        this.close()
+        onEnded()
+      }
+    }
+    // A worker that cannot load (a packaging or policy problem) must not leave the slot empty: the
+    // frames are then converted on this thread.
+    this.worker.onerror = () => {
+      if (this.ended || this.serial > 0) return
+      this.worker.terminate()
+      this.inner = new ProcessorFrames(Processor, track, onEnded)
+      this.inner.onFrame = () => {
+        this.width = this.inner!.width
+        this.height = this.inner!.height
+        this.serial = this.inner!.serial
+        this.onFrame?.()
+      }
+    }
+    this.worker.postMessage({ readable }, [readable as unknown as Transferable])
+  }
+
+  private inner: ProcessorFrames | null = null
+  private active = true
+
+  setActive(active: boolean): void {
+    if (active === this.active) return
+    this.active = active
+    this.worker.postMessage({ active })
+  }
+
+  current(): CanvasImageSource | null {
+    return this.inner ? this.inner.current() : this.bitmap
+  }
+
+  close(): void {
+    this.ended = true
+    this.worker.terminate()
+    this.inner?.close()
+    this.bitmap?.close()
+    this.bitmap = null
+  }
+}
+
 export function frameSource(track: MediaStreamTrack, onEnded: () => void): FrameSource {
   const Processor = (globalThis as { MediaStreamTrackProcessor?: TrackProcessorCtor })
     .MediaStreamTrackProcessor
-  return Processor
-    ? new ProcessorFrames(Processor, track, onEnded)
-    : new VideoElementFrames(track, onEnded)
+  if (!Processor) return new VideoElementFrames(track, onEnded)
+  try {
+    return new WorkerFrames(Processor, track, onEnded)
+  } catch {
+    // No module workers, or a stream that cannot be transferred: convert on this thread.
+    return new ProcessorFrames(Processor, track, onEnded)
+  }
 }

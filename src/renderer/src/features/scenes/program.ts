@@ -87,7 +87,10 @@ export class SceneProgram {
     if (slot !== 'mic') {
       this.compositor[slot]?.close()
       const video = stream?.getVideoTracks()[0]
-      this.compositor[slot] = video ? frameSource(video, ended) : null
+      const frames = video ? frameSource(video, ended) : null
+      if (frames && slot === 'camera') frames.onFrame = () => this.compositor.cameraFrame()
+      this.compositor[slot] = frames
+      this.compositor.updateActive()
     }
     if (slot !== 'camera') {
       this.mix.setInput(slot, stream)

@@ -5,7 +5,13 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react'
 import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { needs, type ScenesState } from '../../../../shared/scenes'
-import { mediaError, openCameraVideo, openMicrophone, openScreen } from '../live/capture'
+import {
+  isScreenCancel,
+  mediaError,
+  openCameraVideo,
+  openMicrophone,
+  openScreen
+} from '../live/capture'
 import { useLive } from '../live/live-context'
 import { SceneProgram } from './program'
 
@@ -119,13 +125,8 @@ export function useSceneProgram(
       setError('screen', undefined)
     } catch (e) {
       // Closing the chooser without picking is a choice, not an error.
-      if (
-        e instanceof DOMException &&
-        e.name === 'NotAllowedError' &&
-        !e.message.includes('ermission')
-      )
-        return
-      setError('screen', mediaError(e))
+      if (isScreenCancel(e)) return
+      setError('screen', mediaError(e, 'screen'))
     }
   }, [program, output, setError])
 
