@@ -1,0 +1,186 @@
+// Building a scene by hand, and what goes wrong on the way: a logo added from a file, the camera
+// dragged (and snapped to the edge), everything still there after the app is reopened; a file that is
+// not an image, one that is too large and a camera that is not plugged in each get a named error while
+// the scene keeps its other sources; a screen share ended from outside the app (the browser's or the
+// OS's "Stop sharing") leaves an empty slot and the broadcast goes on.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { readScenes, activeScene, type ScenesState } from '../../src/shared/scenes'
+import { makeFakeCamera } from '../helpers/fake-camera'
+import { testFfmpeg } from '../helpers/studio'
+import { appForFile, createStream, eventually, shot, stopLive, text } from './app-page'
+
+const dir = mkdtempSync(join(tmpdir(), 'onair-scenes-edit-'))
+const camera = makeFakeCamera(dir)
+const app = appForFile({ chromiumArgs: [camera.flag] })
+
+/** A yellow 200x100 PNG logo, made by ffmpeg. */
+function logoPng(): Buffer {
+  const file = join(dir, 'logo.png')
+  execFileSync(testFfmpeg(), [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=yellow:s=200x100',
+    '-frames:v',
+    '1',
+    file
+  ])
+  return readFileSync(file)
+}
+
+const canvasColour = (page: Page, fx: number, fy: number) =>
+  page.evaluate(
+    ([x, y]) => {
+      const c = document.querySelector('[data-testid=scene-canvas]') as HTMLCanvasElement
+      const d = c
+        .getContext('2d')!
+        .getImageData(Math.round(x * c.width), Math.round(y * c.height), 1, 1).data
+      return [d[0]!, d[1]!, d[2]!] as [number, number, number]
+    },
+    [fx, fy] as [number, number]
+  )
+
+async function savedScenes(): Promise<ScenesState> {
+  return readScenes((await app().shell.core.getSettings()).scenes)
+}
+
+async function openScenes(page: Page): Promise<void> {
+  await page.getByTestId('stream-go-live').click()
+  await page.getByTestId('source-scene').check()
+  await page.getByTestId('scene-canvas').waitFor()
+}
+
+describe('scene editing', () => {
+  it('adds a logo, drags the camera to the edge (snapped), and finds it all again after reopening', async () => {
+    const { page } = app()
+    await createStream(page, 'Scene editing', { profiles: 'none', record: false })
+    await openScenes(page)
+    await page
+      .getByTestId('image-file')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logoPng() })
+    await page.getByTestId('image-source').waitFor()
+    expect(await text(page.getByTestId('image-source'))).toContain('logo.png')
+
+    // The logo lands top right, drawn on the output.
+    await eventually(async () => (await savedScenes()).images.length).toBe(1)
+    const logo = activeScene(await savedScenes()).sources.find((s) => s.kind === 'image')!
+    const [r, g, b] = await canvasColour(
+      page,
+      logo.rect.x + logo.rect.w / 2,
+      logo.rect.y + logo.rect.h / 2
+    )
+    expect(r > 200 && g > 200 && b < 80).toBe(true)
+
+    // Drag the camera picture left, to within a few pixels of the left edge: it snaps onto it.
+    const box = page.getByTestId('box-camera')
+    const overlay = await page.getByTestId('scene-overlay').boundingBox()
+    const before = await box.boundingBox()
+    if (!overlay || !before) throw new Error('no preview on screen')
+    const from = { x: before.x + before.width / 2, y: before.y + before.height / 2 }
+    const dx = overlay.x + 4 - before.x // to 4 px from the left edge (snap distance is larger)
+    await page.mouse.move(from.x, from.y)
+    await page.mouse.down()
+    await page.mouse.move(from.x + dx / 2, from.y - 20, { steps: 5 })
+    await page.mouse.move(from.x + dx, from.y - 40, { steps: 5 })
+    await page.mouse.up()
+    const cam = async () =>
+      activeScene(await savedScenes()).sources.find((s) => s.kind === 'camera')!.rect
+    await eventually(async () => (await cam()).x).toBe(0)
+    const moved = await cam()
+    expect(moved.y).toBeLessThan(0.8)
+    await shot(page, 'scene-dragged')
+
+    // Reopen the app: the same source, the same scene, the logo and the camera where they were.
+    await page.reload()
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Go live', exact: true })
+      .click()
+    await page.getByTestId('scene-canvas').waitFor()
+    expect(await page.getByTestId('source-scene').isChecked()).toBe(true)
+    expect(await text(page.getByTestId('image-source'))).toContain('logo.png')
+    const after = await page.getByTestId('box-camera').boundingBox()
+    const ov = await page.getByTestId('scene-overlay').boundingBox()
+    expect(Math.abs((after?.x ?? -1) - (ov?.x ?? 0))).toBeLessThan(2)
+    expect(await cam()).toEqual(moved)
+  })
+
+  it('names a bad file, a huge file and a missing camera, and keeps the rest of the scene', async () => {
+    const { page, shell } = app()
+    await shell.core.saveSettings({
+      ...(await shell.core.getSettings()),
+      sourceKind: 'scene',
+      videoDeviceId: 'camera-that-was-unplugged'
+    })
+    await page.reload()
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Go live', exact: true })
+      .click()
+    await page.getByTestId('scene-canvas').waitFor()
+    const camError = page.getByTestId('scene-error-camera')
+    await eventually(() => text(camError), 30_000).toContain('No camera was found')
+
+    const imageError = page.getByTestId('image-error')
+    await page
+      .getByTestId('image-file')
+      .setInputFiles({
+        name: 'notes.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('not a picture at all')
+      })
+    await eventually(() => text(imageError)).toContain('"notes.png" is not an image Onair can read')
+    await page
+      .getByTestId('image-file')
+      .setInputFiles({
+        name: 'huge.png',
+        mimeType: 'image/png',
+        buffer: Buffer.alloc(21 * 1024 * 1024)
+      })
+    await eventually(() => text(imageError)).toContain('"huge.png" is too large (21 MB)')
+    // The logo from before is still in the scene, and the screen can still be shared.
+    expect(await text(page.getByTestId('image-source'))).toContain('logo.png')
+    // Keep the page's stream at hand, to end the share from outside the app below.
+    await page.evaluate(() => {
+      const md = navigator.mediaDevices
+      const original = md.getDisplayMedia.bind(md)
+      md.getDisplayMedia = async (c) => {
+        const s = await original(c)
+        ;(window as unknown as { lastShare: MediaStream }).lastShare = s
+        return s
+      }
+    })
+    await page.getByTestId('share-screen').click()
+    await page.getByTestId('stop-screen').waitFor()
+    await shot(page, 'scene-bad-input')
+
+    // Live on the screen without a camera; then the share ends from outside: an empty slot, still live.
+    await page
+      .getByTestId('scene-tab')
+      .filter({ hasText: /^Screen$/ })
+      .click()
+    await page.getByTestId('go-live').click()
+    const banner = page.getByTestId('live-banner')
+    await banner.and(page.locator('[data-state=live]')).waitFor({ timeout: 90_000 })
+    await page.evaluate(() =>
+      (window as unknown as { lastShare: MediaStream }).lastShare.getVideoTracks()[0]!.stop()
+    )
+    await eventually(() => page.getByTestId('stop-screen').count()).toBe(0)
+    expect(await text(page.getByTestId('share-screen'))).toBe('Choose screen or window')
+    const streamId = (await shell.core.liveStatus())!.streamId
+    const media = async () =>
+      (await shell.core.listSessions({ streamId })).items[0]?.sourceSegmentsDuration ?? 0
+    const at = await media()
+    await eventually(media, 30_000).toBeGreaterThan(at + 3)
+    expect(await banner.getAttribute('data-state')).toBe('live')
+    await stopLive(page)
+  })
+})
