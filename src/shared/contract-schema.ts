@@ -5,6 +5,7 @@ import type { CallName } from './contract'
 import type { Profile } from './profiles'
 import { CORNERS } from './scene-layout'
 import { LIMITS } from './scenes'
+import { DESTINATION_LIMITS } from './destinations'
 
 const id = z.string().min(1).max(200)
 
@@ -161,6 +162,24 @@ export const CALL_ARGS = {
   deleteStream: z.tuple([id]),
   terminateStream: z.tuple([id]),
   revealStreamKey: z.tuple([id]),
+  listDestinations: z.tuple([id]),
+  // The URL carries the key: the core checks it again (checkTargetUrl) and it is never logged.
+  addDestination: z.tuple([
+    z
+      .object({
+        streamId: id,
+        name: z.string().min(1).max(DESTINATION_LIMITS.name),
+        url: z
+          .string()
+          .max(DESTINATION_LIMITS.url)
+          .regex(/^(rtmps?|srt):\/\//i),
+        profile: z.string().min(1).max(500),
+        videoOnly: z.boolean()
+      })
+      .strict()
+  ]),
+  setDestinationEnabled: z.tuple([id, id, z.boolean()]),
+  removeDestination: z.tuple([id, id]),
   listSessions: z.tuple([pageArgs.extend({ streamId: id.optional() }).strict()]),
   getSession: z.tuple([id]),
   downloadRecording: z.tuple([id]),
@@ -178,7 +197,8 @@ export const CALL_ARGS = {
   retryNow: z.tuple([id]),
   liveStatus: none,
   getSettings: none,
-  saveSettings: z.tuple([settings])
+  saveSettings: z.tuple([settings]),
+  chooseDisplaySource: z.tuple([id, id.nullable()])
 } satisfies Record<CallName, z.ZodType>
 
 /** A readable one-liner from a zod error: `arguments.0.name: expected string`. */

@@ -4,6 +4,7 @@
 import type { Result } from './result'
 import type { Profile } from './profiles'
 import type { ScenesState } from './scenes'
+import type { DestinationState } from './destinations'
 
 export type ShellKind = 'electron' | 'web'
 
@@ -72,6 +73,19 @@ export interface StreamView {
   ingestUrl: string
   /** HLS URL for live playback. */
   playbackUrl: string
+  /** The service's health verdict while active (null when it has none) and its issues, in words. */
+  isHealthy: boolean | null
+  issues: string[]
+  /** Where the service forwards this stream (multistream targets): ids only, never a URL. */
+  multistream: StreamTargetRef[]
+}
+
+export interface StreamTargetRef {
+  /** The multistream target's id. */
+  id: string
+  /** The rendition sent: one of the stream's profile names, or "source". */
+  profile: string
+  videoOnly: boolean
 }
 
 export type RecordingStatus = 'waiting' | 'ready' | 'failed' | 'deleted' | 'none'
@@ -138,6 +152,31 @@ export interface PlaybackView {
   type: 'live' | 'vod' | 'recording'
   live?: boolean
   sources: PlaybackSource[]
+}
+
+// ---- destinations (multistream targets) -----------------------------------------------------------
+/** One place the service forwards a stream to. Its URL (with the key) is never returned by the service. */
+export interface DestinationView extends StreamTargetRef {
+  name: string
+  disabled: boolean
+  /** idle while the stream is not active; live, retrying (with the reason) or disabled while it is. */
+  state: DestinationState
+  reason?: string
+}
+
+export interface DestinationsView {
+  streamId: string
+  streamActive: boolean
+  destinations: DestinationView[]
+}
+
+export interface AddDestinationArgs {
+  streamId: string
+  name: string
+  /** server URL + "/" + stream key (shared/destinations.ts buildTargetUrl): sent once, never shown again. */
+  url: string
+  profile: string
+  videoOnly: boolean
 }
 
 // ---- going live -----------------------------------------------------------------------------------
@@ -211,6 +250,28 @@ export interface DeviceSettings {
   scenes?: ScenesState
 }
 
+// ---- the screen and window chooser (Electron's getDisplayMedia) -----------------------------------
+/** One screen or window offered by Electron's desktopCapturer (src/main/core/display-chooser.ts). */
+export interface DisplaySourceView {
+  /** desktopCapturer's id, `screen:…` or `window:…`: what chooseDisplaySource answers with. */
+  id: string
+  name: string
+  kind: 'screen' | 'window'
+  /** A PNG data URL of about 320×180; empty when the OS gave no picture. */
+  thumbnail: string
+  /** The owning app's icon as a PNG data URL (windows, when the OS has one). */
+  appIcon?: string
+  /** Electron's display id of a screen, when known. */
+  displayId?: string
+}
+
+export interface DisplayChooseEvent {
+  requestId: string
+  sources: DisplaySourceView[]
+  /** ms since epoch: main answers "cancelled" by itself then, so the dialog closes too. */
+  expiresAt: number
+}
+
 // ---- the calls --------------------------------------------------------------------------------------
 /** What main implements: plain async functions that throw AppFailure for expected failures. */
 export interface OnairCalls {
@@ -232,6 +293,18 @@ export interface OnairCalls {
   /** The full stream key, for reveal or copy. Never logged. */
   revealStreamKey(id: string): Promise<string>
 
+  /** The stream's destinations with their live state (poll it while live). */
+  listDestinations(streamId: string): Promise<DestinationsView>
+  /** Creates the target and adds it to the stream (one request); answers the stream's destinations. */
+  addDestination(args: AddDestinationArgs): Promise<DestinationsView>
+  setDestinationEnabled(
+    streamId: string,
+    targetId: string,
+    enabled: boolean
+  ): Promise<DestinationsView>
+  /** Takes the target off the stream, then deletes the target itself. */
+  removeDestination(streamId: string, targetId: string): Promise<DestinationsView>
+
   listSessions(args: PageArgs & { streamId?: string }): Promise<Page<SessionView>>
   getSession(id: string): Promise<SessionView>
   /**
@@ -252,6 +325,9 @@ export interface OnairCalls {
 
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
+
+  /** The creator's answer to a display:choose event: a source id from its list, or null to cancel. */
+  chooseDisplaySource(requestId: string, sourceId: string | null): Promise<void>
 }
 
 export type CallName = keyof OnairCalls
@@ -265,6 +341,8 @@ export interface OnairEvents {
    * opens again. (In Electron the page and the app live and die together, so it never fires there.)
    */
   'app:reachable': { reachable: boolean }
+  /** Electron only: getDisplayMedia asks which screen or window to share (a browser has its own chooser). */
+  'display:choose': DisplayChooseEvent
 }
 
 export type EventName = keyof OnairEvents
@@ -294,6 +372,10 @@ export const CALL_NAMES = [
   'deleteStream',
   'terminateStream',
   'revealStreamKey',
+  'listDestinations',
+  'addDestination',
+  'setDestinationEnabled',
+  'removeDestination',
   'listSessions',
   'getSession',
   'downloadRecording',
@@ -305,7 +387,8 @@ export const CALL_NAMES = [
   'retryNow',
   'liveStatus',
   'getSettings',
-  'saveSettings'
+  'saveSettings',
+  'chooseDisplaySource'
 ] as const satisfies readonly CallName[]
 
 // Compile-time check that CALL_NAMES lists every call exactly.
@@ -317,7 +400,8 @@ export const EVENT_NAMES = [
   'live:state',
   'live:health',
   'connection:status',
-  'app:reachable'
+  'app:reachable',
+  'display:choose'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel for a call: prefixed so nothing else collides. */

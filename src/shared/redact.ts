@@ -7,6 +7,19 @@
  * (the studio's puller token) goes with it.
  */
 const LIVE_PATH = /(\/live\/)([^\s/'"?#:,;]+)(\?[^\s'"]*)?/g
+/**
+ * Any other RTMP(S) URL with more than one path segment: the first is the app (`live2`, `app`, `rtmp`),
+ * the rest (or a query) is the key of a destination such as YouTube or Twitch. Ends before trailing
+ * punctuation, so `...: Connection refused` stays readable.
+ */
+const RTMP_KEY =
+  /\b(rtmp[a-z]*:\/\/[^\s/'"<>?#]+\/[^\s/'"<>?#]+)([/?])[^\s'"<>]+?(?=[:.,;)\]]*(?:[\s'"<>]|$))/gi
+/** An SRT URL's query carries its stream id (the key) and passphrase. */
+const SRT_QUERY = /\b(srt:\/\/[^\s'"<>?#]+)\?[^\s'"<>]+?(?=[:.,;)\]]*(?:[\s'"<>]|$))/gi
+/** Credentials in a stream URL (`rtmp://user:password@host/...`). */
+const URL_USERINFO = /\b((?:rtmp[a-z]*|srt):\/\/)[^\s/@'"<>]+@/gi
+/** SRT's key fields wherever they appear (an option dump, a URL already cut apart). */
+const SRT_FIELDS = /\b(streamid|passphrase)=[^\s&'"<>]+/gi
 /** `Authorization: Bearer <key>` and the like. */
 const BEARER = /(bearer\s+)[^\s"'`]+/gi
 /** Livepeer's key format: four groups of four base-36 characters. */
@@ -14,9 +27,14 @@ const KEY_SHAPED = /\b[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}\b/gi
 /** Short strings would mangle ordinary words; real keys are long. */
 const MIN_SECRET_LENGTH = 6
 
-/** Replaces the path segment after `/live/` and every known secret with `****`. */
+/** Replaces the path segment after `/live/`, a destination URL's key and every known secret with `****`. */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(LIVE_PATH, '$1****')
+  let out = text
+    .replace(LIVE_PATH, '$1****')
+    .replace(RTMP_KEY, '$1$2****')
+    .replace(SRT_QUERY, '$1?****')
+    .replace(SRT_FIELDS, '$1=****')
+    .replace(URL_USERINFO, '$1****@')
   for (const s of secrets) {
     if (s && s.length >= MIN_SECRET_LENGTH) out = out.split(s).join('****')
   }
@@ -31,4 +49,33 @@ export function redactSecrets(text: string, extraSecrets: readonly string[] = []
   return redact(text, extraSecrets)
     .replace(BEARER, '$1****')
     .replace(KEY_SHAPED, '****-****-****-****')
+}
+
+/**
+ * A target URL and the parts of it that are the key: the path after its first segment (the RTMP app,
+ * e.g. `live2`), the query's values (SRT's streamid and passphrase) and a password, decoded too.
+ */
+export function targetUrlSecrets(url: string): string[] {
+  const out = new Set([url.trim()])
+  let u: URL
+  try {
+    u = new URL(url.trim())
+  } catch {
+    return [...out]
+  }
+  const parts = [
+    ...u.pathname.split('/').filter(Boolean).slice(1),
+    ...[...u.searchParams.values()],
+    u.password
+  ]
+  for (const p of parts) {
+    if (!p) continue
+    out.add(p)
+    try {
+      out.add(decodeURIComponent(p))
+    } catch {
+      // Not valid percent-encoding: the part as written is listed already.
+    }
+  }
+  return [...out]
 }

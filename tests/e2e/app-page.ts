@@ -176,3 +176,17 @@ export function appForFile(opts: OpenOptions | (() => OpenOptions) = {}): () => 
     return app
   }
 }
+
+/**
+ * Where another encoder would push to reach this stream: the active service's RTMP ingest + its key.
+ * Two streams of the same local studio make real destinations for a third (multistream tests).
+ */
+export async function ingestAddressOf(
+  app: App,
+  streamName: string
+): Promise<{ server: string; key: string }> {
+  const { core } = app.shell
+  const stream = (await core.listStreams({ limit: 1000 })).items.find((s) => s.name === streamName)
+  if (!stream) throw new Error(`no stream named ${streamName}`)
+  return { server: (await core.getIngest()).rtmp, key: await core.revealStreamKey(stream.id) }
+}

@@ -5,6 +5,7 @@ import type { components } from '../../shared/api/schema'
 import type { IngestView, Page, PageArgs } from '../../shared/contract'
 import type { Profile } from '../../shared/profiles'
 import { AppFailure } from '../../shared/result'
+import { targetUrlSecrets } from '../../shared/redact'
 import { mapHttpError, mapNetworkError } from './api-errors'
 import { sharedTransport, type HttpTransport, type TransportReply } from './http-transport'
 import type { ApiPlayback, ApiSession, ApiStream } from './views'
@@ -16,6 +17,8 @@ type IngestPoint = {
   ingests?: { rtmp?: string; srt?: string }
 }
 type NewStream = components['schemas']['new-stream-payload']
+export type ApiTarget = components['schemas']['multistream-target']
+type TargetAdd = components['schemas']['target-add-payload']
 
 export const LIVEPEER_API = 'https://livepeer.studio/api'
 /** Used when a service does not answer GET /ingest: Livepeer's public addresses. */
@@ -81,6 +84,49 @@ export class ApiClient {
     await this.call('DELETE', `/stream/${enc(id)}/terminate`, 'stream')
   }
 
+  // ---- multistream targets (destinations) ----
+  getTarget(id: string): Promise<ApiTarget> {
+    return this.json('GET', `/multistream/target/${enc(id)}`, 'destination')
+  }
+
+  /**
+   * Creates a target from `spec` and adds it to the stream in one request. Livepeer answers 200 with
+   * the target (its URL stripped); its OpenAPI file says 204 without a body, so the target is optional.
+   * The URL carries the stream key: a service error quoting it is redacted before it goes anywhere.
+   */
+  async addStreamTarget(
+    streamId: string,
+    t: { name: string; url: string; profile: string; videoOnly: boolean }
+  ): Promise<ApiTarget | undefined> {
+    const body: TargetAdd = {
+      profile: t.profile,
+      videoOnly: t.videoOnly,
+      spec: { name: t.name, url: t.url }
+    }
+    const path = `/stream/${enc(streamId)}/create-multistream-target`
+    const r = await this.call('POST', path, 'stream', body, targetUrlSecrets(t.url))
+    try {
+      const target = JSON.parse(r.body) as ApiTarget
+      return typeof target?.id === 'string' ? target : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  /** PATCH answers 204; a disabled target stays on the stream but is not pushed to. */
+  async setTargetDisabled(id: string, disabled: boolean): Promise<void> {
+    await this.call('PATCH', `/multistream/target/${enc(id)}`, 'destination', { disabled })
+  }
+
+  /** Takes the target off the stream (the target object itself stays until deleteTarget). */
+  async removeStreamTarget(streamId: string, targetId: string): Promise<void> {
+    await this.call('DELETE', `/stream/${enc(streamId)}/multistream/${enc(targetId)}`, 'stream')
+  }
+
+  async deleteTarget(id: string): Promise<void> {
+    await this.call('DELETE', `/multistream/target/${enc(id)}`, 'destination')
+  }
+
   // ---- sessions ----
   async listSessions(args: PageArgs = {}): Promise<Page<ApiSession>> {
     const r = await this.call('GET', `/session?${pageQuery(args, { count: '1' })}`, 'session list')
@@ -143,7 +189,14 @@ export class ApiClient {
     }
   }
 
-  private async call(method: string, path: string, what: string, body?: unknown): Promise<Reply> {
+  private async call(
+    method: string,
+    path: string,
+    what: string,
+    body?: unknown,
+    /** More secrets than the API key that an error text must not carry (a target URL and its key). */
+    secrets: readonly string[] = []
+  ): Promise<Reply> {
     const url = `${this.baseUrl}${path}`
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.o.apiKey) headers.authorization = `Bearer ${this.o.apiKey}`
@@ -168,7 +221,7 @@ export class ApiClient {
           body: text,
           retryAfter: res.headers.get('retry-after'),
           what,
-          secrets: this.o.apiKey ? [this.o.apiKey] : []
+          secrets: [...(this.o.apiKey ? [this.o.apiKey] : []), ...secrets]
         })
       )
     return { status: res.status, headers: res.headers, body: text }

@@ -10,10 +10,12 @@ import { recordingFileName } from './download-name'
 import { Broadcaster, type BroadcastTuning } from './broadcaster'
 import { Connections } from './connections'
 import { CoreEvents } from './events'
+import { DisplayChooser } from './display-chooser'
 import { Keychain } from './keychain'
 import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
 import { toPlaybackView, toSessionView, toStreamView } from './views'
+import * as destinations from './destinations'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -40,6 +42,8 @@ export interface CoreOptions {
 
 export interface Core extends OnairCalls {
   events: CoreEvents
+  /** getDisplayMedia's screen and window chooser (Electron's window.ts asks it; the renderer answers). */
+  displayChooser: DisplayChooser
   /** connect-src hosts for the renderer's CSP, from the active connection (csp.ts). */
   connectHosts(): Promise<string[]>
   /** Stops every ffmpeg child and the local studio; safe to call twice. */
@@ -80,6 +84,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onHealth: (e) => events.emit('live:health', e)
   })
   const api = async () => c.active()
+  const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })
   let shutdownP: Promise<void> | undefined
 
   // An exit without shutdown() (process.exit, an uncaught exception) still takes every child along:
@@ -95,9 +100,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const core: Core = {
     events,
+    displayChooser,
     connectHosts: async () => connectHostsOf(await c.activeHosts()),
     shutdown: () =>
       (shutdownP ??= (async () => {
+        displayChooser.cancel()
         await live.shutdown().catch(() => undefined)
         await host.stop().catch(() => undefined)
         killAllTracked()
@@ -150,6 +157,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return s.streamKey
     },
 
+    listDestinations: async (streamId) =>
+      destinations.listDestinations((await api()).client, streamId),
+    addDestination: async (args) => destinations.addDestination((await api()).client, args),
+    setDestinationEnabled: async (streamId, targetId, enabled) =>
+      destinations.setDestinationEnabled((await api()).client, streamId, targetId, enabled),
+    removeDestination: async (streamId, targetId) =>
+      destinations.removeDestination((await api()).client, streamId, targetId),
+
     async listSessions(args) {
       const { client } = await api()
       const page = args.streamId
@@ -200,7 +215,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     liveStatus: async () => live.status(),
 
     getSettings: async () => store.get().devices,
-    saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices
+    saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices,
+
+    chooseDisplaySource: async (requestId, sourceId) => displayChooser.answer(requestId, sourceId)
   }
   return core
 }

@@ -1,12 +1,15 @@
 // What the renderer may see of the service's objects: the stream key only masked, URLs ready to use.
 import type { components } from '../../shared/api/schema'
 import type {
+  DestinationsView,
   IngestView,
   PlaybackView,
   RecordingStatus,
   SessionView,
+  StreamTargetRef,
   StreamView
 } from '../../shared/contract'
+import { targetState } from '../../shared/destinations'
 import type { Profile } from '../../shared/profiles'
 
 export type ApiStream = components['schemas']['stream']
@@ -38,7 +41,56 @@ export function toStreamView(s: ApiStream, ingest: IngestView): StreamView {
     playbackId,
     streamKeyMasked: maskStreamKey(s.streamKey),
     ingestUrl: ingest.rtmp,
-    playbackUrl: playbackId ? `${ingest.playbackBase}/${playbackId}/index.m3u8` : ''
+    playbackUrl: playbackId ? `${ingest.playbackBase}/${playbackId}/index.m3u8` : '',
+    isHealthy: typeof s.isHealthy === 'boolean' ? s.isHealthy : null,
+    issues: issuesOf(s.issues),
+    multistream: targetRefsOf(s)
+  }
+}
+
+const issuesOf = (x: unknown): string[] =>
+  Array.isArray(x) ? x.filter((i): i is string => typeof i === 'string') : []
+
+/** The stream's targets that name a target object (an inline `spec` is replaced by its id when stored). */
+export function targetRefsOf(s: ApiStream): StreamTargetRef[] {
+  const targets = s.multistream?.targets
+  if (!Array.isArray(targets)) return []
+  return targets.flatMap((t) =>
+    typeof t?.id === 'string' && t.id
+      ? [{ id: t.id, profile: t.profile, videoOnly: t.videoOnly ?? false }]
+      : []
+  )
+}
+
+/**
+ * The stream's destinations: each target reference joined with its target object (name, disabled;
+ * `undefined` when the service no longer has it), and its state read from the stream's issues.
+ */
+export function toDestinationsView(
+  s: ApiStream,
+  targets: ReadonlyMap<string, { name?: string; disabled?: boolean } | undefined>
+): DestinationsView {
+  const streamActive = s.isActive ?? false
+  const issues = issuesOf(s.issues)
+  return {
+    streamId: s.id ?? '',
+    streamActive,
+    destinations: targetRefsOf(s).map((ref) => {
+      const t = targets.get(ref.id)
+      const name = t?.name || (t ? 'Unnamed destination' : 'Missing destination')
+      const disabled = t?.disabled ?? false
+      const st = targetState(
+        { id: ref.id, name: t?.name ?? '', disabled },
+        { isActive: streamActive, issues }
+      )
+      return {
+        ...ref,
+        name,
+        disabled,
+        state: st.state,
+        ...(st.reason ? { reason: st.reason } : {})
+      }
+    })
   }
 }
 

@@ -7,7 +7,7 @@ import { registerIpc } from './ipc'
 import { contentSecurityPolicy } from '../core/csp'
 import { handleAppProtocol, registerAppScheme } from './app-protocol'
 import { rendererTarget } from './renderer-target'
-import { createMainWindow, hardenSession } from './window'
+import { createMainWindow, handleDisplayMedia, hardenSession } from './window'
 import { redactSecrets } from '../../shared/redact'
 
 // The console until the app is ready, then the log file in the OS's logs folder as well.
@@ -65,10 +65,16 @@ void app.whenReady().then(async () => {
     target.origins,
     (line) => log(line)
   )
-  win = createMainWindow()
+  const chooser = core.displayChooser
+  handleDisplayMedia(
+    chooser,
+    () => win,
+    (line) => log(line)
+  )
+  win = createMainWindow(chooser)
   win.on('closed', () => (win = null))
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) win = createMainWindow()
+    if (BrowserWindow.getAllWindows().length === 0) win = createMainWindow(chooser)
   })
 })
 

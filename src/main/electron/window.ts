@@ -1,6 +1,7 @@
 // The BrowserWindow with Electron's secure defaults, and the session-wide guards.
 import { join } from 'node:path'
-import { BrowserWindow, desktopCapturer, session, shell } from 'electron'
+import { BrowserWindow, desktopCapturer, session, shell, type Streams } from 'electron'
+import { answerDisplayMedia, type DisplayChooser } from '../core/display-chooser'
 import { isAllowedNavigation, isExternalLinkAllowed, isPermissionAllowed } from './window-policy'
 import { rendererTarget } from './renderer-target'
 
@@ -13,14 +14,6 @@ export function hardenSession(origins: readonly string[], csp: () => Promise<str
   ses.setPermissionCheckHandler((wc, permission) =>
     isPermissionAllowed(permission, wc?.getURL() ?? '', origins)
   )
-  // getDisplayMedia needs a chooser in Electron: offer the primary screen.
-  ses.setDisplayMediaRequestHandler((_request, callback) => {
-    void desktopCapturer.getSources({ types: ['screen'] }).then((sources) => {
-      const first = sources[0]
-      if (first) callback({ video: first })
-      else callback({})
-    })
-  })
   // Dev mode: the page comes from electron-vite's HTTP server, so the CSP goes on as a header here.
   ses.webRequest.onHeadersReceived((details, callback) => {
     if (details.resourceType !== 'mainFrame') return callback({})
@@ -34,7 +27,46 @@ export function hardenSession(origins: readonly string[], csp: () => Promise<str
   })
 }
 
-export function createMainWindow(): BrowserWindow {
+/**
+ * getDisplayMedia in Electron: Onair's own chooser of screens and windows (core/display-chooser.ts).
+ * System audio comes along on Windows only (loopback); macOS and Linux have none from this path.
+ */
+export function handleDisplayMedia(
+  chooser: DisplayChooser,
+  getWindow: () => BrowserWindow | null,
+  log: (line: string) => void
+): void {
+  // null is Electron's "deny": callback({}) would throw in main ("Video was requested, but no video
+  // stream was provided"), see DisplayMediaDeviceChosen in shell/browser/electron_browser_context.cc.
+  const cancel = null as unknown as Streams
+  session.defaultSession.setDisplayMediaRequestHandler(
+    (_request, callback) => {
+      const win = getWindow()
+      answerDisplayMedia({
+        chooser,
+        getSources: () =>
+          desktopCapturer.getSources({
+            types: ['screen', 'window'],
+            thumbnailSize: { width: 320, height: 180 },
+            fetchWindowIcons: true
+          }),
+        ownMediaSourceId: win && !win.isDestroyed() ? win.getMediaSourceId() : undefined,
+        platform: process.platform
+      }).then(
+        (streams) => callback(streams ?? cancel),
+        (e: unknown) => {
+          // macOS without the Screen Recording permission, for one, can fail to list sources.
+          log(`screen chooser failed: ${String(e)}`)
+          callback(cancel)
+        }
+      )
+    },
+    // Our chooser everywhere; macOS 15's system picker would skip it (and the own-window exclusion).
+    { useSystemPicker: false }
+  )
+}
+
+export function createMainWindow(chooser: DisplayChooser): BrowserWindow {
   const target = rendererTarget()
   const win = new BrowserWindow({
     width: 1200,
@@ -57,10 +89,15 @@ export function createMainWindow(): BrowserWindow {
       webviewTag: false,
       spellcheck: false,
       // Middle-click would otherwise open links in new windows, around setWindowOpenHandler.
-      disableBlinkFeatures: 'Auxclick'
+      disableBlinkFeatures: 'Auxclick',
+      // A minimized or hidden window keeps composing and encoding the broadcast at full frame rate.
+      backgroundThrottling: false
     }
   })
   win.once('ready-to-show', () => win.show())
+  // Nobody is left to answer an open screen choice: getDisplayMedia is told "cancelled" at once.
+  win.on('closed', () => chooser.cancel())
+  win.webContents.on('render-process-gone', () => chooser.cancel())
   win.webContents.on('will-navigate', (event, url) => {
     if (!isAllowedNavigation(url, target.origins)) event.preventDefault()
   })

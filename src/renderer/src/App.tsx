@@ -10,6 +10,7 @@ import { GoLiveScreen } from './features/live/GoLiveScreen'
 import { FreshPolicy } from './features/connection/use-fresh-policy'
 import { LiveProvider } from './features/live/live-context'
 import { LiveBanner } from './features/live/LiveBanner'
+import { DisplayChooser } from './features/live/DisplayChooser'
 import { SessionsScreen } from './features/sessions/SessionsScreen'
 import { PlayerDialog, type PlayerSource } from './features/player/PlayerDialog'
 import { AboutPanel } from './features/about/AboutPanel'
@@ -60,6 +61,7 @@ export function App(): ReactNode {
   return (
     <LiveProvider>
       <FreshPolicy />
+      <DisplayChooser />
       <div className="app">
         <header className="topbar">
           <span className="brand">Onair</span>

@@ -8,6 +8,7 @@ import './styles/layout.css'
 import './styles/live.css'
 import './styles/sessions.css'
 import './styles/scenes.css'
+import './styles/destinations.css'
 
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root') as HTMLElement)

@@ -6,6 +6,7 @@ import { ErrorNote } from '../../components/ErrorNote'
 import { HealthStrip } from './HealthStrip'
 import { useLive } from './live-context'
 import { ProgramStatus } from '../scenes/ProgramStatus'
+import { DestinationsSummary } from '../destinations/DestinationsSummary'
 
 /** On every screen while a run exists: what is live, how it is doing, and the way to stop it. */
 export function LiveBanner({
@@ -61,6 +62,7 @@ export function LiveBanner({
         <strong data-testid="live-title">
           {live.running ? `Live on ${run.streamName}` : run.streamName}
         </strong>
+        {live.running && <DestinationsSummary streamId={run.streamId} />}
         <span className="state-pill" data-testid="live-state" aria-live="polite">
           {stateText}
         </span>

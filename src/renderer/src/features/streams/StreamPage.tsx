@@ -12,6 +12,7 @@ import { useLive } from '../live/live-context'
 import { SessionsList } from '../sessions/SessionsList'
 import { StreamKey } from './StreamKey'
 import { StreamProfiles } from './StreamProfiles'
+import { DestinationsSection } from '../destinations/DestinationsSection'
 
 export function StreamPage({
   id,
@@ -137,6 +138,8 @@ export function StreamPage({
       </div>
 
       <StreamProfiles stream={s} live={isLive} onSaved={stream.set} />
+
+      <DestinationsSection stream={s} live={isLive} />
 
       <div className="card">
         <h2>Sessions of this stream</h2>

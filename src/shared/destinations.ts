@@ -1,0 +1,151 @@
+// Destinations (multistream targets): the pure rules both sides share. The renderer checks the form
+// with them before sending, the core checks the same again (its arguments are untrusted), and the live
+// state of each destination is read from the stream's `issues` here, in one place.
+
+/** Ingest presets the creator can pick and then edit. Each service's key goes after a "/". */
+export const DESTINATION_PRESETS = [
+  { id: 'youtube', label: 'YouTube', server: 'rtmp://a.rtmp.youtube.com/live2' },
+  { id: 'twitch', label: 'Twitch', server: 'rtmp://live.twitch.tv/app' },
+  { id: 'facebook', label: 'Facebook', server: 'rtmps://live-api-s.facebook.com:443/rtmp/' },
+  { id: 'custom', label: 'Other (RTMP, RTMPS or SRT)', server: '' }
+] as const
+
+export type PresetId = (typeof DESTINATION_PRESETS)[number]['id']
+
+/** The rendition that means "what the encoder sends", without transcoding. */
+export const SOURCE_RENDITION = 'source'
+
+export const DESTINATION_LIMITS = { name: 200, url: 2000 } as const
+
+const SCHEME = /^(rtmps?|srt):\/\//i
+
+/**
+ * The URL sent to the service: server + "/" + key, without doubled slashes. An empty key leaves the
+ * server URL as it is (an SRT address carries its stream id in the query).
+ */
+export function buildTargetUrl(server: string, key: string): string {
+  const s = server.trim().replace(/\/+$/, '')
+  const k = key.trim().replace(/^\/+/, '')
+  return k ? `${s}/${k}` : s
+}
+
+export interface DestinationIssue {
+  field: 'name' | 'server' | 'key' | 'profile'
+  message: string
+}
+
+/** Whether a target URL is one the service can push to; the message names what is wrong. */
+export function checkTargetUrl(url: string): DestinationIssue | null {
+  // The service's own rule (its OpenAPI pattern) is on the text: `rtmp:/host` parses, but is refused.
+  const u = SCHEME.test(url.trim()) ? parseUrl(url.trim()) : null
+  if (!u)
+    return {
+      field: 'server',
+      message:
+        'Server URL must start with rtmp://, rtmps:// or srt://, e.g. rtmp://a.rtmp.youtube.com/live2.'
+    }
+  if (!u.hostname) return { field: 'server', message: 'Server URL has no host name.' }
+  if (/\s/.test(url.trim()))
+    return { field: 'server', message: 'Server URL and stream key must not contain spaces.' }
+  if (url.length > DESTINATION_LIMITS.url)
+    return {
+      field: 'server',
+      message: `Server URL and key are too long (at most ${DESTINATION_LIMITS.url} characters).`
+    }
+  return null
+}
+
+export interface DestinationInput {
+  name: string
+  server: string
+  key: string
+  profile: string
+}
+
+/** Every problem with the form at once, each with its field: nothing is sent while there is one. */
+export function checkDestination(
+  input: DestinationInput,
+  profileNames: readonly string[]
+): DestinationIssue[] {
+  const issues: DestinationIssue[] = []
+  const name = input.name.trim()
+  if (!name) issues.push({ field: 'name', message: 'Name is required, e.g. "YouTube".' })
+  else if (name.length > DESTINATION_LIMITS.name)
+    issues.push({
+      field: 'name',
+      message: `Name is too long (at most ${DESTINATION_LIMITS.name} characters).`
+    })
+  const keySpaced = /\s/.test(input.key.trim())
+  if (keySpaced) issues.push({ field: 'key', message: 'Stream key must not contain spaces.' })
+  // The URL is checked with a stand-in key when the key's own problem is already named.
+  const urlIssue = checkTargetUrl(buildTargetUrl(input.server, keySpaced ? 'key' : input.key))
+  if (urlIssue) issues.push(urlIssue)
+  // An RTMP service finds the channel by its key: without one the push is refused at the far end.
+  else if (!input.key.trim() && !/^srt:/i.test(input.server.trim()))
+    issues.push({ field: 'key', message: 'Stream key is required: copy it from the service.' })
+  if (input.profile !== SOURCE_RENDITION && !profileNames.includes(input.profile))
+    issues.push({
+      field: 'profile',
+      message: `Rendition "${input.profile}" is not one of this stream's profiles.`
+    })
+  return issues
+}
+
+// ---- live state -------------------------------------------------------------------------------------
+
+export type DestinationState = 'idle' | 'live' | 'retrying' | 'disabled'
+
+export interface TargetStateInput {
+  id: string
+  name: string
+  disabled: boolean
+}
+
+export interface TargetState {
+  state: DestinationState
+  /** While retrying: why, as the service said it. */
+  reason?: string
+}
+
+/** The local studio's exact words: `Multistream target "<name>" (<id>) is retrying: <reason>`. */
+const RETRYING = /\bis retrying:\s*(.+)$/
+
+/**
+ * One destination's state from the stream's `isActive` and `issues`. A target is retrying when an
+ * issue names its id in parentheses (the local studio) or, for other services, its quoted name.
+ */
+export function targetState(
+  target: TargetStateInput,
+  stream: { isActive: boolean; issues: readonly string[] | null | undefined }
+): TargetState {
+  if (target.disabled) return { state: 'disabled' }
+  if (!stream.isActive) return { state: 'idle' }
+  const issue = (stream.issues ?? []).find(
+    (i) => i.includes(`(${target.id})`) || (!!target.name && i.includes(`"${target.name}"`))
+  )
+  if (issue === undefined) return { state: 'live' }
+  return { state: 'retrying', reason: RETRYING.exec(issue)?.[1]?.trim() || issue }
+}
+
+/**
+ * What the live banner adds after "Live on <stream>": `+ 2 destinations (1 retrying)`. Disabled
+ * destinations are not sent to, so they are named apart. Empty when there are none at all.
+ */
+export function destinationsSummary(states: readonly DestinationState[]): string {
+  const sending = states.filter((s) => s !== 'disabled')
+  const retrying = sending.filter((s) => s === 'retrying').length
+  const disabled = states.length - sending.length
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+  const off = disabled ? `${plural(disabled, 'destination')} disabled` : ''
+  if (!sending.length) return off ? `(${off})` : ''
+  const main = `+ ${plural(sending.length, 'destination')}${retrying ? ` (${retrying} retrying)` : ''}`
+  return off ? `${main}, ${disabled} disabled` : main
+}
+
+function parseUrl(s: string): URL | null {
+  try {
+    return new URL(s)
+  } catch {
+    return null
+  }
+}
