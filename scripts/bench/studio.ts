@@ -2,9 +2,12 @@
 // - the 3-profile ladder (one decode, three encodes) vs three separate single-rendition ffmpegs:
 //   real-time factor (processing seconds per media second) and CPU seconds per media second;
 // - publish -> first live playlist, clean stop -> recording ready (real RTMP publish, -re);
-// - GET /session p50/p99 with 10,000 sessions in the store.
+// - GET /session p50/p99 with 10,000 sessions in the store;
+// - multistream: CPU of one target's forwarding ffmpeg per media second, beside the session's own
+//   ladder in the same run (Linux: read from /proc/<pid>/stat).
 // Medians of a few runs. The machine is shared: read ratios rather than absolute numbers.
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -259,10 +262,120 @@ async function sessionListRows(): Promise<BenchRow[]> {
   }
 }
 
+// ---- multistream -------------------------------------------------------------------------------
+
+/** This process's children (the in-process studios' ffmpegs) with their command lines. */
+function childProcesses(): Array<{ pid: number; cmd: string }> {
+  const out: Array<{ pid: number; cmd: string }> = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      // Fields after the parenthesised command name: state, ppid, ...
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (ppid !== process.pid) continue
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ')
+      out.push({ pid: Number(name), cmd })
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return out
+}
+
+/** utime + stime of a process in seconds (/proc/<pid>/stat fields 14 and 15). */
+function cpuSeconds(pid: number, ticks: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  // f[0] is field 3 (state): utime is field 14, stime field 15.
+  return (Number(f[11]) + Number(f[12])) / ticks
+}
+
+async function multistreamRows(): Promise<BenchRow[]> {
+  const name = 'multistream: CPU per target'
+  if (process.platform !== 'linux' || !existsSync('/proc/self/stat')) {
+    return [{ name, value: NaN, unit: 'CPU s / media s', note: 'needs /proc (Linux only)' }]
+  }
+  const ticks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
+  const a = await startTestStudio()
+  const b = await startTestStudio()
+  try {
+    const recv = (
+      await api<{ id: string; streamKey: string }>(b, b.apiKey, 'POST', '/stream', {
+        name: 'receiver'
+      })
+    ).body
+    const rtmpB = new URL(b.rtmpUrl)
+    const s = (
+      await api<{ id: string; streamKey: string }>(a, a.apiKey, 'POST', '/stream', {
+        name: 'multistream bench',
+        profiles: RECOMMENDED_PROFILES,
+        multistream: {
+          targets: [
+            {
+              profile: RECOMMENDED_PROFILES[1]!.name,
+              spec: { name: 'bench', url: `rtmp://127.0.0.1:${rtmpB.port}/live/${recv.streamKey}` }
+            }
+          ]
+        }
+      })
+    ).body
+    const window = 30
+    const push = pushTestPattern(`${a.rtmpUrl}/${s.streamKey}`, { seconds: window + 15 })
+    try {
+      await waitFor(
+        async () =>
+          (await api<{ isActive: boolean }>(b, b.apiKey, 'GET', `/stream/${recv.id}`)).body
+            .isActive,
+        60_000,
+        'the target live'
+      )
+      const procs = childProcesses()
+      // The forwarder reads the rendition's playlist; the ladder is the one with a filter graph.
+      const fwd = procs.find((p) => p.cmd.includes('-live_start_index'))
+      const ladder = procs.find((p) => p.cmd.includes('-filter_complex'))
+      if (!fwd || !ladder) throw new Error('forwarder or ladder ffmpeg not found in /proc')
+      const f0 = cpuSeconds(fwd.pid, ticks)
+      const l0 = cpuSeconds(ladder.pid, ticks)
+      const t0 = Date.now()
+      await new Promise((r) => setTimeout(r, window * 1000))
+      const f1 = cpuSeconds(fwd.pid, ticks)
+      const l1 = cpuSeconds(ladder.pid, ticks)
+      // The push is real time (-re), so wall time is media time.
+      const media = (Date.now() - t0) / 1000
+      const perTarget = (f1 - f0) / media
+      return [
+        {
+          name,
+          value: round(perTarget, 4),
+          unit: 'CPU s / media s',
+          reference: {
+            name: "the session's own 720p/480p/360p ladder, same run",
+            value: round((l1 - l0) / media),
+            unit: 'CPU s / media s'
+          },
+          note: `one target fed the 360p rendition (-c copy from its live HLS), ${round(media, 1)} s of media, /proc/<pid>/stat utime+stime; goal <= 0.03`
+        }
+      ]
+    } finally {
+      await push.kill()
+    }
+  } finally {
+    await a.cleanup()
+    await b.cleanup()
+  }
+}
+
 export async function runStudioBench(): Promise<BenchRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'onair-bench-studio-'))
   try {
-    return [...(await transcodeRows(dir)), ...(await liveRows()), ...(await sessionListRows())]
+    if (process.env.BENCH_ONLY === 'multistream') return await multistreamRows()
+    return [
+      ...(await transcodeRows(dir)),
+      ...(await liveRows()),
+      ...(await sessionListRows()),
+      ...(await multistreamRows())
+    ]
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

@@ -63,9 +63,12 @@ export function targetUrlSecrets(url: string): string[] {
   } catch {
     return [...out]
   }
+  const keyPath = u.pathname.split('/').filter(Boolean).slice(1)
   const parts = [
-    ...u.pathname.split('/').filter(Boolean).slice(1),
-    ...[...u.searchParams.values()],
+    ...keyPath,
+    keyPath.join('/'),
+    ...[...u.searchParams.values()].flatMap((v) => [v, encodeURIComponent(v)]),
+    u.search.slice(1),
     u.password
   ]
   for (const p of parts) {

@@ -12,6 +12,13 @@ export interface LiveControl {
   terminate(streamId: string): Promise<void>
   /** The directory of the live HLS of this playbackId, when its stream is live. */
   liveDir(playbackId: string): string | undefined
+  /**
+   * A user's multistream targets changed (one stream's list, or targets any stream may use):
+   * live streams start and stop the forwarders concerned.
+   */
+  multistreamChanged(userId: string, streamId?: string): void
+  /** isHealthy and issues of a live stream; undefined when it is not live. */
+  health(streamId: string): { isHealthy: boolean; issues: string[] } | undefined
 }
 
 export interface StudioContext {

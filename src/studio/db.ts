@@ -49,7 +49,17 @@ const MIGRATIONS: string[] = [
    );
    CREATE INDEX sessions_user ON sessions(user_id, created_at DESC);
    CREATE INDEX sessions_parent ON sessions(parent_id, created_at DESC);
-   CREATE INDEX sessions_open ON sessions(ended_at) WHERE ended_at IS NULL;`
+   CREATE INDEX sessions_open ON sessions(ended_at) WHERE ended_at IS NULL;`,
+  // 2: multistream targets (the push URL, with its stream key, is kept here and never returned)
+  `CREATE TABLE multistream_targets (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     name TEXT NOT NULL,
+     url TEXT NOT NULL,
+     disabled INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX multistream_targets_user ON multistream_targets(user_id, created_at, id);`
 ]
 
 /** Opens (creating if needed) the store and brings its schema to the newest version. */

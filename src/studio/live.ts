@@ -7,7 +7,9 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LiveControl } from './context'
 import type { Db } from './db'
+import { Forwarder, type ForwardInput, type ForwardTarget } from './forwarder'
 import type { Ingest, IngestHooks, Publisher } from './ingest'
+import { getOwnTargets } from './multistream-store'
 import {
   assembleRecording,
   makeMp4,
@@ -55,7 +57,17 @@ interface Run {
   starting?: Promise<void>
   resumeTimer?: NodeJS.Timeout
   finalizing?: Promise<void>
+  /** This run's multistream forwarders, by forwardKey(). */
+  forwarders: Map<string, Forwarder>
+  /** Forwarders being stopped (finalize waits for them). */
+  stopping: Set<Promise<void>>
+  /** Where forwarders read this run's media; set once its transcoder runs, cleared at unpublish. */
+  media?: { pullUrl: string; dir: string }
 }
+
+/** A forwarder is replaced when any of these change (a new name is applied in place). */
+const forwardKey = (t: ForwardTarget): string =>
+  JSON.stringify([t.targetId, t.profile, t.videoOnly, t.url])
 
 export interface LiveOptions {
   db: Db
@@ -118,7 +130,9 @@ export class LiveManager implements LiveControl, IngestHooks {
         priorSeconds: 0,
         lastProgress: 0,
         publishing: true,
-        terminated: false
+        terminated: false,
+        forwarders: new Map(),
+        stopping: new Set()
       }
       this.runs.set(stream.id, run)
       this.o.log(`live: stream ${stream.id} started session ${session.id}`)
@@ -137,6 +151,8 @@ export class LiveManager implements LiveControl, IngestHooks {
     const run = [...this.runs.values()].find((r) => r.stream.streamKey === streamKey)
     if (!run || run.finalizing) return
     run.publishing = false
+    // The run's media has ended: its targets are pushed again by the next run (a resume).
+    this.stopForwarders(run)
     if (clean || run.terminated) {
       void this.finalize(run)
       return
@@ -153,6 +169,38 @@ export class LiveManager implements LiveControl, IngestHooks {
     run.terminated = true
     this.o.ingest().drop(run.stream.streamKey)
     await this.finalize(run)
+  }
+
+  /**
+   * The targets of a live stream changed (its list, or a target's URL, name or disabled flag):
+   * start and stop only the forwarders concerned, as Livepeer refreshes a live stream on a
+   * multistream change. `streamId` undefined: every live stream of the user.
+   */
+  multistreamChanged(userId: string, streamId?: string): void {
+    for (const r of this.runs.values()) {
+      if (r.stream.userId !== userId || (streamId && r.stream.id !== streamId)) continue
+      try {
+        this.reconcile(r)
+      } catch (err) {
+        // A target never fails the session: the next change or run tries again.
+        this.o.log(
+          `multistream: targets of session ${r.session.id} not updated: ${(err as Error).message}`
+        )
+      }
+    }
+  }
+
+  /**
+   * The stream's health while it is live: healthy unless a target is retrying (one issue per
+   * target). undefined when it is not live (the API then says null, as the reference does).
+   */
+  health(streamId: string): { isHealthy: boolean; issues: string[] } | undefined {
+    const r = this.runs.get(streamId)
+    if (!r || !r.publishing || r.finalizing) return undefined
+    const issues = [
+      ...new Set([...r.forwarders.values()].map((f) => f.issue()).filter((i) => i !== undefined))
+    ]
+    return { isHealthy: issues.length === 0, issues }
   }
 
   liveDir(playbackId: string): string | undefined {
@@ -192,7 +240,9 @@ export class LiveManager implements LiveControl, IngestHooks {
           priorSeconds: s.duration,
           lastProgress: 0,
           publishing: false,
-          terminated: false
+          terminated: false,
+          forwarders: new Map(),
+          stopping: new Set()
         }
         run.resumeTimer = setTimeout(() => void this.finalize(run), left)
         this.runs.set(stream.id, run)
@@ -266,6 +316,14 @@ export class LiveManager implements LiveControl, IngestHooks {
       }
     })
     run.transcoder = t
+    run.media = { pullUrl: input, dir }
+    try {
+      this.reconcile(run)
+    } catch (err) {
+      this.o.log(
+        `multistream: targets of session ${run.session.id} not started: ${(err as Error).message}`
+      )
+    }
     const poll = setInterval(() => void writeMaster().catch(() => undefined), 200)
     void t.done.then(async (code) => {
       clearInterval(poll)
@@ -283,6 +341,8 @@ export class LiveManager implements LiveControl, IngestHooks {
       clearTimeout(run.resumeTimer)
       if (this.runs.get(run.stream.id) === run) this.runs.delete(run.stream.id)
       await run.starting
+      this.stopForwarders(run)
+      await Promise.all(run.stopping)
       const t = run.transcoder
       if (t) {
         // The ingest closed the pull, so ffmpeg is flushing; only a stuck one gets signalled.
@@ -296,6 +356,85 @@ export class LiveManager implements LiveControl, IngestHooks {
       this.o.log(`live: session ${run.session.id} finished`)
     })().catch((err: Error) => this.o.log(`live: finalize failed: ${err.message}`))
     return run.finalizing
+  }
+
+  /** What the run's forwarders should be now: the stream's targets that exist and are enabled. */
+  private wantedTargets(run: Run): Map<string, { target: ForwardTarget; input: ForwardInput }> {
+    const wanted = new Map<string, { target: ForwardTarget; input: ForwardInput }>()
+    const media = run.media
+    if (!media) return wanted
+    const stream = getOwnStream(this.o.db, run.stream.userId, run.stream.id)
+    if (!stream || stream.doc.suspended) return wanted
+    const refs = (stream.doc.multistream?.targets ?? []) as Array<{
+      id?: unknown
+      profile?: unknown
+      videoOnly?: unknown
+    }>
+    const ids = refs.map((r) => r.id).filter((id): id is string => typeof id === 'string')
+    const rows = getOwnTargets(this.o.db, run.stream.userId, ids)
+    for (const ref of refs) {
+      const row = typeof ref.id === 'string' ? rows.get(ref.id) : undefined
+      if (!row || row.disabled || typeof ref.profile !== 'string') continue
+      let input: ForwardInput
+      if (ref.profile === 'source') input = { kind: 'rtmp', url: media.pullUrl }
+      else {
+        const i = run.session.profiles.findIndex((p) => p.name === ref.profile)
+        if (i < 0) {
+          // The stream's profiles changed after the target was added: nothing to send.
+          this.o.log(
+            `multistream: target ${row.id} asks for profile "${ref.profile.slice(0, 100)}", which session ${run.session.id} does not have`
+          )
+          continue
+        }
+        input = { kind: 'hls', playlist: join(media.dir, `v${i}`, 'index.m3u8') }
+      }
+      const target: ForwardTarget = {
+        targetId: row.id,
+        name: row.name,
+        url: row.url,
+        profile: ref.profile,
+        videoOnly: ref.videoOnly === true
+      }
+      wanted.set(forwardKey(target), { target, input })
+    }
+    return wanted
+  }
+
+  /** Starts the forwarders the run lacks and stops those no longer wanted; the rest keep running. */
+  private reconcile(run: Run): void {
+    if (!run.publishing || run.finalizing || !run.media) return
+    const wanted = this.wantedTargets(run)
+    for (const [key, f] of run.forwarders) {
+      const w = wanted.get(key)
+      if (w) {
+        if (w.target.name !== f.target.name) f.rename(w.target.name)
+        continue
+      }
+      run.forwarders.delete(key)
+      this.trackStop(run, f.stop())
+    }
+    for (const [key, w] of wanted) {
+      if (run.forwarders.has(key)) continue
+      const f = new Forwarder({
+        ffmpeg: this.o.ffmpeg,
+        target: w.target,
+        input: w.input,
+        log: (line) => this.o.log(`${line} (session ${run.session.id})`)
+      })
+      run.forwarders.set(key, f)
+      f.start()
+    }
+  }
+
+  private stopForwarders(run: Run): void {
+    run.media = undefined
+    for (const f of run.forwarders.values()) this.trackStop(run, f.stop())
+    run.forwarders.clear()
+  }
+
+  private trackStop(run: Run, p: Promise<void>): void {
+    const tracked = p.catch(() => undefined).finally(() => run.stopping.delete(tracked))
+    run.stopping.add(tracked)
   }
 
   /**

@@ -3,13 +3,16 @@ import { createServer, type Server } from 'node:http'
 import type { StudioContext } from './context'
 import { Router, sendError } from './http'
 import { mediaRoutes } from './routes/media'
+import { multistreamRoutes } from './routes/multistream'
 import { publicRoutes } from './routes/public'
 import { sessionRoutes } from './routes/sessions'
-import { streamRoutes } from './routes/streams'
+import { streamRoutes, streamTargetRoutes } from './routes/streams'
 
 export function createApiServer(ctx: StudioContext): Server {
   const router = new Router()
   streamRoutes(router, ctx)
+  streamTargetRoutes(router, ctx)
+  multistreamRoutes(router, ctx)
   sessionRoutes(router, ctx)
   publicRoutes(router, ctx)
   mediaRoutes(router, ctx)

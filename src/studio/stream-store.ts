@@ -75,8 +75,14 @@ export function makeKeys(id: string): { streamKey: string; playbackId: string } 
   return { streamKey, playbackId: head + base36(12) }
 }
 
-/** The stream object as the API returns it (the reference's default fields included). */
-export function streamToApi(s: StreamRow): Record<string, unknown> {
+/**
+ * The stream object as the API returns it (the reference's default fields included). `health` is
+ * the live run's (multistream targets retrying); without it isHealthy and issues are null.
+ */
+export function streamToApi(
+  s: StreamRow,
+  health?: { isHealthy: boolean; issues: string[] }
+): Record<string, unknown> {
   const d = s.doc
   return {
     id: s.id,
@@ -92,8 +98,8 @@ export function streamToApi(s: StreamRow): Record<string, unknown> {
     sourceBytes: 0,
     transcodedBytes: 0,
     isActive: s.isActive,
-    isHealthy: null,
-    issues: null,
+    isHealthy: health ? health.isHealthy : null,
+    issues: health ? health.issues : null,
     createdByTokenName: d.createdByTokenName,
     createdAt: s.createdAt,
     streamKey: s.streamKey,

@@ -43,6 +43,11 @@ type PolicyBody = Omit<PlaybackPolicy, 'type'> & {
 }
 type NewStreamBody = Checked<components['schemas']['new-stream-payload']>
 type StreamPatchBody = Checked<components['schemas']['stream-patch-payload']>
+/** A stream's multistream target as a request gives it: a target id or an inline spec. */
+export type TargetRef = components['schemas']['target']
+export type TargetBody = components['schemas']['multistream-target']
+/** A target as a stream stores it: always by id (an inline spec becomes a target first). */
+export type StoredTargetRef = Omit<TargetRef, 'spec'> & { id: string }
 
 // The reference's options (its compile-schemas script): Ajv's defaults, so no type coercion, no
 // defaults filled in and the first error only (allErrors off); "example" declared as a known
@@ -56,6 +61,11 @@ addFormats(ajv, ['uri'])
 const schemas = generated.schemas
 const validateNewStream = ajv.compile<NewStreamBody>(schemas['new-stream-payload'])
 const validateStreamPatch = ajv.compile<StreamPatchBody>(schemas['stream-patch-payload'])
+const validateTargetCreate = ajv.compile<TargetBody>(schemas['multistream-target'])
+const validateTargetPatch = ajv.compile<Partial<TargetBody>>(
+  schemas['multistream-target-patch-payload']
+)
+const validateTargetAdd = ajv.compile<TargetRef>(schemas['target-add-payload'])
 // The profiles field alone (array or null of ffmpeg-profile), exactly as new-stream-payload says,
 // at the same place, so its errors carry the same instancePath and schemaPath as a whole body's.
 const validateProfilesField = ajv.compile<{ profiles?: Profile[] | null }>({
@@ -118,10 +128,32 @@ export function checkPlaybackPolicy(policy: PolicyBody | null | undefined): void
     throw new HttpError(400, `webhook ${String(policy.webhookId).slice(0, 64)} not found`)
 }
 
-/** The local studio pushes to no other service: an empty target list is all it can store. */
-export function rejectMultistreamTargets(multistream: { targets?: unknown[] } | undefined): void {
-  if (multistream?.targets?.length)
+/**
+ * Turns a stream's requested targets into stored ones against the caller's targets (the
+ * reference's validateMultistreamOpts; see multistream.ts). `profileNames` holds the stream's
+ * profile names plus "source".
+ */
+export type TargetResolver = (
+  targets: readonly TargetRef[],
+  profileNames: ReadonlySet<string>
+) => StoredTargetRef[]
+
+/** Without a store nothing can be resolved: only an empty target list passes. */
+export const noTargets: TargetResolver = (targets) => {
+  if (targets.length)
     throw new HttpError(400, 'multistream targets are not supported by the local studio')
+  return []
+}
+
+/** Leaves the targets for the route to resolve once it has read the stored stream (PATCH). */
+export const laterTargets: TargetResolver = (targets) => targets as StoredTargetRef[]
+
+/** The reference's toProfileNames: the stream's profile names (already checked) and "source". */
+export function profileNameSet(profiles: readonly Profile[] | null | undefined): Set<string> {
+  const names = new Set<string>()
+  for (const { name } of profiles ?? []) if (name) names.add(name)
+  names.add('source')
+  return names
 }
 
 /** userTags are stored whole with the stream: at most 2048 characters of JSON. */
@@ -152,7 +184,7 @@ export interface StreamInput {
   playbackPolicy?: Record<string, unknown> | null
   userTags?: Record<string, unknown>
   recordingSpec?: Record<string, unknown>
-  multistream?: { targets: unknown[] }
+  multistream?: { targets: StoredTargetRef[] }
 }
 
 /** The stored form of the fields both payloads share (the reference's mapInputCreatorId etc.). */
@@ -174,21 +206,30 @@ function toInput(body: StreamPatchBody): StreamInput {
     const { profiles, ...rest } = body.recordingSpec
     out.recordingSpec = profiles ? { ...rest, profiles } : rest
   }
-  // Only an empty target list gets this far (rejectMultistreamTargets).
-  if (body.multistream !== undefined) out.multistream = { targets: [] }
+  // The targets are resolved by the caller (checkCreate, checkPatch); `{}` is stored as no targets.
+  if (body.multistream !== undefined)
+    out.multistream = { targets: (body.multistream.targets ?? []) as StoredTargetRef[] }
   return out
 }
 
-/** POST /stream: the schema, then the server's rules in the reference's order. */
-export function checkCreate(body: unknown): StreamInput & { name: string } {
+/**
+ * POST /stream: the schema, then the server's rules in the reference's order. `resolveTargets`
+ * checks the multistream targets against the caller's (the route passes one bound to the store).
+ */
+export function checkCreate(
+  body: unknown,
+  resolveTargets: TargetResolver = noTargets
+): StreamInput & { name: string } {
   assertSchema(validateNewStream, body)
   rejectPull(body.pull)
   requireRecordForRecordingSpec(body.recordingSpec, body.record)
   checkPlaybackPolicy(body.playbackPolicy)
   checkProfileNames(body.profiles)
-  rejectMultistreamTargets(body.multistream)
+  const targets = resolveTargets(body.multistream?.targets ?? [], profileNameSet(body.profiles))
   checkUserTagsSize(body.userTags)
-  return { ...toInput(body), name: body.name }
+  const input = { ...toInput(body), name: body.name }
+  if (body.multistream !== undefined) input.multistream = { targets }
+  return input
 }
 
 /**
@@ -196,11 +237,31 @@ export function checkCreate(body: unknown): StreamInput & { name: string } {
  * those that do: active stream, recordingSpec against the stored record flag). The profile name
  * rules apply here too, so a patch cannot store what a create would refuse.
  */
-export function checkPatch(body: unknown): StreamInput {
+export function checkPatch(body: unknown, resolveTargets: TargetResolver = noTargets): StreamInput {
   assertSchema(validateStreamPatch, body)
   checkProfileNames(body.profiles)
-  rejectMultistreamTargets(body.multistream)
+  if (body.multistream?.targets) resolveTargets(body.multistream.targets, new Set())
   checkPlaybackPolicy(body.playbackPolicy)
   checkUserTagsSize(body.userTags)
   return toInput(body)
+}
+
+// ---- Multistream target bodies ----
+
+/** POST /multistream/target: the multistream-target schema (422). */
+export function checkTargetCreate(body: unknown): TargetBody {
+  assertSchema(validateTargetCreate, body)
+  return body
+}
+
+/** PATCH /multistream/target/{id}: the same schema with nothing required (422). */
+export function checkTargetPatch(body: unknown): Partial<TargetBody> {
+  assertSchema(validateTargetPatch, body)
+  return body
+}
+
+/** POST /stream/{id}/create-multistream-target: target-add-payload (422). */
+export function checkTargetAdd(body: unknown): TargetRef {
+  assertSchema(validateTargetAdd, body)
+  return body
 }

@@ -1,4 +1,5 @@
-// /api/stream routes: create, list, get, patch, record, suspend, delete, terminate.
+// /api/stream routes: create, list, get, patch, record, suspend, delete, terminate, and a stream's
+// multistream targets (add one, remove one).
 import { requireUser, type StudioContext } from '../context'
 import { pageHeaders, parseCursor, parseLimit, type Req, type Router } from '../http'
 import {
@@ -11,7 +12,17 @@ import {
   type StreamDoc,
   type StreamRow
 } from '../stream-store'
-import { checkCreate, checkPatch, HttpError } from '../validate'
+import { targetResolver } from '../multistream'
+import { getOwnTarget, targetToApi } from '../multistream-store'
+import {
+  checkCreate,
+  checkPatch,
+  checkTargetAdd,
+  HttpError,
+  laterTargets,
+  profileNameSet,
+  type StoredTargetRef
+} from '../validate'
 
 // Stream ids are UUIDs; anything else cannot exist, so it is a plain 404 (never a query with junk).
 export const ID = '([0-9a-fA-F-]{36})'
@@ -26,9 +37,13 @@ function ownStream(ctx: StudioContext, req: Req): { stream: StreamRow; userId: s
 }
 
 export function streamRoutes(router: Router, ctx: StudioContext): void {
+  // The stream as returned: with the live run's health (multistream targets) when it is live.
+  const toApi = (s: StreamRow): Record<string, unknown> => streamToApi(s, ctx.live.health(s.id))
+
   router.add('POST', /^\/api\/stream\/?$/, async (req) => {
     const user = requireUser(ctx, req.raw)
-    const input = checkCreate(await req.body())
+    const resolver = targetResolver(ctx.db, user.id)
+    const input = checkCreate(await req.body(), resolver.resolve)
     const doc: StreamDoc = {
       name: input.name,
       // The seed contract: no profiles means no transcoding (no default ladder added).
@@ -44,7 +59,11 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
       ...(input.playbackPolicy !== undefined ? { playbackPolicy: input.playbackPolicy } : {}),
       ...(input.recordingSpec ? { recordingSpec: input.recordingSpec } : {})
     }
-    return { status: 201, body: streamToApi(insertStream(ctx.db, user.id, doc)) }
+    const created = ctx.db.transaction(() => {
+      resolver.save()
+      return insertStream(ctx.db, user.id, doc)
+    })()
+    return { status: 201, body: toApi(created) }
   })
 
   router.add('GET', /^\/api\/stream\/?$/, async (req) => {
@@ -61,17 +80,17 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
     const active = truthy(req.url.searchParams.get('active'))
     const { rows, total } = listStreams(ctx.db, user.id, offset, limit, active)
     const headers = pageHeaders(ctx.base(), req.url, offset, limit, rows.length, total)
-    return { status: 200, body: rows.map(streamToApi), headers }
+    return { status: 200, body: rows.map(toApi), headers }
   })
 
   router.add('GET', new RegExp(`^/api/stream/${ID}$`), async (req) => {
-    return { status: 200, body: streamToApi(ownStream(ctx, req).stream) }
+    return { status: 200, body: toApi(ownStream(ctx, req).stream) }
   })
 
   router.add('PATCH', new RegExp(`^/api/stream/${ID}$`), async (req) => {
     requireUser(ctx, req.raw)
-    const input = checkPatch((await req.body()) ?? {})
-    const { stream } = ownStream(ctx, req)
+    const input = checkPatch((await req.body()) ?? {}, laterTargets)
+    const { stream, userId } = ownStream(ctx, req)
     const d = stream.doc
     if (stream.isActive && input.record !== undefined && input.record !== d.record)
       throw new HttpError(400, "cannot change 'record' field while stream is active")
@@ -80,6 +99,12 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
     const record = input.record ?? d.record
     if (input.recordingSpec && !record)
       throw new HttpError(400, 'recordingSpec is only supported with record=true')
+    // Targets are checked against the stored profiles, as the reference does (even when the same
+    // patch changes them).
+    const resolver = targetResolver(ctx.db, userId)
+    const targets = input.multistream
+      ? resolver.resolve(input.multistream.targets, profileNameSet(d.profiles))
+      : undefined
     const next: StreamDoc = { ...d }
     if (input.name !== undefined) next.name = input.name
     if (input.profiles !== undefined) next.profiles = input.profiles ?? []
@@ -88,11 +113,16 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
     if (input.userTags !== undefined) next.userTags = input.userTags
     if (input.playbackPolicy !== undefined) next.playbackPolicy = input.playbackPolicy
     if (input.recordingSpec !== undefined) next.recordingSpec = input.recordingSpec
-    if (input.multistream !== undefined) next.multistream = input.multistream
+    if (targets) next.multistream = { targets }
     if (input.suspended !== undefined) next.suspended = input.suspended
-    saveDoc(ctx.db, stream.id, next)
+    ctx.db.transaction(() => {
+      resolver.save()
+      saveDoc(ctx.db, stream.id, next)
+    })()
     // Suspending a live stream ends its run, as the reference's Catalyst update does.
     if (input.suspended === true && stream.isActive) await ctx.live.terminate(stream.id)
+    // A multistream change refreshes the live stream's forwarders, as it does the reference's.
+    else if (targets) ctx.live.multistreamChanged(userId, stream.id)
     return { status: 204 }
   })
 
@@ -133,6 +163,47 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
       throw new HttpError(429, 'too many terminate requests')
     saveDoc(ctx.db, stream.id, { ...stream.doc, lastTerminatedAt: Date.now() })
     await ctx.live.terminate(stream.id)
+    return { status: 204 }
+  })
+}
+
+/** POST /stream/{id}/create-multistream-target and DELETE /stream/{id}/multistream/{targetId}. */
+export function streamTargetRoutes(router: Router, ctx: StudioContext): void {
+  router.add('POST', new RegExp(`^/api/stream/${ID}/create-multistream-target$`), async (req) => {
+    const user = requireUser(ctx, req.raw)
+    const payload = checkTargetAdd(await req.body())
+    const stream = getOwnStream(ctx.db, user.id, req.params[0]!)
+    // The reference's words on this route, for a missing stream and another user's alike.
+    if (!stream) throw new HttpError(404, 'stream not found')
+    const resolver = targetResolver(ctx.db, user.id)
+    const names = profileNameSet(stream.doc.profiles)
+    const [added] = resolver.resolve([payload], names)
+    // The whole list is checked again with the new one in it (uniqueness, targets still there).
+    const existing = (stream.doc.multistream?.targets ?? []) as StoredTargetRef[]
+    const targets = resolver.resolve([...existing, added!], names)
+    ctx.db.transaction(() => {
+      resolver.save()
+      saveDoc(ctx.db, stream.id, { ...stream.doc, multistream: { targets } })
+    })()
+    ctx.live.multistreamChanged(user.id, stream.id)
+    const target = getOwnTarget(ctx.db, user.id, added!.id)
+    // 200 with the target, url left out, as the reference answers (its OpenAPI says 204).
+    return { status: 200, body: target ? targetToApi(target) : {} }
+  })
+
+  router.add('DELETE', new RegExp(`^/api/stream/${ID}/multistream/([^/]{1,200})$`), async (req) => {
+    const user = requireUser(ctx, req.raw)
+    const stream = getOwnStream(ctx.db, user.id, req.params[0]!)
+    if (!stream) throw new HttpError(404, 'not found')
+    const targetId = req.params[1]!
+    const kept = ((stream.doc.multistream?.targets ?? []) as StoredTargetRef[]).filter(
+      (t) => t.id !== targetId
+    )
+    // The reference checks the remaining list again (a deleted target still listed is a 400).
+    const resolver = targetResolver(ctx.db, user.id)
+    const targets = resolver.resolve(kept, profileNameSet(stream.doc.profiles))
+    saveDoc(ctx.db, stream.id, { ...stream.doc, multistream: { targets } })
+    ctx.live.multistreamChanged(user.id, stream.id)
     return { status: 204 }
   })
 }

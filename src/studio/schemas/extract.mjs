@@ -5,8 +5,17 @@
 // that `npm run gen:api` (which writes the result) and the unit test (which checks the committed
 // result is still what the YAML gives) run the very same code.
 
-/** The schemas the studio compiles: the bodies of POST /stream and PATCH /stream/{id}. */
-export const REQUEST_SCHEMA_NAMES = ['new-stream-payload', 'stream-patch-payload']
+/**
+ * The schemas the studio compiles: the bodies of POST /stream and PATCH /stream/{id}, and of the
+ * multistream routes (POST and PATCH /multistream/target, POST /stream/{id}/create-multistream-target).
+ */
+export const REQUEST_SCHEMA_NAMES = [
+  'new-stream-payload',
+  'stream-patch-payload',
+  'multistream-target',
+  'multistream-target-patch-payload',
+  'target-add-payload'
+]
 
 /**
  * The part of Livepeer's db-schema.yaml (internal, not in the public OpenAPI file) that changes

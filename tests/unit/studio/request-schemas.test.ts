@@ -73,6 +73,9 @@ describe('extractRequestSchemas', () => {
   const payloads = (extra: Record<string, unknown>): Record<string, unknown> => ({
     'new-stream-payload': { type: 'object' },
     'stream-patch-payload': { type: 'object' },
+    'multistream-target': { type: 'object' },
+    'multistream-target-patch-payload': { type: 'object' },
+    'target-add-payload': { type: 'object' },
     ...extra
   })
 

@@ -1,0 +1,238 @@
+// Multistream forwarding: one ffmpeg per target per publish run, copying (never re-encoding) what
+// the session already has to the target's URL.
+//
+// Where the media comes from:
+// - "source": the run is played from the studio's own RTMP ingest over loopback (the transcoder's
+//   way in, with the same token), video and audio copied.
+// - a profile: the rendition the transcoder is already writing, read from its live HLS media
+//   playlist (runDir/vI/index.m3u8) and copied. This keeps the session's ladder exactly as it is
+//   (no extra outputs in the transcoder, so a target can never stall or fail it) and costs only a
+//   demux and a remux per target: the lowest CPU of the options. The price is latency: the target
+//   gets each segment once it is complete (2 s segments), which a multistream viewer never sees.
+//
+// A target that refuses, drops or does not answer is retried with backoff (shared/backoff.ts) and
+// reported as one issue string; it never touches the session, its recording or other targets.
+import { existsSync } from 'node:fs'
+import { runFfmpeg, type FfmpegRun } from '../node/ffmpeg/run'
+import { showsMediaFlowing } from '../node/ffmpeg/progress'
+import { backoffDelay, type Backoff } from '../shared/backoff'
+import { redactSecrets, targetUrlSecrets } from '../shared/redact'
+
+/**
+ * Retry schedule: 1 s, 1.5 s, 2.25 s ... capped at 5 s, ±20 %. The cap is short (the broadcaster's
+ * RECONNECT_BACKOFF waits up to 30 s) so a target whose server comes back is live again within a
+ * few seconds: a retry costs one local ffmpeg start and a TCP connect, nothing to the session.
+ */
+export const FORWARD_BACKOFF: Backoff = { initialMs: 1000, factor: 1.5, capMs: 5000, jitter: 0.2 }
+
+/** How long media must keep going out before a target counts as live (its issue clears). */
+export const LIVE_AFTER_MS = 1500
+
+export interface ForwardTarget {
+  targetId: string
+  /** The target's name (the reference defaults it to the URL's host). */
+  name: string
+  url: string
+  profile: string
+  videoOnly: boolean
+}
+
+/** Where the forwarded media is read: the ingest (source) or a rendition's live playlist. */
+export type ForwardInput = { kind: 'rtmp'; url: string } | { kind: 'hls'; playlist: string }
+
+/** ffmpeg's arguments for one forwarder. Copy only: no decoding, no encoding. */
+export function forwardArgs(input: ForwardInput, t: ForwardTarget): string[] {
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'warning',
+    '-nostats',
+    // The first block with bytes written and media time proves the target accepted the publish.
+    '-progress',
+    'pipe:1',
+    '-stats_period',
+    '1'
+  ]
+  if (input.kind === 'rtmp') {
+    // Ends the pull if the ingest goes silent instead of hanging (the publisher left).
+    args.push('-rw_timeout', '5000000', '-i', input.url)
+  } else {
+    // Start at the newest segment: the target gets live media, not a burst of the past.
+    args.push('-live_start_index', '-1', '-i', input.playlist)
+  }
+  args.push('-map', '0:v:0')
+  if (!t.videoOnly) args.push('-map', '0:a:0?')
+  args.push('-c', 'copy')
+  if (t.videoOnly) args.push('-an')
+  const srt = /^srt:/i.test(t.url)
+  if (srt) args.push('-f', 'mpegts')
+  else args.push('-f', 'flv', '-flvflags', 'no_duration_filesize')
+  // A target that stops reading ends this ffmpeg (and is retried) instead of hanging it.
+  args.push('-rw_timeout', '10000000', t.url)
+  return args
+}
+
+/**
+ * Why a forward attempt ended, in a short phrase, from ffmpeg's (redacted) last stderr lines and
+ * whether media had reached the target in this attempt.
+ */
+export function forwardFailureReason(lines: readonly string[], wasFlowing: boolean): string {
+  const text = lines.join('\n')
+  if (wasFlowing) return 'connection lost'
+  if (/connection refused/i.test(text)) return 'connection refused'
+  if (
+    /server error|NetStream\.Publish\.(BadName|Failed|Rejected|Denied)|unauthori[sz]ed|forbidden|authentication|access denied|\b40[13]\b/i.test(
+      text
+    )
+  )
+    return 'the server rejected the stream key'
+  if (
+    /timed out|timeout|no route to host|unreachable|name or service not known|could not resolve|failed to resolve|temporary failure in name resolution|nodename nor servname/i.test(
+      text
+    )
+  )
+    return 'no answer from the server'
+  if (/protocol not found|unsupported protocol/i.test(text))
+    return 'this kind of address is not supported'
+  // The server took the connection and closed it before the publish started: a refusal (a wrong
+  // key is how RTMP servers, the local studio included, usually end up here).
+  if (
+    /end of file|connection reset|broken pipe|input\/output error|error number -(104|32|5)\b/i.test(
+      text
+    )
+  )
+    return 'the server rejected the stream key'
+  return 'the stream could not be sent'
+}
+
+export interface ForwarderOptions {
+  ffmpeg: string
+  target: ForwardTarget
+  input: ForwardInput
+  log: (line: string) => void
+  /** Called whenever the forwarder's issue appears, changes or clears. */
+  onChange?: () => void
+  backoff?: Backoff
+}
+
+export type ForwarderState = 'starting' | 'live' | 'retrying' | 'stopped'
+
+const sleep = (ms: number, signal: { cancel?: () => void }): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms)
+    signal.cancel = () => {
+      clearTimeout(t)
+      resolve()
+    }
+  })
+
+/** One target of one publish run: starts, retries with backoff, and stops on request. */
+export class Forwarder {
+  private stopped = false
+  private current?: FfmpegRun
+  private wait: { cancel?: () => void } = {}
+  private attempt = 0
+  private reason?: string
+  private loop?: Promise<void>
+  state: ForwarderState = 'starting'
+  readonly secrets: string[]
+
+  constructor(private readonly o: ForwarderOptions) {
+    this.secrets = targetUrlSecrets(o.target.url)
+  }
+
+  get target(): ForwardTarget {
+    return this.o.target
+  }
+
+  /** The target's name can change while it runs (PATCH): only the issue text uses it. */
+  rename(name: string): void {
+    this.o.target.name = name
+    if (this.reason) this.o.onChange?.()
+  }
+
+  /** The contract issue string while the target is retrying, else undefined. */
+  issue(): string | undefined {
+    if (!this.reason || this.stopped) return undefined
+    const t = this.o.target
+    return `Multistream target "${t.name}" (${t.targetId}) is retrying: ${this.reason}`
+  }
+
+  start(): void {
+    this.loop ??= this.run().catch((err: Error) =>
+      this.log(`stopped by an error: ${redactSecrets(err.message, this.secrets)}`)
+    )
+  }
+
+  /** Stops the current ffmpeg ('q': an orderly unpublish at the target) and any pending retry. */
+  async stop(graceMs = 3000): Promise<void> {
+    this.stopped = true
+    this.state = 'stopped'
+    this.wait.cancel?.()
+    await this.current?.stop(graceMs)
+    await this.loop
+  }
+
+  private log(line: string): void {
+    const t = this.o.target
+    this.o.log(
+      redactSecrets(
+        `multistream: target "${t.name}" (${t.targetId}, ${t.profile}) ${line}`,
+        this.secrets
+      )
+    )
+  }
+
+  private setReason(reason: string | undefined): void {
+    if (this.reason === reason) return
+    this.reason = reason
+    this.o.onChange?.()
+  }
+
+  private async run(): Promise<void> {
+    const input = this.o.input
+    while (!this.stopped) {
+      // A rendition's playlist appears a moment after the transcoder starts.
+      if (input.kind === 'hls' && !existsSync(input.playlist)) {
+        await sleep(200, this.wait)
+        continue
+      }
+      // Live = media kept going out for LIVE_AFTER_MS. The first bytes alone prove little: ffmpeg
+      // starts writing before some servers (node-media-server among them) refuse the publish, and
+      // a refused key must not look like a target that went live and dropped.
+      let flowing = false
+      let firstFlow: { at: number; bytes: number } | undefined
+      const run = runFfmpeg(this.o.ffmpeg, forwardArgs(input, this.o.target), {
+        secrets: this.secrets,
+        ringLines: 20,
+        onProgress: (b) => {
+          if (flowing || !showsMediaFlowing(b)) return
+          const now = Date.now()
+          firstFlow ??= { at: now, bytes: b.totalSize }
+          if (now - firstFlow.at < LIVE_AFTER_MS || b.totalSize <= firstFlow.bytes) return
+          flowing = true
+          this.attempt = 0
+          this.state = 'live'
+          this.log('is live')
+          this.setReason(undefined)
+        }
+      })
+      this.current = run
+      const exit = await run.done
+      this.current = undefined
+      if (this.stopped) break
+      this.attempt += 1
+      const reason = exit.spawnError
+        ? 'ffmpeg could not be started'
+        : forwardFailureReason(run.stderr().slice(-8), flowing)
+      const delay = backoffDelay(this.attempt, this.o.backoff ?? FORWARD_BACKOFF)
+      const last = run.stderr().slice(-1)[0] ?? `exit ${exit.code ?? exit.signal}`
+      this.log(
+        `is retrying in ${delay} ms (attempt ${this.attempt}): ${reason} [${last.slice(0, 300)}]`
+      )
+      this.state = 'retrying'
+      this.setReason(reason)
+      await sleep(delay, this.wait)
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// A stream's multistream targets as Livepeer Studio checks them (its validateMultistreamTarget and
+// validateMultistreamOpts in controllers/stream.ts): each names a rendition the stream has (or
+// "source"), and exactly one of an own target's id or an inline spec; an inline spec becomes a new
+// target, stored by its id; {id, profile} pairs are unique. Unlike the reference, the new targets
+// are only written once the whole request has passed (no orphans from a refused request).
+import { redactSecrets } from '../shared/redact'
+import type { Db } from './db'
+import { getOwnTarget, insertTarget, newTarget, type TargetRow } from './multistream-store'
+import { HttpError, type StoredTargetRef, type TargetRef, type TargetResolver } from './validate'
+
+/**
+ * A URL for an error message: scheme and host only, the path and query (the stream key, an SRT
+ * streamid or passphrase) replaced. Used where the reference echoes the whole URL.
+ */
+export function urlForError(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^@/?#]*@)?([^/?#]*)(.*)$/is.exec(url)
+  if (!m) return '****'
+  return redactSecrets(`${m[1]}${m[2]}${m[3] ? '/****' : ''}`)
+}
+
+/** The reference parses a target URL with WHATWG URL after the schema: 422 if it cannot. */
+export function checkTargetUrl(url: string): void {
+  try {
+    new URL(url)
+  } catch (err) {
+    throw new HttpError(422, `Bad URL ${urlForError(url)}: ${String(err).slice(0, 200)}`)
+  }
+}
+
+export interface BoundResolver {
+  resolve: TargetResolver
+  /** Targets made from inline specs, to be stored with save() once the request has passed. */
+  created: TargetRow[]
+  save(): void
+}
+
+/** A resolver for one user's request, checking ids against that user's targets in `db`. */
+export function targetResolver(db: Db, userId: string): BoundResolver {
+  const created: TargetRow[] = []
+  const one = (t: TargetRef, profileNames: ReadonlySet<string>): StoredTargetRef => {
+    if (!profileNames.has(t.profile)) {
+      const available = JSON.stringify([...profileNames])
+      throw new HttpError(
+        400,
+        `multistream target profile not found: "${t.profile.slice(0, 500)}". available: ${available}`
+      )
+    }
+    if (!!t.spec === !!t.id)
+      throw new HttpError(400, 'multistream target must have either an "id" or a "spec"')
+    if (t.id) {
+      if (!getOwnTarget(db, userId, t.id) && !created.some((c) => c.id === t.id))
+        throw new HttpError(400, `multistream target not found: "${t.id.slice(0, 200)}"`)
+      return t as StoredTargetRef
+    }
+    const spec = t.spec!
+    checkTargetUrl(spec.url)
+    const row = newTarget(userId, { name: spec.name, url: spec.url })
+    created.push(row)
+    // The spec is never stored: the target it made is named by its id.
+    const { spec: _spec, ...specless } = t
+    return { ...specless, id: row.id }
+  }
+  return {
+    created,
+    resolve: (targets, profileNames) => {
+      const out = targets.map((t) => one(t, profileNames))
+      const pairs = new Set(out.map((t) => `${t.profile} -> ${t.id}`))
+      if (pairs.size !== out.length)
+        throw new HttpError(400, 'multistream target {id,profile} must be unique')
+      return out
+    },
+    save: () => {
+      for (const row of created) insertTarget(db, row)
+    }
+  }
+}
