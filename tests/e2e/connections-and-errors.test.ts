@@ -136,7 +136,7 @@ describe('connections and recoverable errors', () => {
     await page.getByTestId('camera-select').selectOption('')
     await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe)
     await eventually(() => error.count()).toBe(0)
-    expect((await shell.core.getSettings()).videoDeviceId).toBeUndefined()
+    await eventually(async () => (await shell.core.getSettings()).videoDeviceId).toBeUndefined()
 
     await page.getByTestId('source-screen').check()
     await page.getByRole('button', { name: 'Choose screen' }).click()

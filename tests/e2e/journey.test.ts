@@ -150,7 +150,10 @@ describe('renderer journey', () => {
     await shot(page, 'stream-page-no-profiles')
     // This run uses ffmpeg's test pattern (no camera) and the choice is remembered.
     await goLive(page, 'test-pattern')
-    expect((await app.shell.core.getSettings()).sourceKind).toBe('test-pattern')
+    // Settings are saved a moment after the last change (a drag is one save, not fifty).
+    await eventually(async () => (await app.shell.core.getSettings()).sourceKind).toBe(
+      'test-pattern'
+    )
     await page.waitForTimeout(6000)
     await stopLive(page)
     await nav(page, 'Streams')

@@ -69,8 +69,9 @@ export function DestinationsSection({
         )}
       </div>
       <p className="muted">
-        The service forwards this stream to each destination while it is live, so it costs no extra
-        upload from this computer.
+        While this stream is live, the service forwards it to each destination: Livepeer Studio from
+        its servers; the local studio from this computer, which then uploads the stream once more for
+        each destination.
       </p>
       {live && (
         <p className="notice" data-testid="destinations-live-note">
