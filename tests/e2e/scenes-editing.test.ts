@@ -130,21 +130,17 @@ describe('scene editing', () => {
     await eventually(() => text(camError), 30_000).toContain('No camera was found')
 
     const imageError = page.getByTestId('image-error')
-    await page
-      .getByTestId('image-file')
-      .setInputFiles({
-        name: 'notes.png',
-        mimeType: 'image/png',
-        buffer: Buffer.from('not a picture at all')
-      })
+    await page.getByTestId('image-file').setInputFiles({
+      name: 'notes.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not a picture at all')
+    })
     await eventually(() => text(imageError)).toContain('"notes.png" is not an image Onair can read')
-    await page
-      .getByTestId('image-file')
-      .setInputFiles({
-        name: 'huge.png',
-        mimeType: 'image/png',
-        buffer: Buffer.alloc(21 * 1024 * 1024)
-      })
+    await page.getByTestId('image-file').setInputFiles({
+      name: 'huge.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(21 * 1024 * 1024)
+    })
     await eventually(() => text(imageError)).toContain('"huge.png" is too large (21 MB)')
     // The logo from before is still in the scene, and the screen can still be shared.
     expect(await text(page.getByTestId('image-source'))).toContain('logo.png')

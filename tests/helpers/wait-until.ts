@@ -7,7 +7,8 @@ export async function waitUntil(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await new Promise((r) => setTimeout(r, everyMs))
   }
 }

@@ -70,8 +70,8 @@ export function DestinationsSection({
       </div>
       <p className="muted">
         While this stream is live, the service forwards it to each destination: Livepeer Studio from
-        its servers; the local studio from this computer, which then uploads the stream once more for
-        each destination.
+        its servers; the local studio from this computer, which then uploads the stream once more
+        for each destination.
       </p>
       {live && (
         <p className="notice" data-testid="destinations-live-note">
