@@ -14,7 +14,7 @@
 // reported as one issue string; it never touches the session, its recording or other targets.
 import { existsSync } from 'node:fs'
 import { runFfmpeg, type FfmpegRun } from '../node/ffmpeg/run'
-import { showsMediaFlowing } from '../node/ffmpeg/progress'
+import { QUIET_WITH_PROGRESS, showsMediaFlowing } from '../node/ffmpeg/progress'
 import { backoffDelay, type Backoff } from '../shared/backoff'
 import { redactSecrets, targetUrlSecrets } from '../shared/redact'
 
@@ -43,15 +43,8 @@ export type ForwardInput = { kind: 'rtmp'; url: string } | { kind: 'hls'; playli
 /** ffmpeg's arguments for one forwarder. Copy only: no decoding, no encoding. */
 export function forwardArgs(input: ForwardInput, t: ForwardTarget): string[] {
   const args = [
-    '-hide_banner',
-    '-loglevel',
-    'warning',
-    '-nostats',
-    // The first block with bytes written and media time proves the target accepted the publish.
-    '-progress',
-    'pipe:1',
-    '-stats_period',
-    '1'
+    // The first progress block with bytes written and media time proves the target accepted the publish.
+    ...QUIET_WITH_PROGRESS
   ]
   if (input.kind === 'rtmp') {
     // Ends the pull if the ingest goes silent instead of hanging (the publisher left).

@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { runFfmpeg } from '../node/ffmpeg/run'
+import { QUIET_WITH_PROGRESS } from '../node/ffmpeg/progress'
 import type { Profile } from '../shared/profiles'
 import type { RenditionInfo } from './recordings'
 
@@ -167,16 +168,9 @@ export function sourceArgs(input: string, out: string, src: SourceInfo): string[
 
 function inputArgs(input: string): string[] {
   return [
-    '-hide_banner',
     // No -nostdin: stdin is how the studio asks ffmpeg to finish in order ('q'), on every OS.
-    '-loglevel',
-    'warning',
-    '-nostats',
-    // Machine-readable progress once a second on stdout: out_time_us feeds sourceSegmentsDuration.
-    '-progress',
-    'pipe:1',
-    '-stats_period',
-    '1',
+    // The progress blocks' out_time_us feeds sourceSegmentsDuration.
+    ...QUIET_WITH_PROGRESS,
     // Ends the pull when the ingest goes silent (studio stopped, publisher gone) instead of
     // hanging.
     '-rw_timeout',

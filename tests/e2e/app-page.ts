@@ -105,6 +105,11 @@ export async function goLive(page: Page, source: 'camera' | 'test-pattern'): Pro
       timeout: 30_000
     })
   }
+  await pressGoLive(page)
+}
+
+/** Presses Go live and waits for Live with a bitrate in the health strip. */
+export async function pressGoLive(page: Page): Promise<void> {
   await page.getByTestId('go-live').click()
   await page
     .getByTestId('live-banner')
@@ -190,3 +195,28 @@ export async function ingestAddressOf(
   if (!stream) throw new Error(`no stream named ${streamName}`)
   return { server: (await core.getIngest()).rtmp, key: await core.revealStreamKey(stream.id) }
 }
+
+/** The colour [r, g, b] of the scene preview's canvas (the output as sent) at a point in fractions. */
+export const sceneColourAt = (
+  page: Page,
+  fx: number,
+  fy: number
+): Promise<[number, number, number]> =>
+  page.evaluate(
+    ([x, y]) => {
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } })
+        .document
+      const c = doc.querySelector('[data-testid=scene-canvas]') as {
+        width: number
+        height: number
+        getContext(k: '2d'): {
+          getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> }
+        }
+      }
+      const d = c
+        .getContext('2d')
+        .getImageData(Math.round(x * c.width), Math.round(y * c.height), 1, 1).data
+      return [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0] as [number, number, number]
+    },
+    [fx, fy] as [number, number]
+  )

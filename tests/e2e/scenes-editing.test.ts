@@ -3,6 +3,7 @@
 // not an image, one that is too large and a camera that is not plugged in each get a named error while
 // the scene keeps its other sources; a screen share ended from outside the app (the browser's or the
 // OS's "Stop sharing") leaves an empty slot and the broadcast goes on.
+import AxeBuilder from '@axe-core/playwright'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,7 +13,16 @@ import { describe, expect, it } from 'vitest'
 import { readScenes, activeScene, type ScenesState } from '../../src/shared/scenes'
 import { makeFakeCamera } from '../helpers/fake-camera'
 import { testFfmpeg } from '../helpers/studio'
-import { appForFile, createStream, eventually, shot, stopLive, text } from './app-page'
+import {
+  appForFile,
+  createStream,
+  eventually,
+  nav,
+  sceneColourAt,
+  shot,
+  stopLive,
+  text
+} from './app-page'
 
 const dir = mkdtempSync(join(tmpdir(), 'onair-scenes-edit-'))
 const camera = makeFakeCamera(dir)
@@ -35,18 +45,6 @@ function logoPng(): Buffer {
   ])
   return readFileSync(file)
 }
-
-const canvasColour = (page: Page, fx: number, fy: number) =>
-  page.evaluate(
-    ([x, y]) => {
-      const c = document.querySelector('[data-testid=scene-canvas]') as HTMLCanvasElement
-      const d = c
-        .getContext('2d')!
-        .getImageData(Math.round(x * c.width), Math.round(y * c.height), 1, 1).data
-      return [d[0]!, d[1]!, d[2]!] as [number, number, number]
-    },
-    [fx, fy] as [number, number]
-  )
 
 async function savedScenes(): Promise<ScenesState> {
   return readScenes((await app().shell.core.getSettings()).scenes)
@@ -72,7 +70,7 @@ describe('scene editing', () => {
     // The logo lands top right, drawn on the output.
     await eventually(async () => (await savedScenes()).images.length).toBe(1)
     const logo = activeScene(await savedScenes()).sources.find((s) => s.kind === 'image')!
-    const [r, g, b] = await canvasColour(
+    const [r, g, b] = await sceneColourAt(
       page,
       logo.rect.x + logo.rect.w / 2,
       logo.rect.y + logo.rect.h / 2
@@ -97,13 +95,16 @@ describe('scene editing', () => {
     const moved = await cam()
     expect(moved.y).toBeLessThan(0.8)
     await shot(page, 'scene-dragged')
+    // The scene editor and mixer pass an axe scan (no serious or critical violation).
+    const axe = await new AxeBuilder({ page }).analyze()
+    const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+      []
+    )
 
     // Reopen the app: the same source, the same scene, the logo and the camera where they were.
     await page.reload()
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Go live', exact: true })
-      .click()
+    await nav(page, 'Go live')
     await page.getByTestId('scene-canvas').waitFor()
     expect(await page.getByTestId('source-scene').isChecked()).toBe(true)
     expect(await text(page.getByTestId('image-source'))).toContain('logo.png')
@@ -121,10 +122,7 @@ describe('scene editing', () => {
       videoDeviceId: 'camera-that-was-unplugged'
     })
     await page.reload()
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Go live', exact: true })
-      .click()
+    await nav(page, 'Go live')
     await page.getByTestId('scene-canvas').waitFor()
     const camError = page.getByTestId('scene-error-camera')
     await eventually(() => text(camError), 30_000).toContain('No camera was found')

@@ -19,11 +19,11 @@ import {
   attr,
   createStream,
   eventually,
-  numberAbove,
+  pressGoLive,
+  sceneColourAt,
   shot,
   stopLive,
-  text,
-  type Probe
+  text
 } from './app-page'
 
 const camera = makeFakeCamera(mkdtempSync(join(tmpdir(), 'onair-scenes-cam-')))
@@ -137,17 +137,7 @@ describe('scenes', () => {
     await page.getByTestId('title-text').fill('Onair scenes')
 
     // The preview is the output: its canvas shows the camera in the corner and the screen around it.
-    const canvasAt = ([fx, fy]: [number, number]) =>
-      page.evaluate(
-        ([x, y]) => {
-          const c = document.querySelector('[data-testid=scene-canvas]') as HTMLCanvasElement
-          const d = c
-            .getContext('2d')!
-            .getImageData(Math.round(x * c.width), Math.round(y * c.height), 1, 1).data
-          return [d[0], d[1], d[2]] as [number, number, number]
-        },
-        [fx, fy] as [number, number]
-      )
+    const canvasAt = ([fx, fy]: [number, number]) => sceneColourAt(page, fx, fy)
     await eventually(async () => isBlue(await canvasAt(IN_CAMERA)), 20_000).toBe(true)
     await eventually(async () => isGreen(await canvasAt(IN_SCREEN))).toBe(true)
     expect(isBand(await canvasAt(IN_BAND))).toBe(true)
@@ -155,14 +145,7 @@ describe('scenes', () => {
 
     const states: LiveStateEvent[] = []
     const off = shell.core.events.on('live:state', (e) => states.push(e))
-    await page.getByTestId('go-live').click()
-    await page
-      .getByTestId('live-banner')
-      .and(page.locator('[data-state=live]'))
-      .waitFor({ timeout: 90_000 })
-    await page.waitForFunction(numberAbove, ['[data-testid=health-kbps]', 'text', 0] as Probe, {
-      timeout: 60_000
-    })
+    await pressGoLive(page)
     const streamId = (await shell.core.liveStatus())!.streamId
     const media = async (): Promise<number> =>
       (await shell.core.listSessions({ streamId })).items[0]?.sourceSegmentsDuration ?? 0

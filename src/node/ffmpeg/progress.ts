@@ -71,3 +71,19 @@ export class ProgressParser {
  * after that; so a block with bytes written and media time advancing is proof of an accepted publish.
  */
 export const showsMediaFlowing = (b: ProgressBlock): boolean => b.totalSize > 0 && b.outTimeUs > 0
+
+/**
+ * The start of every supervised ffmpeg's arguments: warnings only on stderr (the redacted ring keeps
+ * what matters), no interactive status line, and machine-readable progress blocks on stdout once a
+ * second, which this parser reads.
+ */
+export const QUIET_WITH_PROGRESS: readonly string[] = [
+  '-hide_banner',
+  '-loglevel',
+  'warning',
+  '-nostats',
+  '-progress',
+  'pipe:1',
+  '-stats_period',
+  '1'
+]

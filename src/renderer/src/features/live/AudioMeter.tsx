@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import { meterLevel } from '../scenes/mixer'
+import { LevelMeter, setLevel } from '../../components/LevelMeter'
 
 /**
  * Microphone level from a Web Audio AnalyserNode. The bar is moved through a ref on each animation
@@ -24,11 +25,8 @@ export function AudioMeter({ stream }: { stream: MediaStream | null }): ReactNod
       let sum = 0
       for (const s of samples) sum += s * s
       const level = meterLevel(Math.sqrt(sum / samples.length))
-      if (bar.current) {
-        bar.current.style.transform = `scaleX(${level})`
-        bar.current.parentElement?.setAttribute('aria-valuenow', String(Math.round(level * 100)))
-        bar.current.dataset.hot = level > 0.9 ? 'true' : 'false'
-      }
+      setLevel(bar.current, level)
+      if (bar.current) bar.current.dataset.hot = level > 0.9 ? 'true' : 'false'
       frame = requestAnimationFrame(tick)
     }
     frame = requestAnimationFrame(tick)
@@ -42,17 +40,7 @@ export function AudioMeter({ stream }: { stream: MediaStream | null }): ReactNod
   return (
     <div className="meter-row">
       <span id="meter-label">Microphone</span>
-      <div
-        className="meter"
-        role="meter"
-        aria-labelledby="meter-label"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={0}
-        data-testid="audio-meter"
-      >
-        <div className="meter-fill" ref={bar} />
-      </div>
+      <LevelMeter labelledBy="meter-label" testId="audio-meter" fillRef={bar} />
       {!hasAudio && <span className="muted">no audio track</span>}
     </div>
   )

@@ -19,19 +19,29 @@ export function pickMimeType(): string | undefined {
   return MIME_CANDIDATES.find((m) => MediaRecorder.isTypeSupported(m))
 }
 
-export async function openCamera(
-  output: OutputSettings,
-  videoDeviceId?: string,
-  audioDeviceId?: string
-): Promise<MediaStream> {
+/** The output's size and rate as ideals (a camera gives its nearest mode), on the chosen device. */
+function cameraConstraints(output: OutputSettings, videoDeviceId?: string): MediaTrackConstraints {
   const video: MediaTrackConstraints = {
     width: { ideal: output.width },
     height: { ideal: output.height },
     frameRate: { ideal: output.fps }
   }
   if (videoDeviceId) video.deviceId = { exact: videoDeviceId }
-  const audio: MediaTrackConstraints = audioDeviceId ? { deviceId: { exact: audioDeviceId } } : {}
-  return navigator.mediaDevices.getUserMedia({ video, audio })
+  return video
+}
+
+const micConstraints = (audioDeviceId?: string): MediaTrackConstraints =>
+  audioDeviceId ? { deviceId: { exact: audioDeviceId } } : {}
+
+export async function openCamera(
+  output: OutputSettings,
+  videoDeviceId?: string,
+  audioDeviceId?: string
+): Promise<MediaStream> {
+  return navigator.mediaDevices.getUserMedia({
+    video: cameraConstraints(output, videoDeviceId),
+    audio: micConstraints(audioDeviceId)
+  })
 }
 
 /** The camera alone (a scene mixes the microphone on its own, so a screen-only scene still has it). */
@@ -39,18 +49,14 @@ export async function openCameraVideo(
   output: OutputSettings,
   videoDeviceId?: string
 ): Promise<MediaStream> {
-  const video: MediaTrackConstraints = {
-    width: { ideal: output.width },
-    height: { ideal: output.height },
-    frameRate: { ideal: output.fps }
-  }
-  if (videoDeviceId) video.deviceId = { exact: videoDeviceId }
-  return navigator.mediaDevices.getUserMedia({ video, audio: false })
+  return navigator.mediaDevices.getUserMedia({
+    video: cameraConstraints(output, videoDeviceId),
+    audio: false
+  })
 }
 
 export async function openMicrophone(audioDeviceId?: string): Promise<MediaStream> {
-  const audio: MediaTrackConstraints = audioDeviceId ? { deviceId: { exact: audioDeviceId } } : {}
-  return navigator.mediaDevices.getUserMedia({ audio, video: false })
+  return navigator.mediaDevices.getUserMedia({ audio: micConstraints(audioDeviceId), video: false })
 }
 
 export async function openScreen(output: OutputSettings): Promise<MediaStream> {

@@ -3,6 +3,7 @@
 import { useEffect, useReducer, useRef, type ReactNode } from 'react'
 import { meterLevel, type ChannelId } from './mixer'
 import type { SceneProgram } from './program'
+import { LevelMeter, setLevel } from '../../components/LevelMeter'
 
 export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
   const [, rerender] = useReducer((n: number) => n + 1, 0)
@@ -14,13 +15,8 @@ export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
     let frame = 0
     const tick = (): void => {
       const l = program.mix.levels()
-      const set = (id: ChannelId | 'master', v: number): void => {
-        const bar = bars.current[id]
-        if (!bar) return
-        const level = meterLevel(v)
-        bar.style.transform = `scaleX(${level})`
-        bar.parentElement?.setAttribute('aria-valuenow', String(Math.round(level * 100)))
-      }
+      const set = (id: ChannelId | 'master', v: number): void =>
+        setLevel(bars.current[id], meterLevel(v))
       set('mic', l.channels.mic)
       set('screen', l.channels.screen)
       set('master', l.master)
@@ -38,17 +34,11 @@ export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
           <span className="mixer-name" id={`ch-${ch.id}`}>
             {ch.label}
           </span>
-          <div
-            className="meter"
-            role="meter"
-            aria-labelledby={`ch-${ch.id}`}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={0}
-            data-testid={`meter-${ch.id}`}
-          >
-            <div className="meter-fill" ref={(el) => void (bars.current[ch.id] = el)} />
-          </div>
+          <LevelMeter
+            labelledBy={`ch-${ch.id}`}
+            testId={`meter-${ch.id}`}
+            fillRef={(el) => void (bars.current[ch.id] = el)}
+          />
           <input
             type="range"
             min={0}
@@ -76,17 +66,11 @@ export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
         <span className="mixer-name" id="ch-master">
           Master
         </span>
-        <div
-          className="meter"
-          role="meter"
-          aria-labelledby="ch-master"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={0}
-          data-testid="meter-master"
-        >
-          <div className="meter-fill" ref={(el) => void (bars.current.master = el)} />
-        </div>
+        <LevelMeter
+          labelledBy="ch-master"
+          testId="meter-master"
+          fillRef={(el) => void (bars.current.master = el)}
+        />
         <span className="clip" ref={clip} data-on="false" data-testid="clip" title="Clipping">
           CLIP
         </span>

@@ -2,6 +2,7 @@
 // meter on every channel and a clip light on the master. The master's track is the broadcast's audio:
 // it exists from the start (silent with no sources), so MediaRecorder always has one audio track and
 // adding or muting a source never changes the recorded stream's shape.
+import { Changes } from './changes'
 
 export type ChannelId = 'mic' | 'screen'
 
@@ -41,7 +42,9 @@ export class AudioMix {
   private channels: Record<ChannelId, Channel>
   private buf = new Float32Array(1024)
   private clipAt = -Infinity
-  private listeners = new Set<() => void>()
+  private changes = new Changes()
+  /** Tells when to read it again (a channel's gain, mute or input; a capture; the scene on air). */
+  readonly onChange = this.changes.on
 
   constructor() {
     this.ctx = new AudioContext({ latencyHint: 'interactive' })
@@ -137,13 +140,8 @@ export class AudioMix {
     }
   }
 
-  onChange(fn: () => void): () => void {
-    this.listeners.add(fn)
-    return () => this.listeners.delete(fn)
-  }
-
   private emit(): void {
-    for (const fn of this.listeners) fn()
+    this.changes.emit()
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@ import { activeScene, needs, type Scene, type ScenesState } from '../../../../sh
 import { Compositor } from './compositor'
 import { frameSource } from './frames'
 import { AudioMix } from './mixer'
+import { Changes } from './changes'
 
 /** The camera gives video, the microphone audio, a screen share both (its audio where the OS gives it). */
 export type Slot = 'camera' | 'mic' | 'screen'
@@ -17,7 +18,9 @@ export class SceneProgram {
   /** The broadcast: the canvas track and the mixed audio track. */
   readonly stream: MediaStream
   private captures: Record<Slot, MediaStream | null> = { camera: null, mic: null, screen: null }
-  private listeners = new Set<() => void>()
+  private changes = new Changes()
+  /** Tells when to read it again (a channel's gain, mute or input; a capture; the scene on air). */
+  readonly onChange = this.changes.on
   private imageSrc = new Map<string, string>()
   private scene: Scene | null = null
 
@@ -100,19 +103,14 @@ export class SceneProgram {
     this.emit()
   }
 
-  onChange(fn: () => void): () => void {
-    this.listeners.add(fn)
-    return () => this.listeners.delete(fn)
-  }
-
   private emit(): void {
-    for (const fn of this.listeners) fn()
+    this.changes.emit()
   }
 
   dispose(): void {
     for (const slot of ['camera', 'mic', 'screen'] as const) this.setCapture(slot, null)
     this.compositor.dispose()
     this.mix.dispose()
-    this.listeners.clear()
+    this.changes.clear()
   }
 }
