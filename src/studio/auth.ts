@@ -1,7 +1,7 @@
 // Users and API keys. Keys are shown once, when made, and stored only as a SHA-256 hash: a copied
 // studio.db does not hand out working keys.
 import { createHash, randomUUID } from 'node:crypto'
-import type { Db } from './db'
+import { inTransaction, type Db } from './db'
 
 export interface User {
   id: string
@@ -19,7 +19,7 @@ export const hashKey = (key: string): string => createHash('sha256').update(key)
  */
 export function createUserKey(db: Db, userName = 'local'): { user: User; apiKey: string } {
   const now = Date.now()
-  const make = db.transaction(() => {
+  return inTransaction(db, () => {
     let row = db.prepare('SELECT id, name FROM users WHERE name = ?').get(userName) as
       { id: string; name: string } | undefined
     if (!row) {
@@ -41,7 +41,6 @@ export function createUserKey(db: Db, userName = 'local'): { user: User; apiKey:
     ).run(randomUUID(), row.id, `key ${count.n + 1}`, hashKey(apiKey), now)
     return { user: { id: row.id, name: row.name }, apiKey }
   })
-  return make()
 }
 
 export type AuthResult = { ok: true; user: AuthedUser } | { ok: false; message: string }

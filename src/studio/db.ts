@@ -62,6 +62,29 @@ const MIGRATIONS: string[] = [
    CREATE INDEX multistream_targets_user ON multistream_targets(user_id, created_at, id);`
 ]
 
+/**
+ * Runs fn in one transaction. libsql's own db.transaction() answers ROLLBACK after any error, and when
+ * SQLite has already rolled back by itself (a full disk: SQLITE_FULL) that ROLLBACK fails with "no
+ * transaction is active" and hides the real cause. Here the cause is what is thrown.
+ */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  db.exec('BEGIN')
+  try {
+    const result = fn()
+    db.exec('COMMIT')
+    return result
+  } catch (err) {
+    if (db.inTransaction) {
+      try {
+        db.exec('ROLLBACK')
+      } catch {
+        // The error that matters is the one that made us roll back.
+      }
+    }
+    throw err
+  }
+}
+
 /** Opens (creating if needed) the store and brings its schema to the newest version. */
 export function openDb(dataDir: string): Db {
   const db = new Database(join(dataDir, 'studio.db'))
@@ -78,11 +101,10 @@ export function openDb(dataDir: string): Db {
 function migrate(db: Db): void {
   const current = pragmaValue(db, 'user_version', 'user_version')
   for (let v = current; v < MIGRATIONS.length; v++) {
-    const step = db.transaction(() => {
+    inTransaction(db, () => {
       db.exec(MIGRATIONS[v]!)
       db.pragma(`user_version = ${v + 1}`)
     })
-    step()
   }
 }
 

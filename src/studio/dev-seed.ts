@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { resolve } from 'node:path'
 import { RECOMMENDED_PROFILES } from '../shared/profiles'
 import { hashKey } from './auth'
-import { openDb } from './db'
+import { inTransaction, openDb } from './db'
 import { insertSession, type RecordingStatus } from './session-store'
 import { insertStream } from './stream-store'
 
@@ -22,7 +22,7 @@ export async function seedSessions(
       .get(hashKey(apiKey)) as { id: string; tokenName: string } | undefined
     if (!user) throw new Error('seedSessions: no user has this API key in that data dir')
     const profiles = [...RECOMMENDED_PROFILES]
-    const seed = db.transaction(() => {
+    const streamId = inTransaction(db, () => {
       const stream = insertStream(db, user.id, {
         name: opts.streamName ?? 'Seeded stream',
         profiles,
@@ -59,7 +59,7 @@ export async function seedSessions(
       }
       return stream.id
     })
-    return { streamId: seed() }
+    return { streamId }
   } finally {
     db.close()
   }

@@ -1,6 +1,7 @@
 // /api/stream routes: create, list, get, patch, record, suspend, delete, terminate, and a stream's
 // multistream targets (add one, remove one).
 import { requireUser, type StudioContext } from '../context'
+import { inTransaction } from '../db'
 import { pageHeaders, parseCursor, parseLimit, type Req, type Router } from '../http'
 import {
   getOwnStream,
@@ -59,10 +60,10 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
       ...(input.playbackPolicy !== undefined ? { playbackPolicy: input.playbackPolicy } : {}),
       ...(input.recordingSpec ? { recordingSpec: input.recordingSpec } : {})
     }
-    const created = ctx.db.transaction(() => {
+    const created = inTransaction(ctx.db, () => {
       resolver.save()
       return insertStream(ctx.db, user.id, doc)
-    })()
+    })
     return { status: 201, body: toApi(created) }
   })
 
@@ -115,10 +116,10 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
     if (input.recordingSpec !== undefined) next.recordingSpec = input.recordingSpec
     if (targets) next.multistream = { targets }
     if (input.suspended !== undefined) next.suspended = input.suspended
-    ctx.db.transaction(() => {
+    inTransaction(ctx.db, () => {
       resolver.save()
       saveDoc(ctx.db, stream.id, next)
-    })()
+    })
     // Suspending a live stream ends its run, as the reference's Catalyst update does.
     if (input.suspended === true && stream.isActive) await ctx.live.terminate(stream.id)
     // A multistream change refreshes the live stream's forwarders, as it does the reference's.
@@ -181,10 +182,10 @@ export function streamTargetRoutes(router: Router, ctx: StudioContext): void {
     // The whole list is checked again with the new one in it (uniqueness, targets still there).
     const existing = (stream.doc.multistream?.targets ?? []) as StoredTargetRef[]
     const targets = resolver.resolve([...existing, added!], names)
-    ctx.db.transaction(() => {
+    inTransaction(ctx.db, () => {
       resolver.save()
       saveDoc(ctx.db, stream.id, { ...stream.doc, multistream: { targets } })
-    })()
+    })
     ctx.live.multistreamChanged(user.id, stream.id)
     const target = getOwnTarget(ctx.db, user.id, added!.id)
     // 200 with the target, url left out, as the reference answers (its OpenAPI says 204).
