@@ -24,6 +24,8 @@ const rec = {
   permissionCheck: undefined as Fn | undefined,
   headers: undefined as Fn | undefined,
   schemes: [] as { scheme: string; privileges: Record<string, boolean> }[],
+  displayMedia: undefined as { handler: Fn; options: unknown } | undefined,
+  sent: [] as { channel: string; payload: unknown }[],
   protocols: new Map<string, (req: { url: string }) => Promise<Response>>(),
   sessionEvents: new Map<string, Fn>(),
   opened: [] as string[],
@@ -43,7 +45,7 @@ function fakeElectron(): Record<string, unknown> {
       this.webContents = {
         on: (ev: string, fn: Fn) => entry.wc.set(ev, fn),
         setWindowOpenHandler: (fn: Fn) => (entry.openHandler = fn),
-        send: () => {},
+        send: (channel: string, payload: unknown) => rec.sent.push({ channel, payload }),
         getURL: () => 'app://onair/index.html'
       }
       this.loadURL = (u: string) => {
@@ -56,7 +58,33 @@ function fakeElectron(): Record<string, unknown> {
     on = (): void => {}
     show = (): void => {}
     isDestroyed = (): boolean => false
+    getMediaSourceId = (): string => 'window:7:1'
   }
+  // What desktopCapturer lists: a screen, another app's window, and Onair's own window.
+  const image = (url: string) => ({ isEmpty: () => false, toDataURL: () => url })
+  const sources = [
+    {
+      id: 'screen:1:0',
+      name: 'Entire screen',
+      display_id: '1',
+      thumbnail: image('data:image/png;base64,U0NS'),
+      appIcon: null
+    },
+    {
+      id: 'window:42:0',
+      name: 'Slides',
+      display_id: '',
+      thumbnail: image('data:image/png;base64,V0lO'),
+      appIcon: image('data:image/png;base64,SUNP')
+    },
+    {
+      id: 'window:7:0',
+      name: 'Onair',
+      display_id: '',
+      thumbnail: image('data:image/png;base64,T04='),
+      appIcon: null
+    }
+  ]
   return {
     app: {
       requestSingleInstanceLock: () => true,
@@ -77,7 +105,8 @@ function fakeElectron(): Record<string, unknown> {
       defaultSession: {
         setPermissionRequestHandler: (fn: Fn) => (rec.permissionRequest = fn),
         setPermissionCheckHandler: (fn: Fn) => (rec.permissionCheck = fn),
-        setDisplayMediaRequestHandler: () => {},
+        setDisplayMediaRequestHandler: (handler: Fn, options: unknown) =>
+          (rec.displayMedia = { handler, options }),
         on: (ev: string, fn: Fn) => rec.sessionEvents.set(ev, fn),
         webRequest: { onHeadersReceived: (fn: Fn) => (rec.headers = fn) }
       }
@@ -88,7 +117,7 @@ function fakeElectron(): Record<string, unknown> {
         rec.protocols.set(scheme, fn)
     },
     shell: { openExternal: async (url: string) => void rec.opened.push(url) },
-    desktopCapturer: { getSources: async () => [] }
+    desktopCapturer: { getSources: async () => sources }
   }
 }
 
@@ -132,7 +161,9 @@ describe('Electron hardening (built code)', () => {
       nodeIntegrationInSubFrames: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
-      webviewTag: false
+      webviewTag: false,
+      // A minimised window keeps composing and encoding a scene at full rate.
+      backgroundThrottling: false
     })
     expect(String(prefs.preload)).toMatch(/out[/\\]preload[/\\]index\.js$/)
     // The renderer has the same origin on every OS and install path: app://onair.
@@ -282,5 +313,46 @@ describe('Electron hardening (built code)', () => {
       }
     )
     expect(options).toBeUndefined()
+  })
+  it('getDisplayMedia: the renderer is asked with thumbnails (own window left out), its pick is granted, a cancel is null', async () => {
+    expect(rec.displayMedia?.options).toEqual({ useSystemPicker: false })
+    const ours = { senderFrame: { url: rec.windows[0]!.loaded, parent: null } }
+    const answer = rec.ipc.get('onair:chooseDisplaySource')!
+    const ask = async (): Promise<{ requestId: string; sources: { id: string }[] }> => {
+      const before = rec.sent.length
+      await waitUntil(
+        () => rec.sent.slice(before).some((m) => m.channel === 'onair:display:choose'),
+        'the display:choose event'
+      )
+      return rec.sent.slice(before).find((m) => m.channel === 'onair:display:choose')!.payload as {
+        requestId: string
+        sources: { id: string }[]
+      }
+    }
+    let granted: unknown = 'not yet'
+    const asked = ask()
+    rec.displayMedia!.handler({}, (streams: unknown) => (granted = streams))
+    const q = await asked
+    expect(q.sources.map((s) => s.id)).toEqual(['screen:1:0', 'window:42:0'])
+    // Not a source that was offered: refused, and the question stays open.
+    const wrong = (await answer(ours, q.requestId, 'window:7:0')) as { ok: boolean }
+    expect(wrong.ok).toBe(false)
+    expect((await answer(ours, q.requestId, 'window:42:0')) as { ok: boolean }).toMatchObject({
+      ok: true
+    })
+    await waitUntil(() => granted !== 'not yet', 'the grant')
+    // Loopback system audio only where Electron has it (Windows).
+    expect(granted).toEqual({
+      video: expect.objectContaining({ id: 'window:42:0', name: 'Slides' }),
+      ...(process.platform === 'win32' ? { audio: 'loopback' } : {})
+    })
+
+    granted = 'not yet'
+    const again = ask()
+    rec.displayMedia!.handler({}, (streams: unknown) => (granted = streams))
+    const q2 = await again
+    await answer(ours, q2.requestId, null)
+    await waitUntil(() => granted !== 'not yet', 'the cancel')
+    expect(granted).toBeNull()
   })
 })
