@@ -4,7 +4,6 @@
 // the scene keeps its other sources; a screen share ended from outside the app (the browser's or the
 // OS's "Stop sharing") leaves an empty slot and the broadcast goes on.
 import AxeBuilder from '@axe-core/playwright'
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +11,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { readScenes, activeScene, type ScenesState } from '../../src/shared/scenes'
 import { makeFakeCamera } from '../helpers/fake-camera'
-import { testFfmpeg } from '../helpers/studio'
+import { makeMediaFile } from '../helpers/studio'
 import {
   appForFile,
   createStream,
@@ -30,20 +29,11 @@ const app = appForFile({ chromiumArgs: [camera.flag] })
 
 /** A yellow 200x100 PNG logo, made by ffmpeg. */
 function logoPng(): Buffer {
-  const file = join(dir, 'logo.png')
-  execFileSync(testFfmpeg(), [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=yellow:s=200x100',
-    '-frames:v',
-    '1',
-    file
-  ])
-  return readFileSync(file)
+  return readFileSync(
+    makeMediaFile(join(dir, 'logo.png'), [
+      ...['-f', 'lavfi', '-i', 'color=c=yellow:s=200x100', '-frames:v', '1']
+    ])
+  )
 }
 
 async function savedScenes(): Promise<ScenesState> {
@@ -112,6 +102,17 @@ describe('scene editing', () => {
     const ov = await page.getByTestId('scene-overlay').boundingBox()
     expect(Math.abs((after?.x ?? -1) - (ov?.x ?? 0))).toBeLessThan(2)
     expect(await cam()).toEqual(moved)
+
+    // A title typed just before leaving the screen is saved all the same (the debounced save is made
+    // when the screen goes, not dropped).
+    await page.getByTestId('add-title').click()
+    await page.getByTestId('title-text').fill('Typed, then straight to Streams')
+    await nav(page, 'Streams')
+    await eventually(async () =>
+      activeScene(await savedScenes()).sources.some(
+        (s) => s.kind === 'title' && s.text === 'Typed, then straight to Streams'
+      )
+    ).toBe(true)
   })
 
   it('names a bad file, a huge file and a missing camera, and keeps the rest of the scene', async () => {

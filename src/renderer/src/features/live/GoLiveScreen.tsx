@@ -65,9 +65,12 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   }, [api])
 
   // Saved a moment after the last change: a drag or a typed title is one save, not one per event.
+  // A save still pending when the screen goes (the creator navigates away) is made at once.
+  const pendingSave = useRef<(() => void) | null>(null)
   useEffect(() => {
     if (!settingsLoaded.current || !choice) return
-    const t = setTimeout(() => {
+    const save = (): void => {
+      pendingSave.current = null
       void api.saveSettings({
         sourceKind: choice.kind,
         videoDeviceId: choice.videoDeviceId,
@@ -75,9 +78,12 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
         output,
         ...(scenes ? { scenes } : {})
       })
-    }, 400)
+    }
+    pendingSave.current = save
+    const t = setTimeout(save, 400)
     return () => clearTimeout(t)
   }, [api, choice, output, scenes])
+  useEffect(() => () => pendingSave.current?.(), [])
 
   const switchScene = (id: string): void => {
     scene.program?.mix.resume()

@@ -45,8 +45,8 @@ export function ScenePreview({
   program: SceneProgram
   scene: Scene
   aspect: number
-  /** A source's new place; `done` once the drag ends (to save). */
-  onMove: (id: string, rect: Rect, done: boolean) => void
+  /** A source's new place, on every step of a drag (the settings save is debounced). */
+  onMove: (id: string, rect: Rect) => void
   editable: boolean
 }): ReactNode {
   const host = useRef<HTMLDivElement>(null)
@@ -93,7 +93,7 @@ export function ScenePreview({
     const r = next(e)
     if (!r || !drag.current) return
     setGuides(r.guides)
-    onMove(drag.current.id, r.rect, false)
+    onMove(drag.current.id, r.rect)
   }
 
   const up = (e: PointerEvent<HTMLElement>): void => {
@@ -101,7 +101,7 @@ export function ScenePreview({
     const d = drag.current
     drag.current = null
     setGuides([])
-    if (r && d) onMove(d.id, r.rect, true)
+    if (r && d) onMove(d.id, r.rect)
   }
 
   const key = (e: KeyboardEvent<HTMLElement>, id: string): void => {
@@ -116,7 +116,7 @@ export function ScenePreview({
     const start = rectOf(id)
     if (!d || !start || !editable) return
     e.preventDefault()
-    onMove(id, moveRect(start, d[0], d[1]), true)
+    onMove(id, moveRect(start, d[0], d[1]))
   }
 
   const pct = (v: number): string => `${v * 100}%`
