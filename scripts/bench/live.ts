@@ -12,7 +12,12 @@ import { join } from 'node:path'
 import { ApiClient } from '../../src/main/core/api-client'
 import { Broadcaster, type BroadcastTuning } from '../../src/main/core/broadcaster'
 import type { LiveSource, LiveStateEvent, OutputSettings } from '../../src/shared/contract'
-import { startTestStudio, testFfmpeg, waitFor, type TestStudio } from '../../tests/helpers/studio'
+import {
+  makeMediaFile,
+  startTestStudio,
+  waitFor,
+  type TestStudio
+} from '../../tests/helpers/studio'
 import { DEFAULT_OUTPUT } from '../../src/shared/output'
 import { median, runAsScript, type BenchRow } from './types'
 
@@ -71,17 +76,8 @@ function cameraFile(dir: string, codec: 'h264' | 'vp8'): string {
           '2500k'
         ]
       : ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-g', '30', '-b:v', '2500k']
-  execFileSync(testFfmpeg(), [
-    ...[
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=1280x720:rate=30'
-    ],
+  return makeMediaFile(out, [
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30'],
     ...[
       '-f',
       'lavfi',
@@ -101,11 +97,9 @@ function cameraFile(dir: string, codec: 'h264' | 'vp8'): string {
       '-live',
       '1',
       '-cluster_time_limit',
-      '1000',
-      out
+      '1000'
     ]
   ])
-  return out
 }
 
 /** The live playlist lists a segment: the master's first variant (or the playlist itself) has one. */

@@ -2,9 +2,8 @@
 // camera's picture by its colour in a recorded frame) with a white square moving across it (so every
 // frame differs), at a chosen frame rate. The built-in fake camera gives only 20 fps and draws the same
 // green pattern as the fake screen. MJPEG keeps the file small; Chromium loops it.
-import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
-import { testFfmpeg } from './studio'
+import { makeMediaFile } from './studio'
 
 export interface FakeCamera {
   file: string
@@ -21,28 +20,9 @@ export function makeFakeCamera(
   const src =
     `color=c=${color}:s=${width}x${height}:r=${fps},` +
     `drawbox=x='mod(t*${Math.round(width / seconds)},${width - 80})':y=${Math.round(height / 2 - 40)}:w=80:h=80:color=white:t=fill`
-  const r = spawnSync(
-    testFfmpeg(),
-    [
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      src,
-      '-t',
-      String(seconds),
-      '-c:v',
-      'mjpeg',
-      '-q:v',
-      '3',
-      '-pix_fmt',
-      'yuvj420p',
-      file
-    ],
-    { encoding: 'utf8' }
-  )
-  if (r.status !== 0) throw new Error(`ffmpeg could not make the fake camera: ${r.stderr}`)
+  makeMediaFile(file, [
+    ...['-f', 'lavfi', '-i', src, '-t', String(seconds)],
+    ...['-c:v', 'mjpeg', '-q:v', '3', '-pix_fmt', 'yuvj420p']
+  ])
   return { file, flag: `--use-file-for-fake-video-capture=${file}` }
 }

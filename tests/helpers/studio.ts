@@ -1,7 +1,7 @@
 // Test helpers for the local studio: a studio on a temp data dir and free ports, a real ffmpeg
 // pushing lavfi test video over RTMP, ffprobe, and small HTTP helpers. Used by the studio, core and
 // e2e suites.
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +11,17 @@ import { startStudio, type RunningStudio, type StudioOptions } from '../../src/s
 /** ffmpeg for tests: the app's own choice (FFMPEG_PATH, ffmpeg-static, then PATH). */
 export function testFfmpeg(): string {
   return resolveFfmpeg().path
+}
+
+/**
+ * Makes a media file with ffmpeg (quiet, overwriting) and returns its path: `args` are the inputs and
+ * output options, `out` the file. Throws with ffmpeg's message when it fails.
+ */
+export function makeMediaFile(out: string, args: readonly string[]): string {
+  execFileSync(testFfmpeg(), ['-hide_banner', '-loglevel', 'error', '-y', ...args, out], {
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
+  return out
 }
 
 export type TestStudio = RunningStudio & {

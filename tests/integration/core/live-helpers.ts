@@ -1,11 +1,11 @@
 // Shared bits of the broadcaster's integration tests: a Broadcaster wired to collect its events,
 // a camera-like Matroska H.264+Opus file made by ffmpeg, and a paced feeder for it.
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Broadcaster, type BroadcastTuning } from '../../../src/main/core/broadcaster'
 import type { LiveHealthEvent, LiveStateEvent, OutputSettings } from '../../../src/shared/contract'
-import { testFfmpeg } from '../../helpers/studio'
+import { makeMediaFile } from '../../helpers/studio'
 
 export const OUTPUT: OutputSettings = {
   width: 640,
@@ -53,12 +53,7 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 
 /** A camera-like recording: Matroska with H.264 (keyframe every second, no B-frames) + Opus. */
 export function makeCameraFile(dir: string, seconds: number): string {
-  const out = join(dir, `camera-${seconds}s.mkv`)
-  execFileSync(testFfmpeg(), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
+  return makeMediaFile(join(dir, `camera-${seconds}s.mkv`), [
     '-f',
     'lavfi',
     '-i',
@@ -90,10 +85,8 @@ export function makeCameraFile(dir: string, seconds: number): string {
     '-live',
     '1',
     '-cluster_time_limit',
-    '1000',
-    out
+    '1000'
   ])
-  return out
 }
 
 /**
