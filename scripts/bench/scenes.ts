@@ -24,6 +24,9 @@ const PAIRS = 2
 interface Compose {
   ticks: number
   distinct: number
+  /** Camera frames that reached the compositor (drawn or not). */
+  arrived: number
+  late: number
   p95: number
 }
 
@@ -33,8 +36,18 @@ async function composeStats(page: Page): Promise<Compose> {
   return {
     ticks: await n('data-ticks'),
     distinct: await n('data-camera-distinct'),
+    arrived: await n('data-camera-serial'),
+    late: await n('data-late'),
     p95: await n('data-cost-p95')
   }
+}
+
+interface ComposeRun {
+  /** Distinct camera frames per drawn frame. */
+  ratio: number
+  p95: number
+  /** Per second: frames drawn, camera frames that reached the compositor, distinct ones drawn, late ticks. */
+  perSecond: { ticks: number; arrived: number; drawn: number; late: number }
 }
 
 const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
@@ -44,7 +57,7 @@ async function liveRun(
   shell: TestWebShell,
   page: Page,
   kind: 'camera' | 'scene'
-): Promise<{ ingestFps: number; compose?: { ratio: number; p95: number } }> {
+): Promise<{ ingestFps: number; compose?: ComposeRun }> {
   await page.getByTestId(`source-${kind}`).check()
   if (kind === 'camera')
     await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe)
@@ -79,7 +92,16 @@ async function liveRun(
     if (!a || !b) return { ingestFps }
     return {
       ingestFps,
-      compose: { ratio: (b.distinct - a.distinct) / Math.max(1, b.ticks - a.ticks), p95: b.p95 }
+      compose: {
+        ratio: (b.distinct - a.distinct) / Math.max(1, b.ticks - a.ticks),
+        p95: b.p95,
+        perSecond: {
+          ticks: (b.ticks - a.ticks) / MEASURE_SECONDS,
+          arrived: (b.arrived - a.arrived) / MEASURE_SECONDS,
+          drawn: (b.distinct - a.distinct) / MEASURE_SECONDS,
+          late: (b.late - a.late) / MEASURE_SECONDS
+        }
+      }
     }
   } finally {
     off()
@@ -112,6 +134,7 @@ export async function sceneRows(shell: TestWebShell): Promise<BenchRow[]> {
       const scene: number[] = []
       const p95: number[] = []
       const ratios: number[] = []
+      const rates: string[] = []
       for (let i = 0; i < n; i++) {
         bare.push((await liveRun(shell, page, 'camera')).ingestFps)
         const s = await liveRun(shell, page, 'scene')
@@ -119,10 +142,14 @@ export async function sceneRows(shell: TestWebShell): Promise<BenchRow[]> {
         p95.push(s.compose!.p95)
         // Frames at the ingest, of which only the share with a new camera frame counts as delivered.
         scene.push(s.ingestFps * s.compose!.ratio)
+        const r = s.compose!.perSecond
+        rates.push(
+          `ingest ${s.ingestFps.toFixed(1)}, drawn ${r.ticks.toFixed(1)}, camera arrived ${r.arrived.toFixed(1)}, camera drawn ${r.drawn.toFixed(1)}, late ticks ${r.late.toFixed(1)}`
+        )
       }
-      return { bare, scene, p95, ratios }
+      return { bare, scene, p95, ratios, rates }
     }
-    const { bare, scene, p95, ratios } = await pairs(true, PAIRS)
+    const { bare, scene, p95, ratios, rates } = await pairs(true, PAIRS)
     const quiet = await pairs(false, 1)
     const quietRatio = median(quiet.scene) / median(quiet.bare)
     const ratio = median(scene) / median(bare)
@@ -139,7 +166,7 @@ export async function sceneRows(shell: TestWebShell): Promise<BenchRow[]> {
         value: Math.round(ratio * 1000) / 1000,
         unit: 'x',
         reference: { name: 'goal', value: 0.97, unit: 'x' },
-        note: `with the 3-rendition ladder transcoding; bare camera ${bare.map((v) => v.toFixed(1)).join(', ')} fps at the ingest; scene ${scene.map((v) => v.toFixed(1)).join(', ')} fps delivered (ingest fps x distinct camera frames per drawn frame: ${ratios.map((v) => v.toFixed(3)).join(', ')}); ${MEASURE_SECONDS} s each after ${WARMUP_SECONDS} s, camera a 30 fps file; the same pair with no ladder running: ${quietRatio.toFixed(3)} (bare ${quiet.bare[0]?.toFixed(1)}, scene ${quiet.scene[0]?.toFixed(1)} fps)`
+        note: `with the 3-rendition ladder transcoding; bare camera ${bare.map((v) => v.toFixed(1)).join(', ')} fps at the ingest; scene ${scene.map((v) => v.toFixed(1)).join(', ')} fps delivered (ingest fps x distinct camera frames per drawn frame: ${ratios.map((v) => v.toFixed(3)).join(', ')}; per second, ${rates.join('; ')}); ${MEASURE_SECONDS} s each after ${WARMUP_SECONDS} s, camera a 30 fps file; the same pair with no ladder running: ${quietRatio.toFixed(3)} (bare ${quiet.bare[0]?.toFixed(1)}, scene ${quiet.scene[0]?.toFixed(1)} fps)`
       }
     ]
   } finally {

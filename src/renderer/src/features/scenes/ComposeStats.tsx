@@ -37,6 +37,8 @@ export function ComposeStats({ program }: { program: SceneProgram }): ReactNode 
       data-testid="compose-stats"
       data-ticks={now.ticks}
       data-camera-distinct={now.cameraDistinct}
+      data-camera-serial={now.cameraSerial}
+      data-camera-width={program.compositor.camera?.width ?? 0}
       data-cost-p50={now.costP50.toFixed(2)}
       data-cost-p95={now.costP95.toFixed(2)}
       data-late={now.late}

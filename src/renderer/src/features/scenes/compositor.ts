@@ -9,6 +9,8 @@ import type { FrameSource } from './frames'
 /** How long a scene change dissolves into the next (ms). A cut would be 0. */
 export const FADE_MS = 300
 const COST_SAMPLES = 900 // 30 s at 30 fps
+/** Two draws are at least this share of a frame interval apart (the canvas track takes one frame per paint). */
+const MIN_GAP = 0.6
 
 export interface CompositorStats {
   /** Frames handed to the output. */
@@ -114,13 +116,17 @@ export class Compositor {
     this.counters = { ticks: 0, cameraDistinct: 0, screenDistinct: 0, late: 0 }
   }
 
-  // The clock. While the camera is on screen it follows the camera: each new camera frame is drawn as it
-  // arrives (at most one per frame interval), so none is skipped or shown twice from phase drift, and a
-  // timer repeats the last picture if the camera is late. Otherwise a fixed schedule
-  // (start + n * interval, so small delays do not add up into a lower frame rate; after a long stall it
-  // restarts instead of bursting).
+  // The clock. While the camera is on screen it follows the camera: each new camera frame is drawn when
+  // it arrives or, if it comes early (a busy machine hands frames over in bursts), as soon as the frame
+  // rate allows. The allowance runs on a grid (start + n * interval), so a frame that came late does not
+  // push the next one out, and on average the output never runs faster than its frame rate. A timer
+  // repeats the last picture when the camera is late. Without the camera on screen the grid alone is the
+  // clock. After a long stall the grid restarts instead of bursting.
   private tick = (): void => {
-    const now = performance.now()
+    this.drawOnGrid(performance.now())
+  }
+
+  private drawOnGrid(now: number): void {
     if (now - this.nextAt > this.interval) {
       this.counters.late++
       this.nextAt = now
@@ -132,24 +138,31 @@ export class Compositor {
 
   private schedule(): void {
     clearTimeout(this.timer)
-    const wait = this.followsCamera()
-      ? this.lastDraw + this.interval * 1.5 - performance.now()
-      : this.nextAt - performance.now()
-    this.timer = setTimeout(this.tick, Math.max(0, wait))
+    let at = this.nextAt
+    if (this.followsCamera())
+      at = this.cameraWaiting() ? this.cameraDue() : this.lastDraw + this.interval * 1.5
+    this.timer = setTimeout(this.tick, Math.max(0, at - performance.now()))
   }
 
   private followsCamera(): boolean {
     return !!this.camera && !this.camera.ended && this.camera.serial > 0 && this.shows('camera')
   }
 
-  /** A new camera frame: drawn now, unless the last draw was less than 3/4 of an interval ago. */
+  private cameraWaiting(): boolean {
+    return !!this.camera && this.camera.serial !== this.drawnSerial.camera
+  }
+
+  /** The soonest the next camera frame may be drawn: on the grid, and never closer than MIN_GAP to the last draw. */
+  private cameraDue(): number {
+    return Math.max(this.nextAt, this.lastDraw + this.interval * MIN_GAP)
+  }
+
+  /** A new camera frame: drawn now if the frame rate allows, else as soon as it does. */
   cameraFrame(): void {
     if (this.timer === undefined || !this.shows('camera')) return
     const now = performance.now()
-    if (now - this.lastDraw < this.interval * 0.75) return
-    this.draw(now)
-    this.nextAt = now + this.interval
-    this.schedule()
+    if (now >= this.cameraDue()) this.drawOnGrid(now)
+    else this.schedule()
   }
 
   /** Draws one frame now and hands it to the output track. */
