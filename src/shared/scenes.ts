@@ -278,3 +278,20 @@ export function needs(scene: Scene): { camera: boolean; screen: boolean } {
     screen: shown.some((s) => s.kind === 'screen')
   }
 }
+
+/**
+ * The share of the output size the camera needs to be captured at for these scenes: 1, or 1/2 when
+ * every visible camera box is at most half the output's width (a picture-in-picture). The camera is
+ * then asked for a quarter of the pixels, which its driver scales down once, instead of a full frame
+ * being converted on every frame only to be drawn small. Scenes with no camera need nothing (0).
+ */
+export function cameraCaptureScale(scenes: readonly Scene[]): number {
+  let widest = 0
+  for (const scene of scenes)
+    for (const s of scene.sources)
+      // The camera's picture has the output's shape; contained in its box, its width is the box's
+      // width or the box's height, whichever is smaller (both as fractions of the output).
+      if (s.kind === 'camera' && !s.hidden) widest = Math.max(widest, Math.min(s.rect.w, s.rect.h))
+  if (widest === 0) return 0
+  return widest <= 0.5 + 1e-9 ? 0.5 : 1
+}

@@ -143,6 +143,19 @@ describe('scenes', () => {
     expect(isBand(await canvasAt(IN_BAND))).toBe(true)
     await shot(page, 'scene-editor')
 
+    // The camera is captured at the size the scene shows it: half the output's for the PiP, the whole
+    // for "Camera" (the compositor sees the frames the camera gives).
+    const cameraWidth = () => attr(page.getByTestId('compose-stats'), 'data-camera-width')
+    await eventually(cameraWidth, 10_000).toBe('640')
+    await page
+      .getByTestId('scene-tab')
+      .filter({ hasText: /^Camera$/ })
+      .click()
+    await eventually(cameraWidth, 10_000).toBe('1280')
+    await page.getByTestId('scene-tab').filter({ hasText: 'Screen + camera' }).click()
+    await eventually(cameraWidth, 10_000).toBe('640')
+    expect(isBlue(await canvasAt(IN_CAMERA))).toBe(true)
+
     const states: LiveStateEvent[] = []
     const off = shell.core.events.on('live:state', (e) => states.push(e))
     await pressGoLive(page)

@@ -8,6 +8,7 @@ import {
   TITLE_RECT,
   activeScene,
   applyLayout,
+  cameraCaptureScale,
   defaultScenes,
   layoutOf,
   needs,
@@ -48,6 +49,26 @@ describe('ready layouts', () => {
     expect(cam.rect.x).toBeLessThan(0.1)
     expect(cam.rect.y).toBeLessThan(0.1)
     expect(pip.pip).toEqual({ corner: 'top-left', size: 0.2 })
+  })
+
+  it('the camera is captured at half size while every scene on air shows it at most half wide', () => {
+    const [pip, camera, screen, sideBySide] = base.scenes
+    expect(cameraCaptureScale([pip!])).toBe(0.5)
+    expect(cameraCaptureScale([sideBySide!])).toBe(0.5)
+    expect(cameraCaptureScale([camera!])).toBe(1)
+    expect(cameraCaptureScale([screen!])).toBe(0)
+    // Dissolving from the full camera into PiP, the full camera still needs the full size.
+    expect(cameraCaptureScale([pip!, camera!])).toBe(1)
+    // A big PiP, or a camera box dragged wider than half the output, needs the full size.
+    expect(
+      cameraCaptureScale([applyLayout(pip!, 'pip', A, { corner: 'top-left', size: 0.6 })])
+    ).toBe(1)
+    // A hidden camera counts for nothing.
+    const hidden = {
+      ...camera!,
+      sources: camera!.sources.map((s) => (s.kind === 'camera' ? { ...s, hidden: true } : s))
+    }
+    expect(cameraCaptureScale([hidden])).toBe(0)
   })
 
   it('a layout keeps titles and images above the pictures, and ids stable', () => {

@@ -20,7 +20,10 @@ export function pickMimeType(): string | undefined {
 }
 
 /** The output's size and rate as ideals (a camera gives its nearest mode), on the chosen device. */
-function cameraConstraints(output: OutputSettings, videoDeviceId?: string): MediaTrackConstraints {
+export function cameraConstraints(
+  output: OutputSettings,
+  videoDeviceId?: string
+): MediaTrackConstraints {
   const video: MediaTrackConstraints = {
     width: { ideal: output.width },
     height: { ideal: output.height },
@@ -61,7 +64,13 @@ export async function openMicrophone(audioDeviceId?: string): Promise<MediaStrea
 
 export async function openScreen(output: OutputSettings): Promise<MediaStream> {
   return navigator.mediaDevices.getDisplayMedia({
-    video: { frameRate: { ideal: output.fps } },
+    // Never bigger than the output: a 4K or Retina screen is scaled down by the capturer, once, instead
+    // of every frame being converted (scenes), encoded and sent at four to nine times the pixels.
+    video: {
+      frameRate: { ideal: output.fps },
+      width: { max: output.width },
+      height: { max: output.height }
+    },
     audio: true
   })
 }

@@ -3,8 +3,15 @@
 // switching scenes, editing a title, sharing another screen or muting the microphone all happen inside
 // it, so the recorder, the ffmpeg behind it and the RTMP connection never notice.
 import type { OutputSettings } from '../../../../shared/contract'
-import { activeScene, needs, type Scene, type ScenesState } from '../../../../shared/scenes'
-import { Compositor } from './compositor'
+import {
+  activeScene,
+  cameraCaptureScale,
+  needs,
+  type Scene,
+  type ScenesState
+} from '../../../../shared/scenes'
+import { cameraConstraints } from '../live/capture'
+import { Compositor, FADE_MS } from './compositor'
 import { frameSource } from './frames'
 import { AudioMix } from './mixer'
 import { Changes } from './changes'
@@ -23,8 +30,13 @@ export class SceneProgram {
   readonly onChange = this.changes.on
   private imageSrc = new Map<string, string>()
   private scene: Scene | null = null
+  private output: OutputSettings
+  /** The camera's capture size, as a share of the output's (cameraCaptureScale); 1 as opened. */
+  private cameraScale = 1
+  private rescale: ReturnType<typeof setTimeout> | undefined
 
   constructor(output: OutputSettings) {
+    this.output = output
     this.compositor = new Compositor(output.width, output.height, output.fps)
     this.mix = new AudioMix()
     this.stream = new MediaStream([this.compositor.track, this.mix.track])
@@ -32,7 +44,9 @@ export class SceneProgram {
   }
 
   setOutput(output: OutputSettings): void {
+    this.output = output
     this.compositor.resize(output.width, output.height, output.fps)
+    this.fitCamera([])
   }
 
   /** Shows the state's active scene (dissolving from the previous one) and loads its images. */
@@ -56,6 +70,9 @@ export class SceneProgram {
     const before = this.scene
     this.scene = activeScene(state)
     this.compositor.setScene(this.scene, fade)
+    // A scene that shows the camera bigger gets it at once; one that shows it smaller once the
+    // dissolve from the previous scene is over.
+    this.fitCamera(fade && before && before.id !== this.scene.id ? [before] : [])
     if (before?.id !== this.scene.id || before.name !== this.scene.name) this.emit()
   }
 
@@ -94,6 +111,11 @@ export class SceneProgram {
       if (frames && slot === 'camera') frames.onFrame = () => this.compositor.cameraFrame()
       this.compositor[slot] = frames
       this.compositor.updateActive()
+      if (slot === 'camera') {
+        // A new camera opens at the output's size.
+        this.cameraScale = 1
+        this.fitCamera([])
+      }
     }
     if (slot !== 'camera') {
       this.mix.setInput(slot, stream)
@@ -107,7 +129,34 @@ export class SceneProgram {
     this.changes.emit()
   }
 
+  /**
+   * Asks the camera for the size the scene on air (and `also`, a scene dissolving out) shows it at:
+   * the output's, or half of it for a picture-in-picture. The driver scales it down once, instead of
+   * each full frame being converted only to be drawn small. A camera that refuses keeps its size.
+   */
+  private fitCamera(also: Scene[]): void {
+    clearTimeout(this.rescale)
+    const track = this.captures.camera?.getVideoTracks()[0]
+    if (!track || !this.scene) return
+    const want = cameraCaptureScale([this.scene, ...also])
+    if (also.length) this.rescale = setTimeout(() => this.fitCamera([]), FADE_MS)
+    // No camera on screen: it keeps its size (it is not converted), ready for the next scene.
+    if (want === 0 || want === this.cameraScale) return
+    const previous = this.cameraScale
+    this.cameraScale = want
+    const even = (n: number): number => Math.max(2, 2 * Math.round((n * want) / 2))
+    const { width, height } = this.output
+    track
+      .applyConstraints(
+        cameraConstraints({ ...this.output, width: even(width), height: even(height) })
+      )
+      .catch(() => {
+        if (this.cameraScale === want) this.cameraScale = previous
+      })
+  }
+
   dispose(): void {
+    clearTimeout(this.rescale)
     for (const slot of ['camera', 'mic', 'screen'] as const) this.setCapture(slot, null)
     this.compositor.dispose()
     this.mix.dispose()
