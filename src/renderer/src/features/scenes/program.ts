@@ -31,9 +31,11 @@ export class SceneProgram {
   private imageSrc = new Map<string, string>()
   private scene: Scene | null = null
   private output: OutputSettings
-  /** The camera's capture size, as a share of the output's (cameraCaptureScale); 1 as opened. */
-  private cameraScale = 1
+  /** The size the camera was last asked for ("1280x720@30"). */
+  private cameraSize = ''
   private rescale: ReturnType<typeof setTimeout> | undefined
+  /** The scene dissolving out, while it still shows. */
+  private fadingOut: { scene: Scene; until: number } | null = null
 
   constructor(output: OutputSettings) {
     this.output = output
@@ -46,7 +48,12 @@ export class SceneProgram {
   setOutput(output: OutputSettings): void {
     this.output = output
     this.compositor.resize(output.width, output.height, output.fps)
-    this.fitCamera([])
+    this.fitCamera()
+  }
+
+  private cameraOutput(scale: number): OutputSettings {
+    const even = (n: number): number => Math.max(2, 2 * Math.round((n * scale) / 2))
+    return { ...this.output, width: even(this.output.width), height: even(this.output.height) }
   }
 
   /** Shows the state's active scene (dissolving from the previous one) and loads its images. */
@@ -70,9 +77,9 @@ export class SceneProgram {
     const before = this.scene
     this.scene = activeScene(state)
     this.compositor.setScene(this.scene, fade)
-    // A scene that shows the camera bigger gets it at once; one that shows it smaller once the
-    // dissolve from the previous scene is over.
-    this.fitCamera(fade && before && before.id !== this.scene.id ? [before] : [])
+    if (fade && before && before.id !== this.scene.id)
+      this.fadingOut = { scene: before, until: performance.now() + FADE_MS }
+    this.fitCamera()
     if (before?.id !== this.scene.id || before.name !== this.scene.name) this.emit()
   }
 
@@ -113,8 +120,9 @@ export class SceneProgram {
       this.compositor.updateActive()
       if (slot === 'camera') {
         // A new camera opens at the output's size.
-        this.cameraScale = 1
-        this.fitCamera([])
+        const o = this.cameraOutput(1)
+        this.cameraSize = `${o.width}x${o.height}@${o.fps}`
+        this.fitCamera()
       }
     }
     if (slot !== 'camera') {
@@ -130,29 +138,31 @@ export class SceneProgram {
   }
 
   /**
-   * Asks the camera for the size the scene on air (and `also`, a scene dissolving out) shows it at:
-   * the output's, or half of it for a picture-in-picture. The driver scales it down once, instead of
-   * each full frame being converted only to be drawn small. A camera that refuses keeps its size.
+   * Asks the camera for the size the scene on air (and a scene dissolving out) shows it at: the
+   * output's, or half of it for a picture-in-picture. The driver scales it down once, instead of each
+   * full frame being converted only to be drawn small. A scene that shows the camera bigger gets it at
+   * once; one that shows it smaller once the dissolve is over. A camera that refuses keeps its size.
    */
-  private fitCamera(also: Scene[]): void {
+  private fitCamera(): void {
     clearTimeout(this.rescale)
     const track = this.captures.camera?.getVideoTracks()[0]
     if (!track || !this.scene) return
-    const want = cameraCaptureScale([this.scene, ...also])
-    if (also.length) this.rescale = setTimeout(() => this.fitCamera([]), FADE_MS)
+    const left = this.fadingOut ? this.fadingOut.until - performance.now() : 0
+    if (left <= 0) this.fadingOut = null
+    else this.rescale = setTimeout(() => this.fitCamera(), left)
+    const want = cameraCaptureScale(
+      this.fadingOut ? [this.scene, this.fadingOut.scene] : [this.scene]
+    )
     // No camera on screen: it keeps its size (it is not converted), ready for the next scene.
-    if (want === 0 || want === this.cameraScale) return
-    const previous = this.cameraScale
-    this.cameraScale = want
-    const even = (n: number): number => Math.max(2, 2 * Math.round((n * want) / 2))
-    const { width, height } = this.output
-    track
-      .applyConstraints(
-        cameraConstraints({ ...this.output, width: even(width), height: even(height) })
-      )
-      .catch(() => {
-        if (this.cameraScale === want) this.cameraScale = previous
-      })
+    if (want === 0) return
+    const o = this.cameraOutput(want)
+    const size = `${o.width}x${o.height}@${o.fps}`
+    if (size === this.cameraSize) return
+    const previous = this.cameraSize
+    this.cameraSize = size
+    track.applyConstraints(cameraConstraints(o)).catch(() => {
+      if (this.cameraSize === size) this.cameraSize = previous
+    })
   }
 
   dispose(): void {
