@@ -79,42 +79,49 @@ export function useSceneProgram(
 
   // The camera opens when any scene shows it; the microphone always (a screen-only scene still talks).
   const wantsCamera = !!scenes?.scenes.some((s) => needs(s).camera)
-  useEffect(() => {
-    if (!program || !wantsCamera) return
-    if (program.capture('camera') && openedWith.current.camera === devices.videoDeviceId) return
-    let cancelled = false
-    openCameraVideo({ ...output, width, height, fps }, devices.videoDeviceId).then(
-      (s) => {
-        if (cancelled) return s.getTracks().forEach((t) => t.stop())
-        openedWith.current.camera = devices.videoDeviceId
-        program.setCapture('camera', s)
-        setError('camera', undefined)
-      },
-      (e: unknown) => !cancelled && setError('camera', mediaError(e, 'camera'))
-    )
-    return () => {
-      cancelled = true
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [program, wantsCamera, devices.videoDeviceId, attempt])
-
-  useEffect(() => {
+  /**
+   * Opens a device into its slot, unless it is open on that device already; a failure is named on the
+   * slot. Returns the effect's cleanup: a device that opens after it is dropped and stopped.
+   */
+  const openDevice = (
+    slot: 'camera' | 'mic',
+    deviceId: string | undefined,
+    open: () => Promise<MediaStream>
+  ): (() => void) | undefined => {
     if (!program) return
-    if (program.capture('mic') && openedWith.current.mic === devices.audioDeviceId) return
+    if (program.capture(slot) && openedWith.current[slot] === deviceId) return
     let cancelled = false
-    openMicrophone(devices.audioDeviceId).then(
+    open().then(
       (s) => {
         if (cancelled) return s.getTracks().forEach((t) => t.stop())
-        openedWith.current.mic = devices.audioDeviceId
-        program.setCapture('mic', s)
-        setError('mic', undefined)
+        openedWith.current[slot] = deviceId
+        program.setCapture(slot, s)
+        setError(slot, undefined)
       },
-      (e: unknown) => !cancelled && setError('mic', mediaError(e, 'microphone'))
+      (e: unknown) =>
+        !cancelled && setError(slot, mediaError(e, slot === 'mic' ? 'microphone' : 'camera'))
     )
     return () => {
       cancelled = true
     }
-  }, [program, devices.audioDeviceId, attempt, setError])
+  }
+
+  useEffect(
+    () =>
+      wantsCamera
+        ? openDevice('camera', devices.videoDeviceId, () =>
+            openCameraVideo({ ...output, width, height, fps }, devices.videoDeviceId)
+          )
+        : undefined,
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [program, wantsCamera, devices.videoDeviceId, attempt]
+  )
+
+  useEffect(
+    () => openDevice('mic', devices.audioDeviceId, () => openMicrophone(devices.audioDeviceId)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [program, devices.audioDeviceId, attempt]
+  )
 
   /** From a click: browsers (and Electron's chooser) need the user's gesture to share a screen. */
   const shareScreen = useCallback(async () => {
