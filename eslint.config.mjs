@@ -2,11 +2,85 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
-import { builtinModules } from 'node:module'
+import layers from './eslint-rules/layers.mjs'
 
-const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'))
 const NODE_GLOBALS = ['process', 'Buffer', '__dirname', '__filename', 'require', 'global']
 const DOM_GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'location']
+
+// Who may import what. imports: globs of (resolved) project paths; packages: npm packages (a name
+// covers its subpaths), '*' for any; node: Node built-ins allowed; globals: globals refused.
+const SHARED = 'src/shared/**'
+const NODE = 'src/node/**'
+const CORE = 'src/main/core/**'
+const ROOMS = {
+  'src/shared': {
+    imports: [SHARED],
+    packages: ['zod'],
+    node: false,
+    globals: [...NODE_GLOBALS, ...DOM_GLOBALS],
+    why: 'src/shared is pure TypeScript, used on both sides: no Node, no DOM, no Electron.'
+  },
+  'src/node': {
+    imports: [SHARED, NODE],
+    packages: ['ffmpeg-static'],
+    node: true,
+    why: 'src/node serves the app and the studio alike: it imports src/shared only.'
+  },
+  'src/studio': {
+    imports: [SHARED, NODE, 'src/studio/**'],
+    packages: ['ajv', 'ajv-formats', 'libsql'],
+    node: true,
+    why:
+      'The local studio imports src/shared and src/node only; node-media-server only through ' +
+      'src/studio/nms-adapter.ts.'
+  },
+  'src/studio/nms-adapter.ts': {
+    imports: [SHARED, NODE, 'src/studio/**'],
+    packages: ['node-media-server'],
+    node: true,
+    why: 'The node-media-server adapter imports src/shared, src/node and the studio only.'
+  },
+  'src/main/core': {
+    imports: [SHARED, NODE, CORE],
+    packages: ['@napi-rs/keyring', 'zod'],
+    node: true,
+    why: 'src/main/core is plain Node under both shells: no electron, no shell, studio or renderer code.'
+  },
+  'src/main/web': {
+    imports: [SHARED, NODE, CORE, 'src/main/web/**'],
+    packages: ['ws'],
+    node: true,
+    why: 'The web shell serves core over HTTP: it imports core, src/node and src/shared, never Electron.'
+  },
+  'src/main/electron': {
+    imports: [SHARED, NODE, CORE, 'src/main/electron/**'],
+    packages: ['electron'],
+    node: true,
+    why: 'The Electron shell imports core, src/node and src/shared; it talks to the renderer through the contract.'
+  },
+  'src/preload': {
+    imports: [SHARED, 'src/preload/**'],
+    packages: ['electron'],
+    node: false,
+    why: 'The preload (sandboxed) exposes the contract: it imports electron and src/shared only.'
+  },
+  'src/renderer': {
+    imports: [SHARED, 'src/renderer/**'],
+    packages: ['react', 'react-dom', 'hls.js'],
+    node: false,
+    globals: NODE_GLOBALS,
+    why: 'The renderer imports src/shared and its own code only (window.onair is its way out).'
+  },
+  'src/renderer/src/bridge': {
+    imports: [SHARED, 'src/renderer/src/bridge/**'],
+    packages: [],
+    node: false,
+    globals: NODE_GLOBALS,
+    why: 'The bridge is the bottom of the renderer: src/shared and itself, no UI code, no packages.'
+  },
+  tests: { imports: '*', packages: '*', node: true, why: 'Tests may import anything.' },
+  scripts: { imports: '*', packages: '*', node: true, why: 'Scripts may import anything.' }
+}
 
 export default tseslint.config(
   {
@@ -41,88 +115,25 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn'
     }
   },
-  // Boundaries: which folder may import what. A wrong arrow fails lint.
-  //   src/shared    pure TypeScript: no Node, no DOM, no Electron, no other src folder
-  //   src/node      node-side modules shared by the app and the studio: shared only
-  //   src/studio    the local studio (standalone Node): shared and node only
-  //   src/main      the app's main process: core/ (plain Node), electron/ and web/ (the two shells);
-  //                 only src/main/electron and src/preload import electron
-  //   src/renderer  the React UI: shared and its own bridge only
-  ...boundary(['src/shared/**/*.ts'], {
-    forbid: ['main', 'node', 'studio', 'renderer', 'preload'],
-    node: false,
-    packages: ['electron', 'react', 'react-dom', 'ws', 'libsql', '@napi-rs/*', 'node-media-server'],
-    globals: [...NODE_GLOBALS, ...DOM_GLOBALS],
-    why: 'src/shared is pure TypeScript, used on both sides: no Node, no DOM, no Electron.'
-  }),
-  ...boundary(['src/node/**/*.ts'], {
-    forbid: ['main', 'studio', 'renderer', 'preload'],
-    packages: ['electron', 'react', 'react-dom'],
-    why: 'src/node serves the app and the studio alike: it imports src/shared only.'
-  }),
-  ...boundary(['src/studio/**/*.ts'], {
-    ignores: ['src/studio/nms-adapter.ts'],
-    forbid: ['main', 'renderer', 'preload'],
-    packages: ['electron', 'react', 'react-dom', 'node-media-server/*'],
-    why:
-      'The local studio imports src/shared and src/node only; node-media-server internals only ' +
-      'through src/studio/nms-adapter.ts.'
-  }),
-  ...boundary(['src/studio/nms-adapter.ts'], {
-    forbid: ['main', 'renderer', 'preload'],
-    packages: ['electron', 'react', 'react-dom'],
-    why: 'The local studio imports src/shared and src/node only.'
-  }),
-  ...boundary(['src/main/**/*.ts'], {
-    ignores: ['src/main/electron/**'],
-    forbid: ['studio', 'renderer', 'preload'],
-    packages: ['electron', 'react', 'react-dom'],
-    why: 'src/main/core and src/main/web are plain Node: no electron, no studio or renderer code.'
-  }),
-  ...boundary(['src/main/electron/**/*.ts', 'src/preload/**/*.ts'], {
-    forbid: ['studio', 'renderer'],
-    packages: ['react', 'react-dom'],
-    why: 'The Electron shell talks to the renderer through the contract only.'
-  }),
-  ...boundary(['src/renderer/**/*.{ts,tsx}'], {
-    forbid: ['main', 'node', 'studio', 'preload'],
-    node: false,
-    packages: ['electron', 'ws', 'libsql', '@napi-rs/*', 'node-media-server', 'zod'],
-    globals: NODE_GLOBALS,
-    why: 'The renderer imports src/shared and its own bridge only (window.onair is its way out).'
-  })
-)
-
-/** One no-restricted-imports (and globals) rule for a folder, from the lists above. */
-function boundary(files, o) {
-  const patterns = [
-    {
-      regex: `^(\\.\\./)+(${o.forbid.join('|')})(/|$)`,
-      message: o.why
-    },
-    ...(o.packages.length ? [{ group: o.packages, message: o.why }] : []),
-    ...(o.node === false
-      ? [
-          { regex: '^node:', message: o.why },
-          { regex: `^(${NODE_BUILTINS.join('|')})(/|$)`, message: o.why }
-        ]
-      : [])
-  ]
-  return [
-    {
-      files,
-      ...(o.ignores ? { ignores: o.ignores } : {}),
+  // Layers: the table above is the layering: each room lists what it may import, and nothing else
+  // passes (eslint-rules/layers.mjs resolves relative paths first, so `../../x` is judged by where it
+  // lands). A file belongs to the longest room path that contains it; a file under src/ in no room
+  // fails lint until its folder gets a row.
+  {
+    files: ['{src,tests,scripts}/**/*.{ts,tsx,mts,mjs,js}'],
+    plugins: { layers: { rules: { imports: layers } } },
+    rules: { 'layers/imports': ['error', { rooms: ROOMS }] }
+  },
+  // The globals a room refuses (a nested room has its own row, so it is left out of its parent's).
+  ...Object.entries(ROOMS)
+    .filter(([, r]) => r.globals)
+    .map(([room, r]) => ({
+      files: [room, `${room}/**/*.{ts,tsx}`],
+      ignores: Object.keys(ROOMS)
+        .filter((other) => other.startsWith(room + '/'))
+        .flatMap((other) => [other, `${other}/**`]),
       rules: {
-        'no-restricted-imports': ['error', { patterns }],
-        ...(o.globals
-          ? {
-              'no-restricted-globals': [
-                'error',
-                ...o.globals.map((name) => ({ name, message: o.why }))
-              ]
-            }
-          : {})
+        'no-restricted-globals': ['error', ...r.globals.map((name) => ({ name, message: r.why }))]
       }
-    }
-  ]
-}
+    }))
+)

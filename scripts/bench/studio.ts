@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
-import { seedSessions } from '../../src/studio/dev-seed'
+import { seedSessions } from '../../tests/helpers/seed-sessions'
 import { ladderArgs, X264_PRESET } from '../../src/studio/transcoder'
 import {
   api,

@@ -18,7 +18,7 @@ import { sceneRows } from './scenes'
 import { median, percentile, type BenchRow } from './types'
 import { Keychain } from '../../src/main/core/keychain'
 import { LOCAL_ID } from '../../src/main/core/settings-store'
-import { seedSessions } from '../../src/studio/dev-seed'
+import { seedSessions } from '../../tests/helpers/seed-sessions'
 
 const ROOT = resolve(__dirname, '../..')
 const OUT = join(ROOT, 'out/renderer')

@@ -1,6 +1,6 @@
 // The one contract between the renderer and the main process. Both shells (Electron preload, web bridge)
 // expose exactly `OnairApi` as `window.onair`; main implements `OnairCalls` once (src/main/core) and maps
-// it through one dispatcher. Types only here; argument validators live in contract-schema.ts.
+// it through one dispatcher. Types only here; argument validators live in main/core/contract-schema.ts.
 import type { Result } from './result'
 import type { Profile } from './profiles'
 import type { ScenesState } from './scenes'

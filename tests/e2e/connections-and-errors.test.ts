@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { Keychain } from '../../src/main/core/keychain'
 import { LOCAL_ID } from '../../src/main/core/settings-store'
-import { seedSessions } from '../../src/studio/dev-seed'
+import { seedSessions } from '../helpers/seed-sessions'
 import {
   attr,
   eventually,

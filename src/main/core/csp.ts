@@ -2,7 +2,7 @@
 // the web shell's HTTP) and built per page load from the active connection: the page may talk to its
 // own origin and to the service it is connected to (API, live and recorded HLS), nothing else.
 import type { ConnectionKind } from '../../shared/contract'
-import { originOf } from './origin'
+import { originOf } from '../../shared/origin'
 
 /** Where Livepeer Studio serves its API, HLS and recordings (its docs and playback-info answers). */
 export const LIVEPEER_HOSTS: readonly string[] = [

@@ -1,7 +1,7 @@
 // The single path from an untrusted call (IPC or HTTP) to the core: check the name, validate the
 // arguments, run, and turn every outcome into a Result. Never throws; never leaks a stack to the renderer.
 import { CALL_NAMES, type CallName, type OnairCalls } from '../../shared/contract'
-import { CALL_ARGS, describeIssues } from '../../shared/contract-schema'
+import { CALL_ARGS, describeIssues } from './contract-schema'
 import { AppFailure, type Result } from '../../shared/result'
 import { redactSecrets } from '../../shared/redact'
 

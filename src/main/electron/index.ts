@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { app, BrowserWindow } from 'electron'
 import { createAppLog, type Log } from '../core/app-log'
 import { createCore, type Core } from '../core/core'
+import { recordingDownloads } from './downloads'
 import { registerIpc } from './ipc'
 import { contentSecurityPolicy } from '../core/csp'
 import { handleAppProtocol, registerAppScheme } from './app-protocol'
@@ -59,10 +60,12 @@ void app.whenReady().then(async () => {
       env: { ELECTRON_RUN_AS_NODE: '1' }
     }
   })
+  const downloads = recordingDownloads(() => app.getPath('downloads'))
   registerIpc(
     core,
     () => win,
     target.origins,
+    downloads,
     (line) => log(line)
   )
   const chooser = core.displayChooser
@@ -71,10 +74,18 @@ void app.whenReady().then(async () => {
     () => win,
     (line) => log(line)
   )
-  win = createMainWindow(chooser)
-  win.on('closed', () => (win = null))
+  // The window, and with it the download naming for its session; both go when it closes.
+  const openWindow = (): void => {
+    const opened = createMainWindow(chooser)
+    downloads.attach(opened)
+    opened.on('closed', () => {
+      if (win === opened) win = null
+    })
+    win = opened
+  }
+  openWindow()
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) win = createMainWindow(chooser)
+    if (BrowserWindow.getAllWindows().length === 0) openWindow()
   })
 })
 

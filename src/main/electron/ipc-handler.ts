@@ -3,7 +3,7 @@
 import type { CallName, OnairCalls } from '../../shared/contract'
 import type { Result } from '../../shared/result'
 import { dispatch } from '../core/dispatch'
-import { isOwnOrigin } from '../core/origin'
+import { isOwnOrigin } from '../../shared/origin'
 
 /** The parts of Electron's IpcMainInvokeEvent we look at. */
 export interface InvokeEventLike {

@@ -1,6 +1,6 @@
 // Electron's security checklist as data and pure predicates, so tests can check them without Electron.
-// Origins are compared exactly (core/origin.ts); the CSP is core/csp.ts, shared with the web shell.
-import { isOwnOrigin } from '../core/origin'
+// Origins are compared exactly (shared/origin.ts); the CSP is core/csp.ts, shared with the web shell.
+import { isOwnOrigin } from '../../shared/origin'
 
 /** The renderer never navigates away from itself: every in-app route is client-side. */
 export function isAllowedNavigation(target: string, rendererOrigins: readonly string[]): boolean {

@@ -14,7 +14,7 @@ import type { Result } from '../../shared/result'
 import type { Core } from '../core/core'
 import { dispatch, isCallName } from '../core/dispatch'
 import { contentSecurityPolicy } from '../core/csp'
-import { isOwnOrigin } from '../core/origin'
+import { isOwnOrigin } from '../../shared/origin'
 
 export interface WebShellOptions {
   core: Core

@@ -1,8 +1,8 @@
 // Sessions, playback, ingest and persistence over real HTTP and SQLite; sessions seeded into the
-// store (dev-seed), live ones are covered by ingest.test.ts. One studio for the file.
+// store (tests/helpers/seed-sessions), live ones are covered by ingest.test.ts. One studio for the file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey, startStudio } from '../../../src/studio/index'
-import { seedSessions } from '../../../src/studio/dev-seed'
+import { seedSessions } from '../../helpers/seed-sessions'
 import {
   api,
   LADDER_720_480_360,

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey } from '../../../src/studio/index'
-import { seedSessions } from '../../../src/studio/dev-seed'
+import { seedSessions } from '../../helpers/seed-sessions'
 import { api, LADDER_720_480_360, startTestStudio, type TestStudio } from '../../helpers/studio'
 
 let studio: TestStudio

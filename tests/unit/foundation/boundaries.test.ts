@@ -1,5 +1,7 @@
-// The folder boundaries are lint rules (eslint.config.mjs): a wrong arrow fails `npm run lint`. Each
-// case lints one planted line as if it stood in that folder, with the project's own config.
+// The folder boundaries are lint rules (the layers table in eslint.config.mjs, checked by
+// eslint-rules/layers.mjs): a wrong arrow fails `npm run lint`. Each case lints one planted line as if
+// it stood in that folder, with the project's own config. Relative imports are judged by the path they
+// resolve to, so a detour through ../../ does not get past.
 import { resolve } from 'node:path'
 import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
@@ -9,7 +11,7 @@ const eslint = new ESLint({ cwd: resolve(__dirname, '../../..') })
 async function restricted(file: string, code: string): Promise<string[]> {
   const [r] = await eslint.lintText(`${code}\nexport const _planted = 1\n`, { filePath: file })
   return (r?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals')
+    .filter((m) => m.ruleId === 'layers/imports' || m.ruleId === 'no-restricted-globals')
     .map((m) => m.message)
 }
 
@@ -34,7 +36,34 @@ describe('folder boundaries', () => {
       'src/renderer/src/features/x/y.tsx',
       "import { createCore as _c } from '../../../../main/core/core'"
     ],
-    ['src/renderer/src/x.ts', "import { readFile as _r } from 'node:fs/promises'"]
+    ['src/renderer/src/x.ts', "import { readFile as _r } from 'node:fs/promises'"],
+    // The shells sit on core; core knows neither shell, and the web shell not Electron's.
+    ['src/main/core/x.ts', "import { registerIpc as _r } from '../electron/ipc'"],
+    [
+      'src/main/core/broadcast/x.ts',
+      "import type { WindowPolicy as _W } from '../../electron/window'"
+    ],
+    ['src/main/core/x.ts', "import { startWebShell as _s } from '../web/web-shell'"],
+    ['src/main/web/x.ts', "import { registerIpc as _r } from '../electron/ipc'"],
+    ['src/preload/x.ts', "import { createCore as _c } from '../main/core/core'"],
+    ['src/preload/x.ts', "import { readFileSync as _r } from 'node:fs'"],
+    ['src/studio/x.ts', "import { dispatch as _d } from '../main/core/dispatch'"],
+    ['src/studio/ingest.ts', "import _N from 'node-media-server'"],
+    ['src/renderer/src/x.ts', "import { createCore as _c } from '../../main/core/core'"],
+    ['src/renderer/src/x.ts', "import { z as _z } from 'zod'"],
+    ['src/renderer/src/bridge/x.ts', "import { useApi as _u } from '../lib/api'"],
+    ['src/renderer/src/bridge/x.ts', "import { useState as _u } from 'react'"],
+    ['src/node/x.ts', "import { z as _z } from 'zod'"],
+    ['src/main/core/x.ts', "import { WebSocketServer as _W } from 'ws'"],
+    // Detours: spelled through another folder, judged by where they land.
+    ['src/main/core/x.ts', "import { registerIpc as _r } from '../core/../electron/ipc'"],
+    ['src/main/core/x.ts', "export { registerIpc } from './../../main/electron/ipc'"],
+    ['src/main/web/x.ts', "const _m = import('../../main/electron/window')"],
+    ['src/shared/x.ts', "import { spawnChild as _s } from '../../src/node/process'"],
+    ['src/shared/x.ts', "import { x as _x } from '../../../elsewhere/x'"],
+    ['src/renderer/src/features/x/y.tsx', "import { x as _x } from '../../../../../src/studio/db'"],
+    // A file in src outside every room of the table is refused until its folder gets a row.
+    ['src/newroom/x.ts', "import { redact as _r } from '../shared/redact'"]
   ])('refuses in %s: %s', async (file, code) => {
     expect(await restricted(file, code)).not.toEqual([])
   })
@@ -47,8 +76,37 @@ describe('folder boundaries', () => {
     ['src/main/core/x.ts', "import { spawnChild as _s } from '../../node/process'"],
     ['src/main/electron/x.ts', "import { app as _a } from 'electron'"],
     ['src/preload/x.ts', "import { contextBridge as _c } from 'electron'"],
-    ['src/renderer/src/x.ts', "import { isRunning as _i } from '../../shared/live-state'"]
+    ['src/renderer/src/x.ts', "import { isRunning as _i } from '../../shared/live-state'"],
+    ['src/main/web/x.ts', "import { createCore as _c } from '../core/core'"],
+    ['src/main/electron/x.ts', "import { createCore as _c } from '../core/core'"],
+    ['src/main/core/x.ts', "import { isOwnOrigin as _i } from '../../shared/origin'"],
+    ['src/main/core/x.ts', "import { Entry as _E } from '@napi-rs/keyring'"],
+    ['src/main/web/x.ts', "import { WebSocketServer as _W } from 'ws'"],
+    ['src/preload/x.ts', "import type { OnairApi as _O } from '../shared/contract'"],
+    ['src/studio/x.ts', "import _D from 'libsql'"],
+    [
+      'src/renderer/src/features/x/y.tsx',
+      "import { originOf as _o } from '../../../../shared/origin'"
+    ],
+    ['src/renderer/src/features/x/y.tsx', "import { ensureOnair as _e } from '../../bridge'"],
+    [
+      'src/renderer/src/bridge/x.ts',
+      "import type { OnairApi as _O } from '../../../shared/contract'"
+    ],
+    ['src/renderer/src/x.ts', "import _H from 'hls.js'"],
+    ['tests/unit/x.test.ts', "import { registerIpc as _r } from '../../src/main/electron/ipc'"],
+    ['scripts/x.ts', "import { app as _a } from 'electron'"]
   ])('allows in %s: %s', async (file, code) => {
     expect(await restricted(file, code)).toEqual([])
+  })
+
+  it('judges a relative import by the path it resolves to, and says which', async () => {
+    const [message] = await restricted(
+      'src/shared/x.ts',
+      "import { spawnChild as _s } from '../../src/node/process'"
+    )
+    expect(message).toContain('src/shared may not import src/node/process')
+    const [outside] = await restricted('src/shared/x.ts', "import { x as _x } from '../../../x'")
+    expect(outside).toContain('outside the project')
   })
 })

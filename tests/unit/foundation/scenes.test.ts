@@ -16,7 +16,7 @@ import {
   withScene,
   type ScenesState
 } from '../../../src/shared/scenes'
-import { CALL_ARGS } from '../../../src/shared/contract-schema'
+import { CALL_ARGS } from '../../../src/main/core/contract-schema'
 import { SettingsStore } from '../../../src/main/core/settings-store'
 
 const A = 16 / 9

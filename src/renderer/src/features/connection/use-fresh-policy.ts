@@ -4,30 +4,23 @@
 // A policy that went stale some other way (a studio that came up on new ports) shows as a refused
 // fetch to the active service: that reloads once as well.
 import { useEffect, useRef, useState } from 'react'
+import { originOf } from '../../../../shared/origin'
 import { useApi } from '../../lib/api'
 import { useLive } from '../live/live-context'
 
 const RELOADED_AT = 'onair-policy-reloaded-at'
 
-const originOf = (url: string | undefined): string | undefined => {
-  try {
-    return url ? new URL(url).origin : undefined
-  } catch {
-    return undefined
-  }
-}
-
 export function useFreshPolicy(running: boolean): void {
   const api = useApi()
   const loadedWith = useRef<string | undefined>(undefined)
-  const activeOrigin = useRef<string | undefined>(undefined)
+  const activeOrigin = useRef<string | null>(null)
   const [stale, setStale] = useState(false)
 
   useEffect(
     () =>
       api.on('connection:status', (s) => {
         const id = s.active?.id
-        activeOrigin.current = originOf(s.active?.baseUrl)
+        activeOrigin.current = originOf(s.active?.baseUrl ?? '')
         if (!id) return
         loadedWith.current ??= id
         if (id !== loadedWith.current) setStale(true)
@@ -39,7 +32,7 @@ export function useFreshPolicy(running: boolean): void {
     void api.connectionStatus().then((r) => {
       if (!r.ok) return
       loadedWith.current ??= r.value.active?.id
-      activeOrigin.current = originOf(r.value.active?.baseUrl)
+      activeOrigin.current = originOf(r.value.active?.baseUrl ?? '')
     })
     const onViolation = (e: SecurityPolicyViolationEvent): void => {
       const blocked = originOf(e.blockedURI)

@@ -3,11 +3,11 @@
 // have no media on disk: their recordingUrl answers 404.
 import { randomUUID } from 'node:crypto'
 import { resolve } from 'node:path'
-import { RECOMMENDED_PROFILES } from '../shared/profiles'
-import { hashKey } from './auth'
-import { inTransaction, openDb } from './db'
-import { insertSession, type RecordingStatus } from './session-store'
-import { insertStream } from './stream-store'
+import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
+import { hashKey } from '../../src/studio/auth'
+import { inTransaction, openDb } from '../../src/studio/db'
+import { insertSession, type RecordingStatus } from '../../src/studio/session-store'
+import { insertStream } from '../../src/studio/stream-store'
 
 export async function seedSessions(
   dataDir: string,

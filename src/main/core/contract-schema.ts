@@ -1,11 +1,11 @@
 // Runtime validators for every call's arguments: whatever arrives over IPC or HTTP is untrusted until it
 // passes here. One tuple schema per call, checked by the single dispatcher both shells use.
 import { z } from 'zod'
-import type { CallName } from './contract'
-import type { Profile } from './profiles'
-import { CORNERS } from './scene-layout'
-import { LIMITS } from './scenes'
-import { DESTINATION_LIMITS } from './destinations'
+import type { CallName } from '../../shared/contract'
+import type { Profile } from '../../shared/profiles'
+import { CORNERS } from '../../shared/scene-layout'
+import { LIMITS } from '../../shared/scenes'
+import { DESTINATION_LIMITS } from '../../shared/destinations'
 
 const id = z.string().min(1).max(200)
 
