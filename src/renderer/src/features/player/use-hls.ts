@@ -1,5 +1,6 @@
-// hls.js is big and only needed when someone presses Play, so it is imported on demand (its own chunk,
-// outside the initial bundle). Fatal errors are surfaced for the Retry button instead of a frozen frame.
+// hls.js is big and only needed while a player is open (Play on a recording, Watch on a live stream), so
+// it is imported on demand: its own chunk, outside what the window loads first. Fatal errors are
+// surfaced for the Retry button instead of a frozen frame.
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { AppError } from '../../../../shared/result'
 
@@ -40,13 +41,16 @@ function describeHlsError(details: string, live: boolean): string {
 }
 
 /**
- * Live: start one second behind the newest segment and catch up (up to 1.5× speed) when more than
- * five behind, so the monitor stays a few seconds from live; retry the playlist while the first
- * segment is still being made.
+ * How many times a live monitor loads a just-started broadcast's playlist again after a 404 (one
+ * second apart) while its first segment is still being made. hls.js itself never retries a 4xx.
  */
-/** How long a live monitor waits for a just-started broadcast's first playlist (about a second each). */
 const LIVE_NOT_YET_TRIES = 30
 
+/**
+ * Live: aim at one second behind the newest segment. A few seconds behind, play faster (at most 1.5×)
+ * until back at one second; more than five seconds behind, jump forward to one second. A playlist
+ * load that fails with a server error (5xx) is retried up to 20 times, one that times out 4 times.
+ */
 const LIVE_CONFIG = {
   lowLatencyMode: true,
   liveSyncDuration: 1,
