@@ -19,8 +19,24 @@ import {
   stopLive,
   text
 } from './app-page'
+import { sharedTransport } from '../../src/main/core/http-transport'
+import { STREAM_POLL_MS, TARGETS_REFRESH_MS } from '../../src/renderer/src/lib/stream-store'
 
 const app = appForFile()
+
+/** The core's requests to the service (the local studio here) from now until stop(), as sent. */
+function watchRequests(): {
+  list: { method: string; path: string; at: number }[]
+  stop: () => void
+} {
+  const list: { method: string; path: string; at: number }[] = []
+  const request = sharedTransport.request
+  sharedTransport.request = function (method, url, ...rest) {
+    list.push({ method, path: new URL(url).pathname, at: Date.now() })
+    return request.call(this, method, url, ...rest)
+  }
+  return { list, stop: () => void (sharedTransport.request = request) }
+}
 
 const SHOW = 'Morning show'
 
@@ -130,6 +146,31 @@ describe('destinations', () => {
       await eventually(async () => (await core.getStream(id)).isActive, 30_000).toBe(true)
     }
     await section.getByTestId('destinations-live-note').waitFor()
+
+    // One poller: the stream page, its Destinations and the banner all show this stream while it is
+    // live, and the studio is asked for it once a poll period, and for its targets at most once in
+    // TARGETS_REFRESH_MS (the states come from the stream's own answer). Counted where the core's
+    // requests leave for the studio.
+    const showId = await idOf(SHOW)
+    const sent = watchRequests()
+    try {
+      const streamReads = () => sent.list.filter((r) => r.path === `/api/stream/${showId}`)
+      const reads = 6
+      await eventually(async () => streamReads().length, 30_000).toBeGreaterThanOrEqual(reads)
+      const [first, last] = [streamReads()[0]!.at, streamReads()[reads - 1]!.at]
+      // Six reads take five periods with one poller (the page's and the destinations' two pollers
+      // made them in about three); a read is never early, it may be a little late.
+      expect(last - first).toBeGreaterThanOrEqual((reads - 1) * STREAM_POLL_MS - 250)
+      const targetReads = sent.list.filter(
+        (r) => r.path.startsWith('/api/multistream/target/') && r.at <= last
+      )
+      // Two targets, read again once at most in the window (it is shorter than the refresh period).
+      expect(last - first).toBeLessThan(TARGETS_REFRESH_MS)
+      expect(targetReads.length).toBeLessThanOrEqual(2)
+      expect(sent.list.every((r) => r.method === 'GET')).toBe(true)
+    } finally {
+      sent.stop()
+    }
     await page
       .getByTestId('live-banner')
       .screenshot({ path: join(SHOTS, 'destinations-banner.png') })
