@@ -83,7 +83,7 @@ describe('the stream store against the local studio', () => {
     const streamPath = `/api/stream/${id}`
     const reads = (from: number) => noting.sent.slice(from).filter((r) => r.path === streamPath)
     const targetReads = (from: number) =>
-      noting.sent.slice(from).filter((r) => r.path.startsWith('/api/multistream/target/'))
+      noting.sent.slice(from).filter((r) => r.path.startsWith('/api/multistream/target'))
 
     await store.loadStream(id)
     await store.loadDestinations(id)
