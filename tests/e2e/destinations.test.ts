@@ -20,22 +20,23 @@ import {
   text
 } from './app-page'
 import { sharedTransport } from '../../src/main/core/http-transport'
+import { NotingTransport } from '../helpers/studio-client'
 import { STREAM_POLL_MS, TARGETS_REFRESH_MS } from '../../src/renderer/src/lib/stream-store'
 
 const app = appForFile()
 
 /** The core's requests to the service (the local studio here) from now until stop(), as sent. */
-function watchRequests(): {
-  list: { method: string; path: string; at: number }[]
-  stop: () => void
-} {
-  const list: { method: string; path: string; at: number }[] = []
+function watchRequests(): { list: NotingTransport['sent']; stop: () => void } {
+  const noting = new NotingTransport()
   const request = sharedTransport.request
-  sharedTransport.request = function (method, url, ...rest) {
-    list.push({ method, path: new URL(url).pathname, at: Date.now() })
-    return request.call(this, method, url, ...rest)
+  sharedTransport.request = (...a) => noting.request(...a)
+  return {
+    list: noting.sent,
+    stop: () => {
+      sharedTransport.request = request
+      noting.close()
+    }
   }
-  return { list, stop: () => void (sharedTransport.request = request) }
 }
 
 const SHOW = 'Morning show'

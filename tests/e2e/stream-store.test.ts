@@ -4,15 +4,13 @@
 // screens ask, a tick reads the stream once, the destinations' states follow that read, and the
 // targets are read only when the stream's targets change or are due. (The page's side of it is in
 // destinations.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../src/main/core/api-client'
+import { describe, expect, it } from 'vitest'
 import {
   addDestination,
   listDestinations,
   setDestinationEnabled
 } from '../../src/main/core/destinations'
 import { dispatch } from '../../src/main/core/dispatch'
-import { HttpTransport } from '../../src/main/core/http-transport'
 import { toStreamView } from '../../src/main/core/views'
 import {
   STREAM_POLL_MS,
@@ -20,41 +18,16 @@ import {
   TARGETS_REFRESH_MS
 } from '../../src/renderer/src/lib/stream-store'
 import type { OnairApi, OnairCalls } from '../../src/shared/contract'
-import { buildTargetUrl } from '../../src/shared/destinations'
-import { pushTestPattern, startTestStudio, waitFor, type TestStudio } from '../helpers/studio'
+import { pushTestPattern, waitFor } from '../helpers/studio'
+import { NotingTransport, relay, studioClientForFile } from '../helpers/studio-client'
 
-let studio: TestStudio
-let client: ApiClient
-
-beforeAll(async () => {
-  studio = await startTestStudio()
-  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
-})
-afterAll(async () => {
-  await studio?.cleanup()
-})
-
-/** A second stream of the same studio is a real RTMP destination: its ingest URL + its key. */
-async function relay(name: string): Promise<{ url: string }> {
-  const s = await client.createStream({ name, profiles: [], record: false })
-  return { url: buildTargetUrl(studio.rtmpUrl, s.streamKey!) }
-}
-
-/** A real transport that notes each request it sends: what reaches the studio. */
-class NotingTransport extends HttpTransport {
-  readonly sent: { path: string; at: number }[] = []
-  override request(
-    ...a: Parameters<HttpTransport['request']>
-  ): ReturnType<HttpTransport['request']> {
-    this.sent.push({ path: new URL(a[1]).pathname, at: Date.now() })
-    return super.request(...a)
-  }
-}
+const file = studioClientForFile()
 
 describe('the stream store against the local studio', () => {
   it('reads a live stream once a tick, its targets only when they change or are due', async () => {
+    const { studio, client } = file()
     const noting = new NotingTransport()
-    const seen = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey, transport: noting })
+    const seen = noting.client(file())
     const ingest = await client.getIngest()
     // The two calls the store makes, through the same dispatcher and core functions as the app's.
     const calls = {
@@ -71,8 +44,8 @@ describe('the stream store against the local studio', () => {
 
     const show = await client.createStream({ name: 'polled', profiles: [], record: false })
     const id = show.id!
-    const a = await relay('polled relay a')
-    const b = await relay('polled relay b')
+    const a = await relay(file(), 'polled relay a')
+    const b = await relay(file(), 'polled relay b')
     const added = await addDestination(client, {
       streamId: id,
       name: 'A',

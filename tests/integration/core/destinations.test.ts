@@ -1,9 +1,8 @@
 // Destinations (multistream targets) through the app's own client and core module, against the real
 // local studio (HTTP, SQLite, RTMP ingest, its ffmpeg forwarders): add, list, disable, delete, the
 // errors a person sees, and each destination's state while live, read from the stream's issues.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
-import { HttpTransport } from '../../../src/main/core/http-transport'
 import {
   addDestination,
   listDestinations,
@@ -12,44 +11,18 @@ import {
 } from '../../../src/main/core/destinations'
 import type { DestinationsView } from '../../../src/shared/contract'
 import { buildTargetUrl } from '../../../src/shared/destinations'
+import { NotingTransport, relay as relayOf, studioClientForFile } from '../../helpers/studio-client'
 import { failure } from '../../helpers/failure'
-import {
-  api,
-  pushTestPattern,
-  startTestStudio,
-  waitFor,
-  type TestStudio
-} from '../../helpers/studio'
+import { api, pushTestPattern, waitFor, type TestStudio } from '../../helpers/studio'
 
+const file = studioClientForFile()
 let studio: TestStudio
 let client: ApiClient
-
-beforeAll(async () => {
-  studio = await startTestStudio()
-  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
-})
-afterAll(async () => {
-  await studio?.cleanup()
-})
+beforeAll(() => void ({ studio, client } = file()))
 
 const P360 = { name: '360p', width: 640, height: 360, bitrate: 600_000, fps: 30 }
 
-/** A second stream of the same studio is a real RTMP destination: its ingest URL + its key. */
-async function relay(name: string): Promise<{ id: string; key: string; url: string }> {
-  const s = await client.createStream({ name, profiles: [], record: false })
-  return { id: s.id!, key: s.streamKey!, url: buildTargetUrl(studio.rtmpUrl, s.streamKey!) }
-}
-
-/** A real transport that notes each request it sends ("GET /api/..."): what reaches the studio. */
-class NotingTransport extends HttpTransport {
-  readonly sent: string[] = []
-  override request(
-    ...a: Parameters<HttpTransport['request']>
-  ): ReturnType<HttpTransport['request']> {
-    this.sent.push(`${a[0]} ${new URL(a[1]).pathname}${new URL(a[1]).search}`)
-    return super.request(...a)
-  }
-}
+const relay = (name: string) => relayOf(file(), name)
 
 const byName = (v: DestinationsView, name: string) => v.destinations.find((d) => d.name === name)
 
@@ -125,11 +98,11 @@ describe('destinations against the local studio', () => {
         videoOnly: false
       })
     const noting = new NotingTransport()
-    const seen = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey, transport: noting })
+    const seen = noting.client(file())
     const both = await listDestinations(seen, show.id!)
     expect(both).toEqual(await listDestinations(client, show.id!))
     expect(both.destinations.map((d) => d.name)).toEqual(['Listed A', 'Listed B'])
-    expect(noting.sent.map((r) => r.split('?')[0])).toEqual([
+    expect(noting.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /api/stream/${show.id}`,
       'GET /api/multistream/target'
     ])
@@ -141,7 +114,7 @@ describe('destinations against the local studio', () => {
       'Missing destination',
       'Listed B'
     ])
-    expect(noting.sent.map((r) => r.split('?')[0])).toEqual([
+    expect(noting.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /api/stream/${show.id}`,
       'GET /api/multistream/target',
       `GET /api/multistream/target/${idA}`
