@@ -241,11 +241,15 @@ export interface GoLiveResult {
 }
 
 // ---- settings (non-secret) ------------------------------------------------------------------------
+/** What "Go live" captures: a scene, the camera, a screen, or the test pattern. */
+export const CAPTURE_KINDS = ['scene', 'camera', 'screen', 'test-pattern'] as const
+export type CaptureKind = (typeof CAPTURE_KINDS)[number]
+
 export interface DeviceSettings {
   videoDeviceId?: string
   audioDeviceId?: string
   output?: Partial<OutputSettings>
-  sourceKind?: 'scene' | 'camera' | 'screen' | 'test-pattern'
+  sourceKind?: CaptureKind
   /** The creator's scenes (shared/scenes.ts), images included; read back through readScenes. */
   scenes?: ScenesState
 }
@@ -355,6 +359,13 @@ type Promised<F> = F extends (...args: infer A) => Promise<infer R>
 export type OnairApi = { [K in CallName]: Promised<OnairCalls[K]> } & {
   on<E extends EventName>(event: E, listener: (payload: OnairEvents[E]) => void): () => void
 }
+
+/**
+ * The most one call may carry, 16 MiB: a pushMedia chunk (far above what a 250 ms MediaRecorder slice
+ * holds at any sane bitrate) or a settings call with the scenes' images (shared/scenes.ts LIMITS).
+ * The web shell refuses a larger body, and the dispatcher's schema a larger chunk.
+ */
+export const MAX_CALL_BYTES = 16 * 1024 * 1024
 
 /** The names of every call, in one list: the preload, the web bridge and the tests read it. */
 export const CALL_NAMES = [

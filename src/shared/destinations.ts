@@ -1,6 +1,7 @@
 // Destinations (multistream targets): the pure rules both sides share. The renderer checks the form
 // with them before sending, the core checks the same again (its arguments are untrusted), and the live
 // state of each destination is read from the stream's `issues` here, in one place.
+import type { DestinationsView, StreamView } from './contract'
 
 /** Ingest presets the creator can pick and then edit. Each service's key goes after a "/". */
 export const DESTINATION_PRESETS = [
@@ -107,8 +108,20 @@ export interface TargetState {
   reason?: string
 }
 
-/** The local studio's exact words: `Multistream target "<name>" (<id>) is retrying: <reason>`. */
+/**
+ * The local studio's issue line for a retrying target, exactly: its forwarder writes it with this,
+ * and `targetState` reads the reason back with `retryingReason`. One format, one parser.
+ */
+export function retryingIssue(target: { id: string; name: string }, reason: string): string {
+  return `Multistream target "${target.name}" (${target.id}) is retrying: ${reason}`
+}
+
 const RETRYING = /\bis retrying:\s*(.+)$/
+
+/** The reason of an issue line in `retryingIssue`'s format; undefined for any other line. */
+export function retryingReason(issue: string): string | undefined {
+  return RETRYING.exec(issue)?.[1]?.trim() || undefined
+}
 
 /**
  * One destination's state from the stream's `isActive` and `issues`. A target is retrying when an
@@ -124,7 +137,55 @@ export function targetState(
     (i) => i.includes(`(${target.id})`) || (!!target.name && i.includes(`"${target.name}"`))
   )
   if (issue === undefined) return { state: 'live' }
-  return { state: 'retrying', reason: RETRYING.exec(issue)?.[1]?.trim() || issue }
+  return { state: 'retrying', reason: retryingReason(issue) ?? issue }
+}
+
+/** A target object as far as a destination shows it; `undefined` when the service no longer has it. */
+export type TargetInfo = { name?: string; disabled?: boolean } | undefined
+
+const MISSING = 'Missing destination'
+const UNNAMED = 'Unnamed destination'
+
+/**
+ * The stream's destinations: each target reference of the stream joined with its target object, and
+ * its state read from the stream's `isActive` and `issues`. The core makes it from the service's
+ * answers; the renderer makes it again from each newer read of the stream (`targetsOf` a view).
+ */
+export function destinationsOf(
+  stream: Pick<StreamView, 'id' | 'isActive' | 'issues' | 'multistream'>,
+  targets: ReadonlyMap<string, TargetInfo>
+): DestinationsView {
+  return {
+    streamId: stream.id,
+    streamActive: stream.isActive,
+    destinations: stream.multistream.map((ref) => {
+      const t = targets.get(ref.id)
+      const disabled = t?.disabled ?? false
+      const st = targetState({ id: ref.id, name: t?.name ?? '', disabled }, stream)
+      return {
+        ...ref,
+        name: t?.name || (t ? UNNAMED : MISSING),
+        disabled,
+        state: st.state,
+        ...(st.reason ? { reason: st.reason } : {})
+      }
+    })
+  }
+}
+
+/**
+ * The target objects a view was made from, so that `destinationsOf` can make it again from a newer
+ * read of the stream without reading each target once more.
+ */
+export function targetsOf(view: DestinationsView): Map<string, TargetInfo> {
+  return new Map(
+    view.destinations.map((d): [string, TargetInfo] => [
+      d.id,
+      d.name === MISSING && !d.disabled
+        ? undefined
+        : { name: d.name === UNNAMED ? '' : d.name, disabled: d.disabled }
+    ])
+  )
 }
 
 /**

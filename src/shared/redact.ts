@@ -82,3 +82,29 @@ export function targetUrlSecrets(url: string): string[] {
   }
   return [...out]
 }
+
+/**
+ * A URL for an error message: scheme and host only, the path and query (the stream key, an SRT
+ * streamid or passphrase) replaced. Used where the reference service echoes the whole URL.
+ */
+export function urlForError(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^@/?#]*@)?([^/?#]*)(.*)$/is.exec(url)
+  if (!m) return '****'
+  return redactSecrets(`${m[1]}${m[2]}${m[3] ? '/****' : ''}`)
+}
+
+/**
+ * node-media-server: its lines print stream paths as "/app/name"; the name is a stream key for a
+ * publisher, whatever the app (a key pushed to a wrong app is still a key).
+ */
+const NMS_STREAM_PATH = /(\/[\w-]+\/)[\w-]+/g
+/**
+ * node-media-server: RtmpSession.onConnect logs a refused path as "... app=<app>, name=<name>" with
+ * the raw values (a key with one bad character in it): everything after them goes.
+ */
+const NMS_RAW_PATH = /\b(app|name)=.*$/s
+
+/** A node-media-server line as it may leave the process: no stream key in any of its shapes. */
+export function redactNmsLine(message: string): string {
+  return redactSecrets(message.replace(NMS_RAW_PATH, '$1=****').replace(NMS_STREAM_PATH, '$1****'))
+}

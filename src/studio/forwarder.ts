@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs'
 import { runFfmpeg, type FfmpegRun } from '../node/ffmpeg/run'
 import { QUIET_WITH_PROGRESS, showsMediaFlowing } from '../node/ffmpeg/progress'
 import { backoffDelay, type Backoff } from '../shared/backoff'
+import { retryingIssue } from '../shared/destinations'
 import { redactSecrets, targetUrlSecrets } from '../shared/redact'
 
 /**
@@ -148,7 +149,7 @@ export class Forwarder {
   issue(): string | undefined {
     if (!this.reason || this.stopped) return undefined
     const t = this.o.target
-    return `Multistream target "${t.name}" (${t.targetId}) is retrying: ${this.reason}`
+    return retryingIssue({ id: t.targetId, name: t.name }, this.reason)
   }
 
   start(): void {

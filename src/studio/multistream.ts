@@ -3,23 +3,17 @@
 // "source"), and exactly one of an own target's id or an inline spec; an inline spec becomes a new
 // target, stored by its id; {id, profile} pairs are unique. Unlike the reference, the new targets
 // are only written once the whole request has passed (no orphans from a refused request).
-import { redactSecrets } from '../shared/redact'
+import { urlForError } from '../shared/redact'
 import type { Db } from './db'
 import { getOwnTarget, insertTarget, newTarget, type TargetRow } from './multistream-store'
 import { HttpError, type StoredTargetRef, type TargetRef, type TargetResolver } from './validate'
 
 /**
- * A URL for an error message: scheme and host only, the path and query (the stream key, an SRT
- * streamid or passphrase) replaced. Used where the reference echoes the whole URL.
+ * The reference parses a target URL with WHATWG URL after the schema: 422 `Bad URL ...` if it cannot.
+ * Looser than the app's own rule (shared/destinations.ts checkTargetUrl, which the form and the core
+ * apply before sending): the studio accepts what the service it stands in for accepts.
  */
-export function urlForError(url: string): string {
-  const m = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^@/?#]*@)?([^/?#]*)(.*)$/is.exec(url)
-  if (!m) return '****'
-  return redactSecrets(`${m[1]}${m[2]}${m[3] ? '/****' : ''}`)
-}
-
-/** The reference parses a target URL with WHATWG URL after the schema: 422 if it cannot. */
-export function checkTargetUrl(url: string): void {
+export function requireParsableUrl(url: string): void {
   try {
     new URL(url)
   } catch (err) {
@@ -53,7 +47,7 @@ export function targetResolver(db: Db, userId: string): BoundResolver {
       return t as StoredTargetRef
     }
     const spec = t.spec!
-    checkTargetUrl(spec.url)
+    requireParsableUrl(spec.url)
     const row = newTarget(userId, { name: spec.name, url: spec.url })
     created.push(row)
     // The spec is never stored: the target it made is named by its id.

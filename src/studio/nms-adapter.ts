@@ -12,7 +12,7 @@ import Context from 'node-media-server/src/core/context.js'
 import logger from 'node-media-server/src/core/logger.js'
 import NodeRtmpServer from 'node-media-server/src/server/rtmp_server.js'
 import { listen } from '../node/http'
-import { redactSecrets } from '../shared/redact'
+import { redactNmsLine } from '../shared/redact'
 
 /**
  * NMS: the fields of its RtmpSession (session/rtmp_session.js over base_session.js) we use. NMS
@@ -77,22 +77,6 @@ export interface RtmpListenerHooks {
   play(p: RtmpClient): void
   /** NMS's lines about this listener's connections (and its server errors), redacted. */
   log(level: NmsLogLevel, line: string): void
-}
-
-/**
- * NMS: its lines print stream paths as "/app/name"; the name is a stream key for a publisher,
- * whatever the app (a key pushed to a wrong app is still a key).
- */
-const NMS_STREAM_PATH = /(\/[\w-]+\/)[\w-]+/g
-/**
- * NMS: RtmpSession.onConnect logs a refused path as "... app=<app>, name=<name>" with the raw
- * values (a key with one bad character in it): everything after them goes.
- */
-const NMS_RAW_PATH = /\b(app|name)=.*$/s
-
-/** NMS's line as it may leave the process: no stream key in any of NMS's shapes. */
-function redactNmsLine(message: string): string {
-  return redactSecrets(message.replace(NMS_RAW_PATH, '$1=****').replace(NMS_STREAM_PATH, '$1****'))
 }
 
 /** What a socket of a listener leads to: the hooks NMS's events and lines are given to. */

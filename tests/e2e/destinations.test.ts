@@ -19,8 +19,25 @@ import {
   stopLive,
   text
 } from './app-page'
+import { sharedTransport } from '../../src/main/core/http-transport'
+import { NotingTransport } from '../helpers/studio-client'
+import { STREAM_POLL_MS, TARGETS_REFRESH_MS } from '../../src/renderer/src/lib/stream-store'
 
 const app = appForFile()
+
+/** The core's requests to the service (the local studio here) from now until stop(), as sent. */
+function watchRequests(): { list: NotingTransport['sent']; stop: () => void } {
+  const noting = new NotingTransport()
+  const request = sharedTransport.request
+  sharedTransport.request = (...a) => noting.request(...a)
+  return {
+    list: noting.sent,
+    stop: () => {
+      sharedTransport.request = request
+      noting.close()
+    }
+  }
+}
 
 const SHOW = 'Morning show'
 
@@ -130,6 +147,32 @@ describe('destinations', () => {
       await eventually(async () => (await core.getStream(id)).isActive, 30_000).toBe(true)
     }
     await section.getByTestId('destinations-live-note').waitFor()
+
+    // One poller: the stream page, its Destinations and the banner all show this stream while it is
+    // live, and the studio is asked for it once a poll period, and for its targets at most once in
+    // TARGETS_REFRESH_MS (the states come from the stream's own answer). Counted where the core's
+    // requests leave for the studio.
+    const showId = await idOf(SHOW)
+    const sent = watchRequests()
+    try {
+      const streamReads = () => sent.list.filter((r) => r.path === `/api/stream/${showId}`)
+      const reads = 6
+      await eventually(async () => streamReads().length, 30_000).toBeGreaterThanOrEqual(reads)
+      const [first, last] = [streamReads()[0]!.at, streamReads()[reads - 1]!.at]
+      // Six reads take five periods with one poller (the page's and the destinations' two pollers
+      // made them in about three); a read is never early, it may be a little late.
+      expect(last - first).toBeGreaterThanOrEqual((reads - 1) * STREAM_POLL_MS - 250)
+      const targetReads = sent.list.filter(
+        (r) => r.path.startsWith('/api/multistream/target') && r.at <= last
+      )
+      // The two targets are read again once at most in the window (shorter than the refresh
+      // period), and then in one request for the list.
+      expect(last - first).toBeLessThan(TARGETS_REFRESH_MS)
+      expect(targetReads.length).toBeLessThanOrEqual(1)
+      expect(sent.list.every((r) => r.method === 'GET')).toBe(true)
+    } finally {
+      sent.stop()
+    }
     await page
       .getByTestId('live-banner')
       .screenshot({ path: join(SHOTS, 'destinations-banner.png') })

@@ -85,6 +85,19 @@ export class ApiClient {
   }
 
   // ---- multistream targets (destinations) ----
+  /**
+   * A page of the user's targets. Livepeer lists them only by `userId` (its own id, which a stream's
+   * answer carries): without it a customer key gets 400 `required query parameter: userId`.
+   */
+  async listTargets(userId: string, args: PageArgs = {}): Promise<Page<ApiTarget>> {
+    const r = await this.call(
+      'GET',
+      `/multistream/target?${pageQuery(args, { userId })}`,
+      'destination'
+    )
+    return pageOf<ApiTarget>(r)
+  }
+
   getTarget(id: string): Promise<ApiTarget> {
     return this.json('GET', `/multistream/target/${enc(id)}`, 'destination')
   }

@@ -1,7 +1,7 @@
 // Runtime validators for every call's arguments: whatever arrives over IPC or HTTP is untrusted until it
 // passes here. One tuple schema per call, checked by the single dispatcher both shells use.
 import { z } from 'zod'
-import type { CallName } from '../../shared/contract'
+import { CAPTURE_KINDS, MAX_CALL_BYTES, type CallName } from '../../shared/contract'
 import type { Profile } from '../../shared/profiles'
 import { CORNERS } from '../../shared/scene-layout'
 import { LIMITS } from '../../shared/scenes'
@@ -112,7 +112,7 @@ const settings = z
     videoDeviceId: z.string().max(500).optional(),
     audioDeviceId: z.string().max(500).optional(),
     output: output.partial().optional(),
-    sourceKind: z.enum(['scene', 'camera', 'screen', 'test-pattern']).optional(),
+    sourceKind: z.enum(CAPTURE_KINDS).optional(),
     scenes: scenes.optional()
   })
   .strict()
@@ -188,11 +188,7 @@ export const CALL_ARGS = {
   goLive: z.tuple([
     z.object({ streamId: id, source, output, autoReconnect: z.boolean().optional() }).strict()
   ]),
-  // 16 MiB per chunk is far above what a 250 ms MediaRecorder slice produces at any sane bitrate.
-  pushMedia: z.tuple([
-    id,
-    z.instanceof(Uint8Array).refine((b) => b.byteLength <= 16 * 1024 * 1024)
-  ]),
+  pushMedia: z.tuple([id, z.instanceof(Uint8Array).refine((b) => b.byteLength <= MAX_CALL_BYTES)]),
   stopLive: z.tuple([id]),
   retryNow: z.tuple([id]),
   liveStatus: none,

@@ -3,31 +3,56 @@
 import type { AddDestinationArgs, DestinationsView } from '../../shared/contract'
 import { checkTargetUrl } from '../../shared/destinations'
 import { AppFailure } from '../../shared/result'
-import type { ApiClient } from './api-client'
+import type { ApiClient, ApiTarget } from './api-client'
 import { targetRefsOf, toDestinationsView } from './views'
 
 const isNotFound = (e: unknown): boolean => e instanceof AppFailure && e.error.code === 'not-found'
 
-/** The stream read once, and each of its targets (in parallel) for its name and whether it is disabled. */
+/** Targets in one list request: enough for any creator's destinations, more than a page of them is rare. */
+const TARGETS_PAGE = 100
+
+/**
+ * The stream read once, and its targets for their names and whether they are disabled: with two or
+ * more, in one request for the user's list; each one the list did not hold (a page too short, a
+ * service that refuses the list, a target deleted behind our back) on its own, in parallel.
+ */
 export async function listDestinations(
   client: ApiClient,
   streamId: string
 ): Promise<DestinationsView> {
   const stream = await client.getStream(streamId)
   const ids = [...new Set(targetRefsOf(stream).map((t) => t.id))]
+  const listed = ids.length > 1 ? await listedTargets(client, stream.userId) : new Map()
   const targets = await Promise.all(
-    ids.map((id) =>
-      client.getTarget(id).then(
-        (t) => [id, t] as const,
-        (e: unknown) => {
-          // A target deleted behind our back still shows, as missing, so it can be taken off.
-          if (isNotFound(e)) return [id, undefined] as const
-          throw e
-        }
+    ids
+      .filter((id) => !listed.has(id))
+      .map((id) =>
+        client.getTarget(id).then(
+          (t) => [id, t] as const,
+          (e: unknown) => {
+            // A target deleted behind our back still shows, as missing, so it can be taken off.
+            if (isNotFound(e)) return [id, undefined] as const
+            throw e
+          }
+        )
       )
-    )
   )
-  return toDestinationsView(stream, new Map(targets))
+  return toDestinationsView(stream, new Map([...listed, ...targets]))
+}
+
+/** The user's targets by id, from one page of the list; none when the service will not list them. */
+async function listedTargets(
+  client: ApiClient,
+  userId: string | undefined
+): Promise<Map<string, ApiTarget>> {
+  if (!userId) return new Map()
+  try {
+    const page = await client.listTargets(userId, { limit: TARGETS_PAGE })
+    return new Map(page.items.flatMap((t) => (t.id ? [[t.id, t] as const] : [])))
+  } catch {
+    // Each target is then read on its own, and says so if that fails too.
+    return new Map()
+  }
 }
 
 /** Creates the target and puts it on the stream in one request (create-multistream-target). */

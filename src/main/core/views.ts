@@ -9,7 +9,7 @@ import type {
   StreamTargetRef,
   StreamView
 } from '../../shared/contract'
-import { targetState } from '../../shared/destinations'
+import { destinationsOf, type TargetInfo } from '../../shared/destinations'
 import type { Profile } from '../../shared/profiles'
 
 export type ApiStream = components['schemas']['stream']
@@ -62,36 +62,20 @@ export function targetRefsOf(s: ApiStream): StreamTargetRef[] {
   )
 }
 
-/**
- * The stream's destinations: each target reference joined with its target object (name, disabled;
- * `undefined` when the service no longer has it), and its state read from the stream's issues.
- */
+/** The stream's destinations (shared/destinations.ts destinationsOf) from the service's stream. */
 export function toDestinationsView(
   s: ApiStream,
-  targets: ReadonlyMap<string, { name?: string; disabled?: boolean } | undefined>
+  targets: ReadonlyMap<string, TargetInfo>
 ): DestinationsView {
-  const streamActive = s.isActive ?? false
-  const issues = issuesOf(s.issues)
-  return {
-    streamId: s.id ?? '',
-    streamActive,
-    destinations: targetRefsOf(s).map((ref) => {
-      const t = targets.get(ref.id)
-      const name = t?.name || (t ? 'Unnamed destination' : 'Missing destination')
-      const disabled = t?.disabled ?? false
-      const st = targetState(
-        { id: ref.id, name: t?.name ?? '', disabled },
-        { isActive: streamActive, issues }
-      )
-      return {
-        ...ref,
-        name,
-        disabled,
-        state: st.state,
-        ...(st.reason ? { reason: st.reason } : {})
-      }
-    })
-  }
+  return destinationsOf(
+    {
+      id: s.id ?? '',
+      isActive: s.isActive ?? false,
+      issues: issuesOf(s.issues),
+      multistream: targetRefsOf(s)
+    },
+    targets
+  )
 }
 
 const RECORDING: readonly string[] = ['waiting', 'ready', 'failed', 'deleted', 'none']

@@ -9,7 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { listen, readBody } from '../../node/http'
 import { contentTypeOf, resolveStaticFile } from '../../node/static-files'
 import { Readable } from 'node:stream'
-import { EVENT_NAMES, type RecordingDownload } from '../../shared/contract'
+import { EVENT_NAMES, MAX_CALL_BYTES, type RecordingDownload } from '../../shared/contract'
 import type { Result } from '../../shared/result'
 import type { Core } from '../core/core'
 import { dispatch, isCallName } from '../core/dispatch'
@@ -41,10 +41,6 @@ export interface RunningWebShell {
   session: string
   close(): Promise<void>
 }
-
-// Settings carry the scenes' images (shared/scenes.ts LIMITS: 6 x 2.5 MB as data URLs at most).
-const JSON_LIMIT = 16 * 1024 * 1024
-const MEDIA_LIMIT = 16 * 1024 * 1024
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a)
@@ -170,7 +166,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
         error: { code: 'bad-request', message: `Unknown call: ${name.slice(0, 80)}` }
       })
     if (name === 'pushMedia') {
-      const body = await readBody(req, MEDIA_LIMIT)
+      const body = await readBody(req, MAX_CALL_BYTES)
       if (body === 'too-large')
         return send(res, 413, {
           ok: false,
@@ -185,7 +181,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
         ok: false,
         error: { code: 'bad-request', message: 'Calls are JSON.' }
       })
-    const body = await readBody(req, JSON_LIMIT)
+    const body = await readBody(req, MAX_CALL_BYTES)
     if (body === 'too-large')
       return send(res, 413, {
         ok: false,

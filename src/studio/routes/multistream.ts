@@ -3,7 +3,7 @@
 // carries it. Another user's target is "not found".
 import { requireUser, type StudioContext } from '../context'
 import { pageHeaders, parseCursor, parseLimit, type Router } from '../http'
-import { checkTargetUrl } from '../multistream'
+import { requireParsableUrl } from '../multistream'
 import {
   deleteTarget,
   getOwnTarget,
@@ -36,7 +36,7 @@ export function multistreamRoutes(router: Router, ctx: StudioContext): void {
   router.add('POST', /^\/api\/multistream\/target\/?$/, async (req) => {
     const user = requireUser(ctx, req.raw)
     const body = checkTargetCreate(await req.body())
-    checkTargetUrl(body.url)
+    requireParsableUrl(body.url)
     const t = newTarget(user.id, { name: body.name, url: body.url, disabled: body.disabled })
     insertTarget(ctx.db, t)
     return { status: 201, body: targetToApi(t) }
@@ -59,7 +59,7 @@ export function multistreamRoutes(router: Router, ctx: StudioContext): void {
     if (typeof body.disabled === 'boolean') patch.disabled = body.disabled
     if (body.name) patch.name = body.name
     if (body.url) {
-      checkTargetUrl(body.url)
+      requireParsableUrl(body.url)
       patch.url = body.url
     }
     if (Object.keys(patch).length > 0) {

@@ -131,8 +131,7 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
     requireUser(ctx, req.raw)
     const body = await req.body()
     const { stream } = ownStream(ctx, req)
-    const record = (body as { record?: unknown } | undefined)?.record
-    if (typeof record !== 'boolean') throw new HttpError(400, 'record field required')
+    const record = booleanField(body, 'record')
     if (stream.isActive && record !== stream.doc.record)
       throw new HttpError(400, "cannot change 'record' field while stream is active")
     saveDoc(ctx.db, stream.id, { ...stream.doc, record })
@@ -143,8 +142,7 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
     requireUser(ctx, req.raw)
     const body = await req.body()
     const { stream } = ownStream(ctx, req)
-    const suspended = (body as { suspended?: unknown } | undefined)?.suspended
-    if (typeof suspended !== 'boolean') throw new HttpError(400, 'suspended field required')
+    const suspended = booleanField(body, 'suspended')
     saveDoc(ctx.db, stream.id, { ...stream.doc, suspended })
     if (suspended && stream.isActive) await ctx.live.terminate(stream.id)
     return { status: 204 }
@@ -207,4 +205,11 @@ export function streamTargetRoutes(router: Router, ctx: StudioContext): void {
     ctx.live.multistreamChanged(user.id, stream.id)
     return { status: 204 }
   })
+}
+
+/** The one boolean field of PATCH /stream/{id}/record and /suspended: 400 `<name> field required`. */
+function booleanField(body: unknown, name: 'record' | 'suspended'): boolean {
+  const value = (body as Record<string, unknown> | undefined)?.[name]
+  if (typeof value !== 'boolean') throw new HttpError(400, `${name} field required`)
+  return value
 }

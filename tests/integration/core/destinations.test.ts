@@ -1,7 +1,7 @@
 // Destinations (multistream targets) through the app's own client and core module, against the real
 // local studio (HTTP, SQLite, RTMP ingest, its ffmpeg forwarders): add, list, disable, delete, the
 // errors a person sees, and each destination's state while live, read from the stream's issues.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
 import {
   addDestination,
@@ -11,33 +11,18 @@ import {
 } from '../../../src/main/core/destinations'
 import type { DestinationsView } from '../../../src/shared/contract'
 import { buildTargetUrl } from '../../../src/shared/destinations'
+import { NotingTransport, relay as relayOf, studioClientForFile } from '../../helpers/studio-client'
 import { failure } from '../../helpers/failure'
-import {
-  api,
-  pushTestPattern,
-  startTestStudio,
-  waitFor,
-  type TestStudio
-} from '../../helpers/studio'
+import { api, pushTestPattern, waitFor, type TestStudio } from '../../helpers/studio'
 
+const file = studioClientForFile()
 let studio: TestStudio
 let client: ApiClient
-
-beforeAll(async () => {
-  studio = await startTestStudio()
-  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
-})
-afterAll(async () => {
-  await studio?.cleanup()
-})
+beforeAll(() => void ({ studio, client } = file()))
 
 const P360 = { name: '360p', width: 640, height: 360, bitrate: 600_000, fps: 30 }
 
-/** A second stream of the same studio is a real RTMP destination: its ingest URL + its key. */
-async function relay(name: string): Promise<{ id: string; key: string; url: string }> {
-  const s = await client.createStream({ name, profiles: [], record: false })
-  return { id: s.id!, key: s.streamKey!, url: buildTargetUrl(studio.rtmpUrl, s.streamKey!) }
-}
+const relay = (name: string) => relayOf(file(), name)
 
 const byName = (v: DestinationsView, name: string) => v.destinations.find((d) => d.name === name)
 
@@ -80,7 +65,6 @@ describe('destinations against the local studio', () => {
       ['Relay B', '360p', true]
     ])
     expect(await listDestinations(client, show.id!)).toEqual(two)
-
     // Nothing the app reads back carries a URL or a key: not the view, not the raw stream or target.
     const idB = byName(two, 'Relay B')!.id
     const raw = JSON.stringify([
@@ -101,6 +85,40 @@ describe('destinations against the local studio', () => {
     // The target object went too, not only the stream's reference to it.
     expect(await failure(client.getTarget(idB))).toMatchObject({ code: 'not-found', status: 404 })
     expect((await client.getStream(show.id!)).multistream?.targets).toHaveLength(1)
+  })
+
+  it("reads two or more targets in one request for the user's list, a deleted one on its own", async () => {
+    const show = await client.createStream({ name: 'listed', profiles: [], record: false })
+    for (const name of ['Listed A', 'Listed B'])
+      await addDestination(client, {
+        streamId: show.id!,
+        name,
+        url: (await relay(`relay ${name}`)).url,
+        profile: 'source',
+        videoOnly: false
+      })
+    const noting = new NotingTransport()
+    const seen = noting.client(file())
+    const both = await listDestinations(seen, show.id!)
+    expect(both).toEqual(await listDestinations(client, show.id!))
+    expect(both.destinations.map((d) => d.name)).toEqual(['Listed A', 'Listed B'])
+    expect(noting.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /api/stream/${show.id}`,
+      'GET /api/multistream/target'
+    ])
+    // A target deleted behind our back is not in the list: read on its own, it shows as missing.
+    const idA = byName(both, 'Listed A')!.id
+    await client.deleteTarget(idA)
+    noting.sent.length = 0
+    expect((await listDestinations(seen, show.id!)).destinations.map((d) => d.name)).toEqual([
+      'Missing destination',
+      'Listed B'
+    ])
+    expect(noting.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /api/stream/${show.id}`,
+      'GET /api/multistream/target',
+      `GET /api/multistream/target/${idA}`
+    ])
   })
 
   it('names what is wrong: bad URL (before sending), unknown rendition, stream, or destination', async () => {

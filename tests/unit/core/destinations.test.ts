@@ -15,7 +15,11 @@ import {
   buildTargetUrl,
   checkDestination,
   checkTargetUrl,
+  destinationsOf,
   destinationsSummary,
+  retryingIssue,
+  retryingReason,
+  targetsOf,
   targetState
 } from '../../../src/shared/destinations'
 import { redactSecrets, targetUrlSecrets } from '../../../src/shared/redact'
@@ -101,6 +105,16 @@ describe('destination state', () => {
   const t = { id: 'f3a1c0de-0000-4000-8000-000000000001', name: 'YouTube', disabled: false }
   const issue = (name: string, id: string, reason: string): string =>
     `Multistream target "${name}" (${id}) is retrying: ${reason}`
+
+  it("is written and read back by one pair: the local studio's exact words", () => {
+    expect(retryingIssue({ id: t.id, name: 'YouTube' }, 'connection refused')).toBe(
+      issue('YouTube', t.id, 'connection refused')
+    )
+    expect(retryingReason(issue('YouTube', t.id, 'the server rejected the stream key'))).toBe(
+      'the server rejected the stream key'
+    )
+    expect(retryingReason('YouTube ingest slow')).toBeUndefined()
+  })
 
   it('is idle while the stream is not active, live while it is', () => {
     expect(targetState(t, { isActive: false, issues: null })).toEqual({ state: 'idle' })
@@ -246,6 +260,40 @@ describe('views', () => {
         }
       ]
     })
+  })
+
+  it('is made again from a newer read of the stream alone, with the targets the view came from', () => {
+    const first = toDestinationsView(stream, targets)
+    const v = toStreamView(stream, ingest)
+    // The same read gives the same view: nothing about a target is lost on the way through the view.
+    expect(destinationsOf(v, targetsOf(first))).toEqual(first)
+    expect(targetsOf(first)).toEqual(
+      new Map([
+        ['t1', { name: 'YouTube', disabled: false }],
+        ['t2', { name: 'Twitch', disabled: false }],
+        ['t3', { name: 'Facebook', disabled: true }],
+        ['t4', undefined]
+      ])
+    )
+    // A newer read: Twitch is live again and YouTube retrying; then the stream ends.
+    const newer = {
+      ...v,
+      issues: [retryingIssue({ id: 't1', name: 'YouTube' }, 'connection lost')]
+    }
+    expect(destinationsOf(newer, targetsOf(first)).destinations.map((d) => d.state)).toEqual([
+      'retrying',
+      'live',
+      'disabled',
+      'live'
+    ])
+    expect(destinationsOf(newer, targetsOf(first)).destinations[0]?.reason).toBe('connection lost')
+    const ended = destinationsOf({ ...v, isActive: false, issues: [] }, targetsOf(first))
+    expect(ended.streamActive).toBe(false)
+    expect(ended.destinations.map((d) => d.state)).toEqual(['idle', 'idle', 'disabled', 'idle'])
+    // A target without a name shows as unnamed, and is still one the service has.
+    const unnamed = toDestinationsView(stream, new Map([['t1', { name: '' }]]))
+    expect(unnamed.destinations[0]?.name).toBe('Unnamed destination')
+    expect(targetsOf(unnamed).get('t1')).toEqual({ name: '', disabled: false })
   })
 
   it('gives the stream view its health, issues and target ids (never a URL)', () => {

@@ -1,7 +1,13 @@
 // The forwarder's pure parts (its ffmpeg arguments, how an exit is named, which parts of a target
 // URL are secrets), the URL shown in a "Bad URL" error, and the redactor on destination URLs.
 import { describe, expect, it } from 'vitest'
-import { redact, redactSecrets, targetUrlSecrets } from '../../../src/shared/redact'
+import {
+  redact,
+  redactNmsLine,
+  redactSecrets,
+  targetUrlSecrets,
+  urlForError
+} from '../../../src/shared/redact'
 import {
   FORWARD_BACKOFF,
   forwardArgs,
@@ -9,7 +15,6 @@ import {
   type ForwardTarget
 } from '../../../src/studio/forwarder'
 import { backoffDelay } from '../../../src/shared/backoff'
-import { urlForError } from '../../../src/studio/multistream'
 
 const target = (o: Partial<ForwardTarget> = {}): ForwardTarget => ({
   targetId: 't1',
@@ -130,5 +135,19 @@ describe('target secrets and redaction', () => {
     expect(urlForError('srt://h.example:1?streamid=s3cret')).toBe('srt://h.example:1/****')
     expect(urlForError('rtmp://user:pw@h.example/app/k')).toBe('rtmp://h.example/****')
     expect(urlForError('no scheme at all s3cret')).toBe('****')
+  })
+
+  it("takes the key out of node-media-server's lines, in each of its shapes", () => {
+    expect(redactNmsLine('[rtmp publish] New stream. id=ab12 streamPath=/live/s3cretkey123')).toBe(
+      '[rtmp publish] New stream. id=ab12 streamPath=/live/****'
+    )
+    // A key pushed to another app is still a key.
+    expect(redactNmsLine('[rtmp play] Close stream. streamPath=/other/s3cretkey123')).toBe(
+      '[rtmp play] Close stream. streamPath=/other/****'
+    )
+    // A refused path keeps its raw values (a bad character in the key): all after app= goes.
+    expect(redactNmsLine('RTMP session ab12 invalid path app=live, name=s3cret key!')).toBe(
+      'RTMP session ab12 invalid path app=****'
+    )
   })
 })

@@ -34,8 +34,17 @@ describe('request-schemas.json', () => {
     expect(JSON.stringify(committed.schemas)).toBe(JSON.stringify(fresh))
   })
 
-  it('holds exactly the two stream payloads, self-contained', () => {
-    expect(Object.keys(committed.schemas)).toEqual([...REQUEST_SCHEMA_NAMES])
+  it('holds exactly the five request payloads (two of streams, three of targets), self-contained', () => {
+    // Named here, not read back from REQUEST_SCHEMA_NAMES: a payload added or dropped there fails this.
+    const five = [
+      'new-stream-payload',
+      'stream-patch-payload',
+      'multistream-target',
+      'multistream-target-patch-payload',
+      'target-add-payload'
+    ]
+    expect(REQUEST_SCHEMA_NAMES).toEqual(five)
+    expect(Object.keys(committed.schemas)).toEqual(five)
     expect(refsIn(committed.schemas)).toEqual([])
     const create = committed.schemas['new-stream-payload']
     expect(create.required).toEqual(['name'])

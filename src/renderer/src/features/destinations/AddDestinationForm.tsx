@@ -10,7 +10,7 @@ import {
 } from '../../../../shared/destinations'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
-import { ErrorNote } from '../../components/ErrorNote'
+import { FormActions } from '../../components/FormActions'
 
 /**
  * A new destination: a service preset fills the server URL (editable), the key is a password field
@@ -199,15 +199,15 @@ export function AddDestinationForm({
         The key is sent to the service once and is never shown again: only the name and the
         rendition are.
       </p>
-      {error && <ErrorNote error={error} testId="destination-error" />}
-      <div className="actions">
-        <button type="submit" disabled={busy} data-testid="destination-add">
-          {busy ? 'Adding…' : 'Add destination'}
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions
+        label="Add destination"
+        busyLabel="Adding…"
+        busy={busy}
+        error={error}
+        testId="destination-add"
+        errorTestId="destination-error"
+        onCancel={onCancel}
+      />
     </form>
   )
 }

@@ -9,7 +9,7 @@ import { OutputForm, outputIssue } from './OutputForm'
 import { noteWentLive, preferredStreamIds } from '../../lib/recent-streams'
 import { useLive } from './live-context'
 import { useSource, type SourceChoice } from './use-source'
-import type { SourceKind } from './capture'
+import type { CaptureKind } from '../../../../shared/contract'
 import { activeScene, readScenes, withScene, type ScenesState } from '../../../../shared/scenes'
 import type { Rect } from '../../../../shared/scene-layout'
 import { useSceneProgram } from '../scenes/use-scene-program'
@@ -18,7 +18,7 @@ import { SceneTabs, ScenesPanel } from '../scenes/ScenesPanel'
 import { MixerPanel } from '../scenes/MixerPanel'
 import { ComposeStats } from '../scenes/ComposeStats'
 
-const SOURCES: { kind: SourceKind; label: string }[] = [
+const SOURCES: { kind: CaptureKind; label: string }[] = [
   { kind: 'scene', label: 'Scene: camera, screen, images and titles' },
   { kind: 'camera', label: 'Camera + microphone' },
   { kind: 'screen', label: 'Screen' },

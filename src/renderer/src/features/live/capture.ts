@@ -3,8 +3,6 @@
 import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 
-export type SourceKind = 'scene' | 'camera' | 'screen' | 'test-pattern'
-
 /** H.264 first: main can then copy the video instead of re-encoding it. VP8/VP9 otherwise. */
 const MIME_CANDIDATES = [
   'video/x-matroska;codecs=avc1,opus',

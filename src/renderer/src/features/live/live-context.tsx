@@ -2,16 +2,21 @@
 // the navigation, so leaving "Go live" never stops a broadcast or its preview.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
-import type { LiveHealthEvent, LiveStateEvent, OutputSettings } from '../../../../shared/contract'
+import type {
+  CaptureKind,
+  LiveHealthEvent,
+  LiveStateEvent,
+  OutputSettings
+} from '../../../../shared/contract'
 import { isFinal, isRunning } from '../../../../shared/live-state'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
-import { pickMimeType, stopTracks, type SourceKind } from './capture'
+import { pickMimeType, stopTracks } from './capture'
 import { MediaPusher } from './media-pusher'
 import type { SceneProgram } from '../scenes/program'
 
 export interface Capture {
-  kind: SourceKind
+  kind: CaptureKind
   stream: MediaStream | null
   /** A scene broadcast: `stream` is the program's output; releasing it releases every capture in it. */
   program?: SceneProgram

@@ -2,19 +2,12 @@
 // MediaStream (so a broadcast survives navigation); this hook only decides what to open and when.
 import { useCallback, useEffect, useState } from 'react'
 import type { AppError } from '../../../../shared/result'
-import type { OutputSettings } from '../../../../shared/contract'
-import {
-  isScreenCancel,
-  listDevices,
-  mediaError,
-  openCamera,
-  openScreen,
-  type SourceKind
-} from './capture'
+import type { CaptureKind, OutputSettings } from '../../../../shared/contract'
+import { isScreenCancel, listDevices, mediaError, openCamera, openScreen } from './capture'
 import { useLive } from './live-context'
 
 export interface SourceChoice {
-  kind: SourceKind
+  kind: CaptureKind
   videoDeviceId?: string
   audioDeviceId?: string
 }

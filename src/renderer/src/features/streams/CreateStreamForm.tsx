@@ -4,7 +4,7 @@ import { RECOMMENDED_PROFILES, type ProfileIssue } from '../../../../shared/prof
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
 import { useResult } from '../../lib/use-result'
-import { ErrorNote } from '../../components/ErrorNote'
+import { FormActions } from '../../components/FormActions'
 import { ProfilesEditor } from '../profiles/ProfilesEditor'
 import { checkRows, rowFromProfile, type ProfileRow } from '../profiles/profile-rows'
 import { IssueList } from '../profiles/IssueList'
@@ -89,15 +89,15 @@ export function CreateStreamForm({
       </label>
       <ProfilesEditor rows={rows} onChange={setRows} issues={issues} />
       <IssueList issues={issues} />
-      {error && <ErrorNote error={error} testId="create-stream-error" />}
-      <div className="actions">
-        <button type="submit" disabled={busy} data-testid="create-stream-submit">
-          {busy ? 'Creating…' : 'Create stream'}
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions
+        label="Create stream"
+        busyLabel="Creating…"
+        busy={busy}
+        error={error}
+        testId="create-stream-submit"
+        errorTestId="create-stream-error"
+        onCancel={onCancel}
+      />
     </form>
   )
 }

@@ -5,6 +5,29 @@ import { useApi } from '../../lib/api'
 import { CopyButton } from '../../components/CopyButton'
 import { ErrorNote } from '../../components/ErrorNote'
 
+/** A URL that is no secret: shown as it is, with its copy button. */
+function CopyableUrl({
+  title,
+  copyLabel,
+  url,
+  testId
+}: {
+  title: string
+  copyLabel: string
+  url: string
+  testId: string
+}): ReactNode {
+  return (
+    <>
+      <dt>{title}</dt>
+      <dd>
+        <code data-testid={testId}>{url}</code>
+        <CopyButton label={copyLabel} getText={() => ({ ok: true, value: url })} />
+      </dd>
+    </>
+  )
+}
+
 /** Ingest URL and key: the key stays masked until the user asks, and is fetched only then. */
 export function StreamKey({ stream }: { stream: StreamView }): ReactNode {
   const api = useApi()
@@ -20,14 +43,12 @@ export function StreamKey({ stream }: { stream: StreamView }): ReactNode {
   }
   return (
     <dl className="kv">
-      <dt>Ingest URL</dt>
-      <dd>
-        <code data-testid="ingest-url">{stream.ingestUrl}</code>
-        <CopyButton
-          label="Copy ingest URL"
-          getText={() => ({ ok: true, value: stream.ingestUrl })}
-        />
-      </dd>
+      <CopyableUrl
+        title="Ingest URL"
+        copyLabel="Copy ingest URL"
+        url={stream.ingestUrl}
+        testId="ingest-url"
+      />
       <dt>Stream key</dt>
       <dd>
         <code data-testid="stream-key" data-masked={revealed ? 'false' : 'true'}>
@@ -49,14 +70,12 @@ export function StreamKey({ stream }: { stream: StreamView }): ReactNode {
           onError={setError}
         />
       </dd>
-      <dt>Playback URL</dt>
-      <dd>
-        <code data-testid="playback-url">{stream.playbackUrl}</code>
-        <CopyButton
-          label="Copy playback URL"
-          getText={() => ({ ok: true, value: stream.playbackUrl })}
-        />
-      </dd>
+      <CopyableUrl
+        title="Playback URL"
+        copyLabel="Copy playback URL"
+        url={stream.playbackUrl}
+        testId="playback-url"
+      />
       {error && (
         <dd>
           <ErrorNote error={error} />

@@ -5,7 +5,7 @@ import { useApi } from '../../lib/api'
 import { noteOpened } from '../../lib/recent-streams'
 import { formatDate } from '../../lib/format'
 import type { Navigate } from '../../lib/route'
-import { useResult } from '../../lib/use-result'
+import { useStream, useStreamPoll } from '../../lib/use-stream'
 import { ConfirmButton } from '../../components/ConfirmButton'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
 import { useLive } from '../live/live-context'
@@ -28,25 +28,20 @@ export function StreamPage({
   const api = useApi()
   useEffect(() => noteOpened(id), [id])
   const live = useLive()
-  const stream = useResult(() => api.getStream(id), [api, id])
   const [error, setError] = useState<AppError | null>(null)
   const [saving, setSaving] = useState(false)
   const runState = live.run?.streamId === id ? live.run.state : undefined
+  const stream = useStream(id)
+  // While the service says the stream is active (our run, or another encoder such as OBS), keep
+  // asking: isActive drops a moment after ingest ends, and the locks below depend on it. The one
+  // poller of the stream (lib/stream-store.ts) also serves its destinations and the live banner.
+  useStreamPoll(id, stream.value?.isActive === true)
 
   // The service flips isActive as ingest starts and ends: re-read the stream when our run changes state.
   const { reload } = stream
   useEffect(() => {
     if (runState) reload()
   }, [runState, reload])
-
-  // While the service says the stream is active (our run, or another encoder such as OBS), keep
-  // asking: isActive drops a moment after ingest ends, and the locks below depend on it.
-  const serviceActive = stream.value?.isActive === true
-  useEffect(() => {
-    if (!serviceActive) return
-    const t = setInterval(reload, 2000)
-    return () => clearInterval(t)
-  }, [serviceActive, reload])
 
   if (stream.loading && !stream.value) return <Loading />
   if (!stream.value)
