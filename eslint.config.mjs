@@ -90,7 +90,28 @@ export default tseslint.config(
     packages: ['electron', 'ws', 'libsql', '@napi-rs/*', 'node-media-server', 'zod'],
     globals: NODE_GLOBALS,
     why: 'The renderer imports src/shared and its own bridge only (window.onair is its way out).'
-  })
+  }),
+  // room: supervisor
+  // Every child process of the app and of the studio starts through src/node/process.ts (no console
+  // window on Windows, tracked for the whole-tree kill on exit). A rule of its own name, so it adds to
+  // the folder boundaries' no-restricted-imports instead of replacing them. scripts/ and tests/ may
+  // start processes directly (they are not shipped).
+  {
+    files: ['src/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    ignores: ['src/node/process.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['child_process', 'node:child_process'].map((name) => ({
+            name,
+            message:
+              'Start child processes through src/node/process.ts (spawnChild, runChild): windowsHide and tracking.'
+          }))
+        }
+      ]
+    }
+  }
 )
 
 /** One no-restricted-imports (and globals) rule for a folder, from the lists above. */

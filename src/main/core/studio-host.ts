@@ -201,7 +201,10 @@ export class StudioHost {
     return child
   }
 
-  private async start(child: ChildProcess, remembered: LocalPorts | undefined): Promise<StudioInfo> {
+  private async start(
+    child: ChildProcess,
+    remembered: LocalPorts | undefined
+  ): Promise<StudioInfo> {
     try {
       const ready = await this.untilReady(child)
       const got = { api: portOf(ready.apiUrl), rtmp: portOf(ready.rtmpUrl) }

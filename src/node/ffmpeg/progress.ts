@@ -70,20 +70,21 @@ export const FLOWING_AFTER_US = 500_000
 
 /**
  * The one definition of "media is flowing", for the broadcaster's push, the studio's forwarders and
- * its transcoders: a block that is not ffmpeg's last, with bytes written and at least FLOWING_AFTER_US
- * of media time written.
+ * its transcoders: a block that is not ffmpeg's last shows at least FLOWING_AFTER_US of media time
+ * written to the output. (Media time, not bytes: outputs that write their own files, HLS among them,
+ * report no total size.)
  *
- * What a first block with bytes proves is only that ffmpeg opened its output and wrote to it. For
- * RTMP that means the server answered the publish, not that it accepted the stream: some servers
+ * What a first block proves is only that ffmpeg opened its output and wrote its header. For RTMP that
+ * means the server answered the publish, not that it accepted the stream: some servers
  * (node-media-server, so the local studio, among them) answer NetStream.Publish.Start and check the
  * key afterwards, then close the connection. ffmpeg prints its first block as soon as the output's
  * header is written (media time about 0) and the next ones a stats period apart (half a second or a
  * second); a refused publish fails ffmpeg's next writes within milliseconds, so it ends before a
- * second block. The final block
- * (`progress=end`) can count what a burst wrote before the refusal was noticed, so it never counts.
+ * second block. The final block (`progress=end`) can count what a burst wrote before the refusal was
+ * noticed, so it never counts.
  */
 export const showsMediaFlowing = (b: ProgressBlock): boolean =>
-  !b.end && b.totalSize > 0 && b.outTimeUs >= FLOWING_AFTER_US
+  !b.end && b.outTimeUs >= FLOWING_AFTER_US
 
 /**
  * The start of every supervised ffmpeg's arguments: warnings only on stderr (the redacted ring keeps

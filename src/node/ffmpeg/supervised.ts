@@ -7,12 +7,7 @@
 // outputs and playlists in order, on every OS (Windows has no SIGINT for it).
 import { spawnChild, stopChild, type ChildProcess, type ProcessPlatform } from '../process'
 import type { Backoff } from '../../shared/backoff'
-import {
-  Supervised,
-  type AttemptExit,
-  type NextAttempt,
-  type SupervisedChild
-} from '../supervised'
+import { Supervised, type AttemptExit, type NextAttempt, type SupervisedChild } from '../supervised'
 import { ProgressParser, showsMediaFlowing, type ProgressBlock } from './progress'
 
 export interface FfmpegExit extends AttemptExit {
