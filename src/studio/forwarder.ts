@@ -10,7 +10,8 @@
 //   demux and a remux per target: the lowest CPU of the options. The price is latency: the target
 //   gets each segment once it is complete (2 s segments), which a multistream viewer never sees.
 //
-// A target that refuses, drops or does not answer is retried with backoff (shared/backoff.ts) and
+// Each forwarder is a supervised ffmpeg (node/ffmpeg/supervised.ts): a target that refuses, drops,
+// stalls or does not answer is retried with FORWARD_BACKOFF (shared/backoff.ts) and
 // reported as one issue string; it never touches the session, its recording or other targets.
 import { existsSync } from 'node:fs'
 import { QUIET_WITH_PROGRESS } from '../node/ffmpeg/progress'
