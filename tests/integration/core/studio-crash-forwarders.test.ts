@@ -7,7 +7,6 @@
 // parts throughout: the studio child (node + tsx), its transcoder and forwarder ffmpegs, a second
 // studio in-process as the target. (Windows has no process groups: that branch, taskkill /T on the
 // dead studio's pid, runs by injection in tests/unit/core/studio-host-tree.test.ts.)
-import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
@@ -24,24 +23,8 @@ import {
   waitFor,
   type StudioStream
 } from '../../helpers/studio'
+import { processesWith } from '../../helpers/proc'
 import { waitUntil } from '../../helpers/wait-until'
-
-/** Live (not zombie) processes whose command line contains every word, with their pids. */
-function processesWith(...words: string[]): number[] {
-  const out: number[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ')
-      if (words.every((w) => cmd.includes(w))) out.push(Number(name))
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return out
-}
 
 describe('the local studio killed while a destination is live', () => {
   it('leaves no forwarder running 10 s later, and comes back', async () => {

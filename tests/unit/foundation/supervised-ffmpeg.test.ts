@@ -16,17 +16,15 @@ import { waitUntil } from '../../helpers/wait-until'
 
 const FAST = { initialMs: 200, factor: 2, capMs: 1000, jitter: 0 }
 /** Real-time test picture, discarded: media time advances about a second a second. */
-const PICTURE = [
+const LIVE_PICTURE = [
   ...QUIET_WITH_PROGRESS,
   '-re',
   '-f',
   'lavfi',
   '-i',
-  'testsrc=size=64x64:rate=10',
-  '-f',
-  'null',
-  '-'
+  'testsrc=size=64x64:rate=10'
 ]
+const PICTURE = [...LIVE_PICTURE, '-f', 'null', '-']
 const dirs: string[] = []
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true })
@@ -140,12 +138,7 @@ describe('transcoder supervision (real ffmpeg into HLS)', () => {
         prepared.push(n)
         const out = join(root, `run${n}`)
         const args = [
-          ...QUIET_WITH_PROGRESS,
-          '-re',
-          '-f',
-          'lavfi',
-          '-i',
-          'testsrc=size=64x64:rate=10',
+          ...LIVE_PICTURE,
           '-c:v',
           'libx264',
           '-preset',
