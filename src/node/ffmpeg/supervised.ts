@@ -153,14 +153,16 @@ export class SupervisedFfmpeg<C extends SupervisedChild = ChildProcess> {
     let flowing = false
     let mediaUs = -1
     child.stdout?.on('data', (d: Buffer) => {
-      if (this.sup.child !== child) return
+      // The last blocks can arrive after the exit (the final media time counts): only a running
+      // attempt arms the stall timer or goes flowing.
+      const running = this.sup.child === child
       for (const b of parser.push(d)) {
         // The stall timer runs on media time: blocks that repeat the same time are a hung output.
-        if (b.outTimeUs > mediaUs) {
+        if (running && b.outTimeUs > mediaUs) {
           mediaUs = b.outTimeUs
           this.armStall()
         }
-        if (!flowing && showsMediaFlowing(b)) {
+        if (running && !flowing && showsMediaFlowing(b)) {
           flowing = true
           this.sup.up()
           this.o.onFlowing?.(n)
