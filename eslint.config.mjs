@@ -135,5 +135,26 @@ export default tseslint.config(
       rules: {
         'no-restricted-globals': ['error', ...r.globals.map((name) => ({ name, message: r.why }))]
       }
-    }))
+    })),
+  // room: supervisor
+  // Every child process of the app and of the studio starts through src/node/process.ts (no console
+  // window on Windows, tracked for the whole-tree kill on exit). The layers table allows Node built-ins
+  // to whole rooms; this narrows child_process to one file. scripts/ and tests/ may start processes
+  // directly (they are not shipped).
+  {
+    files: ['src/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    ignores: ['src/node/process.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['child_process', 'node:child_process'].map((name) => ({
+            name,
+            message:
+              'Start child processes through src/node/process.ts (spawnChild, runChild): windowsHide and tracking.'
+          }))
+        }
+      ]
+    }
+  }
 )

@@ -1,9 +1,13 @@
 // Process control for every child the app and the local studio start: the studio itself, its
-// transcoders and the broadcaster's ffmpeg. One module decides how a child is started (no console
-// window on Windows, its own process group where it has children of its own), how it is stopped
-// (gracefully first, then forced), what "forced" means on each OS (the whole tree: the process group
-// on macOS/Linux, `taskkill /T /F` on Windows), and that none outlives its parent's orderly exit.
+// transcoders and forwarders, the broadcaster's ffmpeg, and the short runs (`ffmpeg -version`, the MP4
+// remux, `keys create`). It is the only module that imports node:child_process (a lint rule keeps it
+// so). It decides how a child is started (no console window on Windows, its own process group where
+// it has children of its own), how it is stopped (gracefully first, then forced), what "forced" means
+// on each OS (the whole tree: the process group on macOS/Linux, `taskkill /T /F` on Windows), and that
+// none outlives its parent's orderly exit.
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
+
+export type { ChildProcess }
 
 /** The parts of a ChildProcess this module needs (tests pass fakes with the same shape). */
 export interface ChildHandle {
@@ -175,4 +179,54 @@ export function stopChild(child: ChildHandle, plan: StopPlan): Promise<void> {
 /** Forces every tracked child now: the last resort of an exiting process. */
 export function killAllTracked(): void {
   for (const t of [...live]) forceKill(t.child, { tree: t.tree, platform: t.platform })
+}
+
+export interface RunResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  /** Set when the command could not be started (ENOENT, EACCES) or ran past its time limit. */
+  error?: Error
+}
+
+/**
+ * Runs a short command to completion through spawnChild (tracked, no console window) and collects its
+ * output (each stream capped at maxBytes). Past timeoutMs it is forced, and the result says so.
+ */
+export function runChild(
+  command: string,
+  args: readonly string[],
+  o: Omit<SpawnChildOptions, 'stdio'> & { timeoutMs?: number; maxBytes?: number } = {}
+): Promise<RunResult> {
+  const max = o.maxBytes ?? 1024 * 1024
+  return new Promise((resolve) => {
+    const child = spawnChild(command, args, { ...o, stdio: ['ignore', 'pipe', 'pipe'] })
+    const out = { stdout: '', stderr: '' }
+    const collect = (k: 'stdout' | 'stderr') => (d: Buffer) => {
+      if (out[k].length < max) out[k] += d.toString().slice(0, max - out[k].length)
+    }
+    child.stdout?.on('data', collect('stdout'))
+    child.stderr?.on('data', collect('stderr'))
+    let error: Error | undefined
+    const timer =
+      o.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            error = new Error(`${command} did not finish within ${o.timeoutMs} ms`)
+            forceKill(child)
+          }, o.timeoutMs)
+    child.once('error', (e) => {
+      error ??= e
+      // Never started: no 'exit' follows.
+      if (child.pid === undefined) {
+        clearTimeout(timer)
+        resolve({ code: null, signal: null, ...out, error })
+      }
+    })
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(timer)
+      resolve({ code, signal, ...out, ...(error ? { error } : {}) })
+    })
+  })
 }

@@ -10,12 +10,14 @@
 //   demux and a remux per target: the lowest CPU of the options. The price is latency: the target
 //   gets each segment once it is complete (2 s segments), which a multistream viewer never sees.
 //
-// A target that refuses, drops or does not answer is retried with backoff (shared/backoff.ts) and
+// Each forwarder is a supervised ffmpeg (node/ffmpeg/supervised.ts): a target that refuses, drops,
+// stalls or does not answer is retried with FORWARD_BACKOFF (shared/backoff.ts) and
 // reported as one issue string; it never touches the session, its recording or other targets.
 import { existsSync } from 'node:fs'
-import { runFfmpeg, type FfmpegRun } from '../node/ffmpeg/run'
-import { QUIET_WITH_PROGRESS, showsMediaFlowing } from '../node/ffmpeg/progress'
-import { backoffDelay, type Backoff } from '../shared/backoff'
+import { QUIET_WITH_PROGRESS } from '../node/ffmpeg/progress'
+import { pushOutputArgs } from '../node/ffmpeg/push'
+import { SupervisedFfmpeg } from '../node/ffmpeg/supervised'
+import type { Backoff } from '../shared/backoff'
 import { retryingIssue } from '../shared/destinations'
 import { redactSecrets, targetUrlSecrets } from '../shared/redact'
 
@@ -26,8 +28,8 @@ import { redactSecrets, targetUrlSecrets } from '../shared/redact'
  */
 export const FORWARD_BACKOFF: Backoff = { initialMs: 1000, factor: 1.5, capMs: 5000, jitter: 0.2 }
 
-/** How long media must keep going out before a target counts as live (its issue clears). */
-export const LIVE_AFTER_MS = 1500
+/** A forwarder whose media time stops advancing this long (a dead playlist, a hung target) is restarted. */
+export const FORWARD_STALL_MS = 20_000
 
 export interface ForwardTarget {
   targetId: string
@@ -43,10 +45,7 @@ export type ForwardInput = { kind: 'rtmp'; url: string } | { kind: 'hls'; playli
 
 /** ffmpeg's arguments for one forwarder. Copy only: no decoding, no encoding. */
 export function forwardArgs(input: ForwardInput, t: ForwardTarget): string[] {
-  const args = [
-    // The first progress block with bytes written and media time proves the target accepted the publish.
-    ...QUIET_WITH_PROGRESS
-  ]
+  const args = [...QUIET_WITH_PROGRESS]
   if (input.kind === 'rtmp') {
     // Ends the pull if the ingest goes silent instead of hanging (the publisher left).
     args.push('-rw_timeout', '5000000', '-i', input.url)
@@ -58,11 +57,7 @@ export function forwardArgs(input: ForwardInput, t: ForwardTarget): string[] {
   if (!t.videoOnly) args.push('-map', '0:a:0?')
   args.push('-c', 'copy')
   if (t.videoOnly) args.push('-an')
-  const srt = /^srt:/i.test(t.url)
-  if (srt) args.push('-f', 'mpegts')
-  else args.push('-f', 'flv', '-flvflags', 'no_duration_filesize')
-  // A target that stops reading ends this ffmpeg (and is retried) instead of hanging it.
-  args.push('-rw_timeout', '10000000', t.url)
+  args.push(...pushOutputArgs(t.url))
   return args
 }
 
@@ -120,12 +115,14 @@ const sleep = (ms: number, signal: { cancel?: () => void }): Promise<void> =>
     }
   })
 
-/** One target of one publish run: starts, retries with backoff, and stops on request. */
+/**
+ * One target of one publish run: a supervised ffmpeg (restarts with FORWARD_BACKOFF; live once media
+ * is flowing, as node/ffmpeg/progress.ts defines it), stopped on request.
+ */
 export class Forwarder {
   private stopped = false
-  private current?: FfmpegRun
+  private ffmpeg?: SupervisedFfmpeg
   private wait: { cancel?: () => void } = {}
-  private attempt = 0
   private reason?: string
   private loop?: Promise<void>
   state: ForwarderState = 'starting'
@@ -163,8 +160,8 @@ export class Forwarder {
     this.stopped = true
     this.state = 'stopped'
     this.wait.cancel?.()
-    await this.current?.stop(graceMs)
     await this.loop
+    await this.ffmpeg?.stop(graceMs)
   }
 
   private log(line: string): void {
@@ -185,48 +182,36 @@ export class Forwarder {
 
   private async run(): Promise<void> {
     const input = this.o.input
-    while (!this.stopped) {
-      // A rendition's playlist appears a moment after the transcoder starts.
-      if (input.kind === 'hls' && !existsSync(input.playlist)) {
-        await sleep(200, this.wait)
-        continue
+    // A rendition's playlist appears a moment after the transcoder starts.
+    while (!this.stopped && input.kind === 'hls' && !existsSync(input.playlist))
+      await sleep(200, this.wait)
+    if (this.stopped) return
+    this.ffmpeg = new SupervisedFfmpeg({
+      ffmpeg: this.o.ffmpeg,
+      args: () => forwardArgs(input, this.o.target),
+      backoff: this.o.backoff ?? FORWARD_BACKOFF,
+      secrets: this.secrets,
+      ringLines: 20,
+      stallMs: FORWARD_STALL_MS,
+      onFlowing: () => {
+        this.state = 'live'
+        this.log('is live')
+        this.setReason(undefined)
+      },
+      onExit: (exit, next) => {
+        if (!next || this.stopped) return
+        // A stall (its media time stopped) reads as what it is: lost when it had been flowing.
+        const reason = exit.spawnError
+          ? 'ffmpeg could not be started'
+          : forwardFailureReason(exit.stderr.slice(-8), exit.wasUp)
+        const last = exit.stderr.slice(-1)[0] ?? `exit ${exit.code ?? exit.signal}`
+        this.log(
+          `is retrying in ${next.delayMs} ms (attempt ${next.attempt}): ${reason} [${last.slice(0, 300)}]`
+        )
+        this.state = 'retrying'
+        this.setReason(reason)
       }
-      // Live = media kept going out for LIVE_AFTER_MS. The first bytes alone prove little: ffmpeg
-      // starts writing before some servers (node-media-server among them) refuse the publish, and
-      // a refused key must not look like a target that went live and dropped.
-      let flowing = false
-      let firstFlow: { at: number; bytes: number } | undefined
-      const run = runFfmpeg(this.o.ffmpeg, forwardArgs(input, this.o.target), {
-        secrets: this.secrets,
-        ringLines: 20,
-        onProgress: (b) => {
-          if (flowing || !showsMediaFlowing(b)) return
-          const now = Date.now()
-          firstFlow ??= { at: now, bytes: b.totalSize }
-          if (now - firstFlow.at < LIVE_AFTER_MS || b.totalSize <= firstFlow.bytes) return
-          flowing = true
-          this.attempt = 0
-          this.state = 'live'
-          this.log('is live')
-          this.setReason(undefined)
-        }
-      })
-      this.current = run
-      const exit = await run.done
-      this.current = undefined
-      if (this.stopped) break
-      this.attempt += 1
-      const reason = exit.spawnError
-        ? 'ffmpeg could not be started'
-        : forwardFailureReason(run.stderr().slice(-8), flowing)
-      const delay = backoffDelay(this.attempt, this.o.backoff ?? FORWARD_BACKOFF)
-      const last = run.stderr().slice(-1)[0] ?? `exit ${exit.code ?? exit.signal}`
-      this.log(
-        `is retrying in ${delay} ms (attempt ${this.attempt}): ${reason} [${last.slice(0, 300)}]`
-      )
-      this.state = 'retrying'
-      this.setReason(reason)
-      await sleep(delay, this.wait)
-    }
+    })
+    this.ffmpeg.start()
   }
 }

@@ -12,6 +12,7 @@ import type { Ingest, IngestHooks, Publisher } from './ingest'
 import { getOwnTargets } from './multistream-store'
 import {
   assembleRecording,
+  type RenditionInfo,
   makeMp4,
   removeSessionMedia,
   runDir,
@@ -151,8 +152,10 @@ export class LiveManager implements LiveControl, IngestHooks {
     const run = [...this.runs.values()].find((r) => r.stream.streamKey === streamKey)
     if (!run || run.finalizing) return
     run.publishing = false
-    // The run's media has ended: its targets are pushed again by the next run (a resume).
+    // The run's media has ended: its targets are pushed again by the next run (a resume), and its
+    // transcoder ends with its input (no restart).
     this.stopForwarders(run)
+    run.transcoder?.endWithInput()
     if (clean || run.terminated) {
       void this.finalize(run)
       return
@@ -283,57 +286,83 @@ export class LiveManager implements LiveControl, IngestHooks {
       height: m.height,
       videoBitrate: m.videoKbps * 1000
     }
-    const dir = runDir(this.o.dataDir, run.session.id, run.run)
-    await mkdir(dir, { recursive: true })
     const profiles = run.session.profiles
     const renditions =
       profiles.length > 0 ? ladderRenditions(profiles, src.hasAudio) : [sourceRendition(src)]
-    await writeRunRenditions(dir, renditions)
     const input = this.o.ingest().pullUrl(p.streamKey)
-    const args =
-      profiles.length > 0 ? ladderArgs(input, dir, profiles, src) : sourceArgs(input, dir, src)
-    setRuns(this.o.db, run.session.id, run.run + 1)
-    let master = false
+    let stopPoll = (): void => undefined
+    run.transcoder = startTranscoder({
+      ffmpeg: this.o.ffmpeg,
+      // A restart after a crash continues the session as a new run (as a resume does): its own
+      // directory and playlists, its media time added after the crashed run's.
+      prepare: async (n) => {
+        if (n > 1) {
+          if (!run.publishing || run.finalizing) throw new Error('the publish has ended')
+          this.stopForwarders(run)
+          run.priorSeconds += run.lastProgress
+          run.lastProgress = 0
+          run.run += 1
+          this.o.log(`live: transcoder of session ${run.session.id} restarts as run ${run.run}`)
+        }
+        const dir = runDir(this.o.dataDir, run.session.id, run.run)
+        await mkdir(dir, { recursive: true })
+        await writeRunRenditions(dir, renditions)
+        setRuns(this.o.db, run.session.id, run.run + 1)
+        const args =
+          profiles.length > 0 ? ladderArgs(input, dir, profiles, src) : sourceArgs(input, dir, src)
+        return { args, renditions, out: dir }
+      },
+      restartable: () => run.publishing && !run.finalizing,
+      onStart: (_n, attempt) => {
+        run.media = { pullUrl: input, dir: attempt.out }
+        try {
+          this.reconcile(run)
+        } catch (err) {
+          this.o.log(
+            `multistream: targets of session ${run.session.id} not started: ${(err as Error).message}`
+          )
+        }
+        stopPoll = this.pollMaster(attempt.out, renditions)
+      },
+      onProgress: (sec) => {
+        run.lastProgress = sec
+        // ffmpeg's last progress lines can arrive after the run was finalized (and the store closed).
+        if (run.finalizing) return
+        const now = Date.now()
+        try {
+          updateProgress(this.o.db, run.session.id, run.priorSeconds + sec, now)
+          setStreamDuration(this.o.db, run.stream.id, run.priorSeconds + sec)
+          setActive(this.o.db, run.stream.id, true, now)
+        } catch (err) {
+          this.o.log(
+            `live: progress of session ${run.session.id} not saved: ${(err as Error).message}`
+          )
+        }
+      },
+      onExit: (exit, next) => {
+        stopPoll()
+        if (exit.code !== 0 && exit.code !== 255)
+          this.o.log(
+            `live: transcoder of session ${run.session.id} ${exit.spawnError ? `did not start: ${exit.spawnError.message}` : `exited ${exit.signal ?? exit.code}: ${exit.stderr.slice(-5).join(' | ')}`}` +
+              (next ? `; restarting in ${next.delayMs} ms` : '')
+          )
+      }
+    })
+  }
+
+  /** Writes a run's master playlist once every rendition has a playlist (a player may pick any). */
+  private pollMaster(dir: string, renditions: RenditionInfo[]): () => void {
+    let written = false
     const writeMaster = async (): Promise<void> => {
-      // Only once every rendition has a playlist: a player may pick any variant at once.
-      if (master || !renditions.every((r) => existsSync(join(dir, r.dir, 'index.m3u8')))) return
-      master = true
+      if (written || !renditions.every((r) => existsSync(join(dir, r.dir, 'index.m3u8')))) return
+      written = true
       await writeRunMaster(dir, renditions)
     }
-    const t = await startTranscoder(this.o.ffmpeg, args, renditions, dir, (sec) => {
-      run.lastProgress = sec
-      // ffmpeg's last progress lines can arrive after the run was finalized (and the store closed).
-      if (run.finalizing) return
-      const now = Date.now()
-      try {
-        updateProgress(this.o.db, run.session.id, run.priorSeconds + sec, now)
-        setStreamDuration(this.o.db, run.stream.id, run.priorSeconds + sec)
-        setActive(this.o.db, run.stream.id, true, now)
-      } catch (err) {
-        this.o.log(
-          `live: progress of session ${run.session.id} not saved: ${(err as Error).message}`
-        )
-      }
-    })
-    run.transcoder = t
-    run.media = { pullUrl: input, dir }
-    try {
-      this.reconcile(run)
-    } catch (err) {
-      this.o.log(
-        `multistream: targets of session ${run.session.id} not started: ${(err as Error).message}`
-      )
-    }
     const poll = setInterval(() => void writeMaster().catch(() => undefined), 200)
-    void t.done.then(async (code) => {
+    return () => {
       clearInterval(poll)
-      await writeMaster().catch(() => undefined)
-      if (code !== 0 && code !== 255) {
-        this.o.log(
-          `live: transcoder of session ${run.session.id} exited ${code}: ${t.stderr().slice(-5).join(' | ')}`
-        )
-      }
-    })
+      void writeMaster().catch(() => undefined)
+    }
   }
 
   private finalize(run: Run): Promise<void> {

@@ -4,10 +4,10 @@
 // index.m3u8 (master) + v<i>.m3u8 (each rendition, runs joined by EXT-X-DISCONTINUITY,
 // EXT-X-ENDLIST), plus an MP4 of the top rendition. Only segments a playlist lists are used: those
 // are complete.
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { runChild } from '../node/process'
 import { MP4_NAME } from './session-store'
 
 export interface RenditionInfo {
@@ -173,27 +173,25 @@ export async function makeMp4(dir: string, ffmpeg: string, timeoutMs = 120_000):
   const top = master.split('\n').find((l) => l.endsWith('.m3u8'))
   if (!top) return false
   const tmp = join(dir, 'recording.tmp.mp4')
-  const ok = await new Promise<boolean>((resolve) => {
-    execFile(
-      ffmpeg,
-      // +faststart: the index goes first, so a browser can start playing the download at once.
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-i',
-        join(dir, top),
-        '-c',
-        'copy',
-        '-movflags',
-        '+faststart',
-        tmp
-      ],
-      { timeout: timeoutMs },
-      (err) => resolve(!err)
-    )
-  })
+  const r = await runChild(
+    ffmpeg,
+    // +faststart: the index goes first, so a browser can start playing the download at once.
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      join(dir, top),
+      '-c',
+      'copy',
+      '-movflags',
+      '+faststart',
+      tmp
+    ],
+    { timeoutMs }
+  )
+  const ok = r.code === 0 && !r.error
   if (!ok) {
     await rm(tmp, { force: true })
     return false

@@ -1,11 +1,12 @@
 // The ffmpeg that pulls one publish run from the RTMP ingest and writes its HLS ladder: decode
 // once, one scaled H.264 encode per profile, AAC audio, one event playlist per rendition (the
 // master is ours). Without profiles: the source only, H.264 copied when it is H.264.
-import type { ChildProcess } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { runFfmpeg } from '../node/ffmpeg/run'
 import { QUIET_WITH_PROGRESS } from '../node/ffmpeg/progress'
+import { SupervisedFfmpeg, type FfmpegExit } from '../node/ffmpeg/supervised'
+import type { NextAttempt } from '../node/supervised'
+import type { Backoff } from '../shared/backoff'
 import type { Profile } from '../shared/profiles'
 import type { RenditionInfo } from './recordings'
 
@@ -204,34 +205,76 @@ function hlsArgs(out: string, seconds: number, map: string): string[] {
   ]
 }
 
+/** Restarts after a crash: 1 s, 2 s, 4 s ... capped at 8 s, ±20 %. The publisher is still live. */
+export const TRANSCODE_BACKOFF: Backoff = { initialMs: 1000, factor: 2, capMs: 8000, jitter: 0.2 }
+
+/** One attempt's output: where it writes and how. */
+export interface TranscoderAttempt {
+  args: string[]
+  renditions: RenditionInfo[]
+  out: string
+}
+
+export interface TranscoderOptions {
+  ffmpeg: string
+  /** Attempt n's output (n is 1-based). A restart writes a fresh one: ffmpeg starts its media time at 0. */
+  prepare: (n: number) => Promise<TranscoderAttempt>
+  /** Whether the live source is still there to restart from after a crash. */
+  restartable: () => boolean
+  /** Attempt n's ffmpeg is running. */
+  onStart?: (n: number, attempt: TranscoderAttempt) => void
+  /** Media time written so far by the current attempt, in seconds (0 means nothing written yet). */
+  onProgress: (seconds: number) => void
+  onExit?: (exit: FfmpegExit, next?: NextAttempt) => void
+  backoff?: Backoff
+}
+
 export interface RunningTranscoder {
-  child: ChildProcess
-  /** Resolves with ffmpeg's exit code (null if killed) once it has exited. */
+  /** The running attempt's ffmpeg pid. */
+  readonly pid: number | undefined
+  /** Resolves once the transcoding has ended for good: the last ffmpeg's exit code (null if killed, -1 if it never started). */
   done: Promise<number | null>
   /** Last stderr lines, stream keys redacted. */
   stderr: () => string[]
+  /** No more restarts; the running ffmpeg ends by itself (its input closes). */
+  endWithInput(): void
   /** Ends the run: 'q' first (ffmpeg closes its playlists), forced if it does not exit in time. */
   stop(graceMs?: number): Promise<void>
 }
 
-export async function startTranscoder(
-  ffmpeg: string,
-  args: string[],
-  renditions: RenditionInfo[],
-  out: string,
-  onProgress: (seconds: number) => void
-): Promise<RunningTranscoder> {
-  await Promise.all(renditions.map((r) => mkdir(join(out, r.dir), { recursive: true })))
-  const run = runFfmpeg(ffmpeg, args, {
+/**
+ * The run's transcoding, supervised: an ffmpeg that crashes (any end but a clean one) after it had
+ * written media, while the source is still live, is started again after TRANSCODE_BACKOFF from the
+ * live source, into the output `prepare` gives it.
+ */
+export function startTranscoder(o: TranscoderOptions): RunningTranscoder {
+  let current: TranscoderAttempt | undefined
+  const ffmpeg = new SupervisedFfmpeg({
+    ffmpeg: o.ffmpeg,
+    args: async (n) => {
+      const a = await o.prepare(n)
+      await Promise.all(a.renditions.map((r) => mkdir(join(a.out, r.dir), { recursive: true })))
+      current = a
+      return a.args
+    },
+    backoff: o.backoff ?? TRANSCODE_BACKOFF,
+    decide: (exit) =>
+      exit.code !== 0 && exit.everUp && !exit.spawnError && o.restartable() ? 'restart' : 'give-up',
+    onStart: (_child, n) => o.onStart?.(n, current!),
     // Media time written so far feeds the session's duration; 0 means nothing written yet.
     onProgress: (b) => {
-      if (b.outTimeUs > 0) onProgress(b.outTimeUs / 1e6)
-    }
+      if (b.outTimeUs > 0) o.onProgress(b.outTimeUs / 1e6)
+    },
+    onExit: o.onExit
   })
+  ffmpeg.start()
   return {
-    child: run.child,
-    done: run.done.then((x) => (x.spawnError ? -1 : x.code)),
-    stderr: run.stderr,
-    stop: (graceMs = 5000) => run.stop(graceMs)
+    get pid() {
+      return ffmpeg.pid
+    },
+    done: ffmpeg.done.then((x) => (x.spawnError ? -1 : x.code)),
+    stderr: () => ffmpeg.stderr(),
+    endWithInput: () => void ffmpeg.stopWith(() => Promise.resolve()),
+    stop: (graceMs = 5000) => ffmpeg.stop(graceMs)
   }
 }

@@ -1,15 +1,24 @@
 // Runs the local studio as a child process (data under <appDataDir>/studio): started with the app when
 // it is the active connection, or on first use; it talks over a typed IPC channel (node/studio-channel);
-// its API key is provisioned into the keychain; it is restarted if it dies and stopped on quit.
-import { execFile, type ChildProcess } from 'node:child_process'
+// its API key is provisioned into the keychain; it is restarted if it dies (node/supervised.ts) and
+// stopped on quit. When it dies, whatever it started (its transcoders, its forwarders) dies with it.
 import { join } from 'node:path'
 import type { ConnectionStatus } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { ApiClient } from './api-client'
-import { RedactedRing } from '../../node/ffmpeg/stderr-ring'
-import { forceKill, spawnChild, stopChild, terminate } from '../../node/process'
+import {
+  forceKill,
+  runChild,
+  spawnChild,
+  stopChild,
+  terminate,
+  type ChildProcess,
+  type ProcessPlatform,
+  type SpawnChildOptions
+} from '../../node/process'
+import { Supervised } from '../../node/supervised'
 import { parseStudioMessage, type AppToStudio } from '../../node/studio-channel'
-import { backoffDelay, type Backoff } from '../../shared/backoff'
+import type { Backoff } from '../../shared/backoff'
 import type { Keychain } from './keychain'
 import { LOCAL_ID, type LocalPorts } from './settings-store'
 
@@ -40,6 +49,9 @@ export interface StudioHostOptions {
   log?: (line: string) => void
   /** Where the studio's ports are remembered between launches (the app's settings). */
   ports?: { get(): LocalPorts | undefined; set(p: LocalPorts): void }
+  /** The OS calls and Node's spawn, injectable so other OSes' branches run in tests. */
+  platform?: ProcessPlatform
+  spawnFn?: SpawnChildOptions['spawnFn']
 }
 
 /** RTMP's well-known port: what encoders and creators expect when nothing else is said. */
@@ -67,13 +79,11 @@ export function defaultStudioCommand(): StudioCommand {
 }
 
 export class StudioHost {
-  private child: ChildProcess | null = null
+  private sup: Supervised<ChildProcess> | null = null
   private starting: Promise<StudioInfo> | null = null
   private info: StudioInfo | null = null
   private st: LocalStatus = { state: 'stopped' }
   private stopped = false
-  private restartTimer: ReturnType<typeof setTimeout> | null = null
-  private restarts = 0
   private ports: LocalPorts | undefined
   private readonly cmd: StudioCommand
 
@@ -85,6 +95,10 @@ export class StudioHost {
     return { ...this.st }
   }
 
+  private get child(): ChildProcess | null {
+    return this.sup?.child ?? null
+  }
+
   get pid(): number | undefined {
     return this.child?.pid
   }
@@ -93,8 +107,19 @@ export class StudioHost {
   ensure(): Promise<StudioInfo> {
     if (this.info && this.child) return Promise.resolve(this.info)
     this.stopped = false
-    this.starting ??= this.start().finally(() => (this.starting = null))
-    return this.starting
+    if (!this.starting) {
+      // A restart after a crash waiting for its backoff starts now; otherwise a new supervision.
+      if (!this.sup?.retryNow()) {
+        this.sup = this.supervise()
+        this.sup.start()
+      }
+    }
+    return (
+      this.starting ??
+      Promise.reject(
+        new AppFailure({ code: 'studio-failed', message: 'The local studio could not start.' })
+      )
+    )
   }
 
   private setStatus(s: LocalStatus): void {
@@ -102,14 +127,86 @@ export class StudioHost {
     this.o.onStatus?.(this.status())
   }
 
-  private async start(): Promise<StudioInfo> {
+  /** Restarts after a crash once it had been ready: 1 s, 2 s, 4 s ... up to 30 s (no jitter: one app, one studio). */
+  private supervise(): Supervised<ChildProcess> {
+    const backoff: Backoff = {
+      initialMs: this.o.restartDelayMs ?? 1000,
+      factor: 2,
+      capMs: 30_000,
+      jitter: 0
+    }
+    const sup: Supervised<ChildProcess> = new Supervised<ChildProcess>({
+      spawn: () => this.launch(),
+      backoff,
+      // A studio that never became ready is not restarted: its start reports the failure.
+      decide: (exit) => (exit.wasUp && !this.stopped ? 'restart' : 'give-up'),
+      onStderr: (d) => {
+        if (this.o.log)
+          for (const line of d.toString().split(/\r?\n/))
+            if (line.trim()) this.o.log(`studio: ${line}`)
+      },
+      onExit: (exit, next) => {
+        if (this.sup !== sup) return
+        this.info = null
+        if (this.stopped) {
+          this.setStatus({ state: 'stopped' })
+          return
+        }
+        if (!next) {
+          // Never ready: its start reports the failure (unless it could not even be spawned).
+          if (exit.spawnError && this.st.state === 'starting')
+            this.setStatus({ state: 'failed', error: exit.spawnError.message })
+          return
+        }
+        this.setStatus({
+          state: 'failed',
+          error: `The local studio stopped unexpectedly (${exit.signal ?? `code ${exit.code}`}); restarting.`
+        })
+      }
+    })
+    return sup
+  }
+
+  /** One attempt: the studio child, and its start (ready, ports, key) as this.starting. */
+  private launch(): ChildProcess {
     this.setStatus({ state: 'starting' })
+    // The same addresses at every launch (and after a crash, so a reconnecting broadcaster finds
+    // the ingest): the remembered ports, or RTMP's usual 1935 the first time. The studio takes
+    // another port where one is taken, and we say so.
+    const remembered = this.o.ports?.get() ?? this.ports
+    const ports = remembered ?? { api: 0, rtmp: DEFAULT_RTMP_PORT }
+    const args = [...this.cmd.args, '--data', this.o.dataDir, ...(this.o.extraArgs ?? [])]
+    args.push('--port', String(ports.api), '--rtmp-port', String(ports.rtmp), '--port-fallback')
+    const child = spawnChild(this.cmd.command, args, {
+      env: { ...process.env, ...this.cmd.env },
+      // The IPC channel is how the studio says ready or failed, and how it learns the app is gone.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // A tree: stopping the studio by force also reaches the ffmpegs it started.
+      tree: true,
+      platform: this.o.platform,
+      spawnFn: this.o.spawnFn
+    })
+    // Its transcoders and forwarders share its process group. A studio that dies without stopping
+    // them (a crash, kill -9) would leave a forwarder reading a playlist that never ends: they go
+    // with it. (Windows: libuv's kill-on-close job takes them; taskkill /T is the backstop.)
+    child.once('exit', () => forceKill(child, { tree: true, platform: this.o.platform }))
+    // Nothing is read from stdout, but a full pipe must never block the studio.
+    child.stdout?.resume()
+    const start = this.start(child, remembered).finally(() => {
+      if (this.starting === start) this.starting = null
+    })
+    // A restart's start is awaited by nobody: its failure is in the status.
+    start.catch(() => undefined)
+    this.starting = start
+    return child
+  }
+
+  private async start(
+    child: ChildProcess,
+    remembered: LocalPorts | undefined
+  ): Promise<StudioInfo> {
     try {
-      // The same addresses at every launch (and after a crash, so a reconnecting broadcaster finds
-      // the ingest): the remembered ports, or RTMP's usual 1935 the first time. The studio takes
-      // another port where one is taken, and we say so.
-      const remembered = this.o.ports?.get() ?? this.ports
-      const ready = await this.spawnUntilReady(remembered ?? { api: 0, rtmp: DEFAULT_RTMP_PORT })
+      const ready = await this.untilReady(child)
       const got = { api: portOf(ready.apiUrl), rtmp: portOf(ready.rtmpUrl) }
       const moved: NonNullable<LocalStatus['moved']> = []
       if (remembered && got.rtmp !== remembered.rtmp)
@@ -124,7 +221,7 @@ export class StudioHost {
       this.o.ports?.set(got)
       const apiKey = await this.provisionKey(ready.apiUrl, ready.apiKey)
       this.info = { apiUrl: ready.apiUrl, rtmpUrl: ready.rtmpUrl, apiKey }
-      this.restarts = 0
+      this.sup?.up()
       this.setStatus({
         state: 'ready',
         api: ready.apiUrl,
@@ -140,45 +237,26 @@ export class StudioHost {
               code: 'studio-failed',
               message: `The local studio could not start: ${(e as Error).message}`
             })
-      this.killChild()
+      forceKill(child)
       this.setStatus({ state: 'failed', error: err.error.message })
       throw err
     }
   }
 
-  private spawnUntilReady(
-    ports: LocalPorts
+  private untilReady(
+    child: ChildProcess
   ): Promise<{ apiUrl: string; rtmpUrl: string; apiKey?: string }> {
-    const args = [...this.cmd.args, '--data', this.o.dataDir, ...(this.o.extraArgs ?? [])]
-    args.push('--port', String(ports.api), '--rtmp-port', String(ports.rtmp), '--port-fallback')
-    const child = spawnChild(this.cmd.command, args, {
-      env: { ...process.env, ...this.cmd.env },
-      // The IPC channel is how the studio says ready or failed, and how it learns the app is gone.
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // A tree: stopping the studio by force also reaches the ffmpegs it started.
-      tree: true
-    })
-    this.child = child
-    const ring = new RedactedRing([], 50)
-    child.stderr?.on('data', (d: Buffer) => {
-      ring.write(d)
-      if (this.o.log)
-        for (const line of d.toString().split(/\r?\n/))
-          if (line.trim()) this.o.log(`studio: ${line}`)
-    })
-    // Nothing is read from stdout, but a full pipe must never block the studio.
-    child.stdout?.resume()
     return new Promise((resolve, reject) => {
       let settled = false
       const fail = (why: string): void => {
         if (settled) return
         settled = true
         clearTimeout(timer)
-        const tail = ring.tail(3)
+        const tail = (this.sup?.stderr() ?? []).slice(-3).join(' | ')
         reject(
           new AppFailure({
             code: 'studio-failed',
-            message: `The local studio could not start: ${why}${tail && !tail.includes(why) ? ` (${tail.replace(/\n/g, ' | ')})` : ''}.`,
+            message: `The local studio could not start: ${why}${tail && !tail.includes(why) ? ` (${tail})` : ''}.`,
             hint: 'See that ffmpeg is installed and the app data folder is writable, then retry.'
           })
         )
@@ -196,10 +274,7 @@ export class StudioHost {
         resolve({ apiUrl: m.api, rtmpUrl: m.rtmp, apiKey: m.apiKey })
       })
       child.once('error', (e) => fail(e.message))
-      child.once('exit', (code, signal) => {
-        fail(`it exited (${signal ?? `code ${code}`})`)
-        this.onExit(child, code, signal)
-      })
+      child.once('exit', (code, signal) => fail(`it exited (${signal ?? `code ${code}`})`))
     })
   }
 
@@ -249,65 +324,29 @@ export class StudioHost {
     }
   }
 
-  private createKey(): Promise<string> {
+  private async createKey(): Promise<string> {
     const args = [...this.cmd.args, 'keys', 'create', '--data', this.o.dataDir]
-    return new Promise((resolve, reject) => {
-      execFile(
-        this.cmd.command,
-        args,
-        { env: { ...process.env, ...this.cmd.env }, timeout: 60_000 },
-        (err, stdout) => {
-          const key = stdout.trim().split('\n').pop()?.trim()
-          if (err || !key)
-            reject(
-              new AppFailure({
-                code: 'studio-failed',
-                message: 'The local studio could not make a new API key.'
-              })
-            )
-          else resolve(key)
-        }
-      )
+    const r = await runChild(this.cmd.command, args, {
+      env: { ...process.env, ...this.cmd.env },
+      timeoutMs: 60_000
     })
-  }
-
-  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.child !== child) return
-    this.child = null
-    const wasReady = this.info !== null
-    this.info = null
-    if (this.stopped) {
-      this.setStatus({ state: 'stopped' })
-      return
-    }
-    if (!wasReady) return // start() reports the failure
-    this.setStatus({
-      state: 'failed',
-      error: `The local studio stopped unexpectedly (${signal ?? `code ${code}`}); restarting.`
-    })
-    const delay = backoffDelay(++this.restarts, this.restartBackoff())
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = null
-      if (!this.stopped) this.ensure().catch(() => undefined)
-    }, delay)
-  }
-
-  /** Restarts after a crash: 1 s, 2 s, 4 s ... up to 30 s (no jitter: one app, one studio). */
-  private restartBackoff(): Backoff {
-    return { initialMs: this.o.restartDelayMs ?? 1000, factor: 2, capMs: 30_000, jitter: 0 }
-  }
-
-  private killChild(): void {
-    if (this.child) forceKill(this.child)
+    const key = r.stdout.trim().split('\n').pop()?.trim()
+    if (r.error || r.code !== 0 || !key)
+      throw new AppFailure({
+        code: 'studio-failed',
+        message: 'The local studio could not make a new API key.'
+      })
+    return key
   }
 
   /** Orderly stop (SIGTERM lets it finalize sessions), SIGKILL to the group after 5 s. */
   async stop(graceMs = 5000): Promise<void> {
     this.stopped = true
-    if (this.restartTimer) clearTimeout(this.restartTimer)
     await this.starting?.catch(() => undefined)
-    const child = this.child
-    if (!child) {
+    const sup = this.sup
+    const child = sup?.child
+    if (!sup || !child) {
+      await sup?.stop()
       this.setStatus({ state: 'stopped' })
       return
     }
@@ -317,7 +356,7 @@ export class StudioHost {
       if (child.connected) child.send({ type: 'stop' } satisfies AppToStudio)
       else terminate(child)
     }
-    await stopChild(child, { graceful, killAfterMs: graceMs, tree: true })
+    await sup.stop((c) => stopChild(c, { graceful, killAfterMs: graceMs, tree: true }))
     // The studio's own ffmpegs share its tree: make sure none is left behind.
     forceKill(child, { tree: true })
   }

@@ -5,11 +5,11 @@
 //   3. `ffmpeg` on PATH (ffmpeg.exe and PATHEXT on Windows): a machine where ffmpeg-static could not
 //      place its binary but ffmpeg is installed works with no variable set;
 //   4. otherwise a clear error naming every way out.
-import { execFile } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { posix, win32 } from 'node:path'
 import { AppFailure } from '../../shared/result'
+import { runChild } from '../process'
 
 export interface FfmpegLocation {
   path: string
@@ -99,23 +99,17 @@ export function resolveFfmpeg(
 }
 
 /** `ffmpeg -version`'s first line's version word, e.g. `5.1.9-0+deb12u1`. */
-export function ffmpegVersion(path: string, timeoutMs = 10_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(path, ['-hide_banner', '-version'], { timeout: timeoutMs }, (err, stdout) => {
-      if (err) {
-        reject(
-          new AppFailure({
-            code: 'ffmpeg-failed',
-            message: `ffmpeg at ${path} did not run: ${err.message.split('\n')[0]}`,
-            hint: NOT_FOUND_HINT
-          })
-        )
-        return
-      }
-      const m = /ffmpeg version (\S+)/.exec(stdout)
-      resolve(m?.[1] ?? 'unknown')
+export async function ffmpegVersion(path: string, timeoutMs = 10_000): Promise<string> {
+  const r = await runChild(path, ['-hide_banner', '-version'], { timeoutMs })
+  const failure = r.error ?? (r.code !== 0 ? new Error(`exit ${r.code ?? r.signal}`) : undefined)
+  if (failure)
+    throw new AppFailure({
+      code: 'ffmpeg-failed',
+      message: `ffmpeg at ${path} did not run: ${failure.message.split('\n')[0]}`,
+      hint: NOT_FOUND_HINT
     })
-  })
+  const m = /ffmpeg version (\S+)/.exec(r.stdout)
+  return m?.[1] ?? 'unknown'
 }
 
 /** ffprobe beside the resolved ffmpeg (FFPROBE_PATH wins); tests and the studio's checks use it. */

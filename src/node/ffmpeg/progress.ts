@@ -1,6 +1,6 @@
 // Parses ffmpeg's `-progress pipe:1` output: blocks of key=value lines ending in
-// `progress=continue|end`. Incremental and pure: the broadcaster and the studio's transcoders feed it
-// stdout bytes as they come, cut anywhere, and get whole blocks back.
+// `progress=continue|end`. Incremental and pure: the supervised ffmpeg (ffmpeg/supervised.ts) feeds it
+// stdout bytes as they come, cut anywhere, and gets whole blocks back.
 
 export interface ProgressBlock {
   frame: number
@@ -65,25 +65,44 @@ export class ProgressParser {
   }
 }
 
+/** How much media an attempt must have written before it counts as flowing: half a second. */
+export const FLOWING_AFTER_US = 500_000
+
 /**
- * "Live" means the ingest accepted the publish. ffmpeg's RTMP client only returns from opening the
- * output after the server answered NetStream.Publish.Start, and writes the FLV header and packets
- * after that; so a block with bytes written and media time advancing is proof of an accepted publish.
+ * The one definition of "media is flowing", for the broadcaster's push, the studio's forwarders and
+ * its transcoders: a block that is not ffmpeg's last shows at least FLOWING_AFTER_US of media time
+ * written to the output. (Media time, not bytes: outputs that write their own files, HLS among them,
+ * report no total size.)
+ *
+ * What a first block proves is only that ffmpeg opened its output and wrote its header. For RTMP that
+ * means the server answered the publish, not that it accepted the stream: some servers
+ * (node-media-server, so the local studio, among them) answer NetStream.Publish.Start and check the
+ * key afterwards, then close the connection. ffmpeg prints its first block as soon as the output's
+ * header is written (media time about 0) and the next ones a stats period apart (half a second or a
+ * second); a refused publish fails ffmpeg's next writes within milliseconds, so it ends before a
+ * second block. The final block (`progress=end`) can count what a burst wrote before the refusal was
+ * noticed, so it never counts.
  */
-export const showsMediaFlowing = (b: ProgressBlock): boolean => b.totalSize > 0 && b.outTimeUs > 0
+export const showsMediaFlowing = (b: ProgressBlock): boolean =>
+  !b.end && b.outTimeUs >= FLOWING_AFTER_US
 
 /**
  * The start of every supervised ffmpeg's arguments: warnings only on stderr (the redacted ring keeps
- * what matters), no interactive status line, and machine-readable progress blocks on stdout once a
- * second, which this parser reads.
+ * what matters), no interactive status line, and machine-readable progress blocks on stdout every
+ * `periodS` seconds, which this parser reads.
  */
-export const QUIET_WITH_PROGRESS: readonly string[] = [
-  '-hide_banner',
-  '-loglevel',
-  'warning',
-  '-nostats',
-  '-progress',
-  'pipe:1',
-  '-stats_period',
-  '1'
-]
+export function quietWithProgress(periodS = 1): string[] {
+  return [
+    '-hide_banner',
+    '-loglevel',
+    'warning',
+    '-nostats',
+    '-progress',
+    'pipe:1',
+    '-stats_period',
+    String(periodS)
+  ]
+}
+
+/** A block a second: the studio's transcoders and forwarders. */
+export const QUIET_WITH_PROGRESS: readonly string[] = quietWithProgress(1)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CongestionMeter, explainShortfall } from '../../../src/main/core/broadcast/congestion'
 import {
+  FLOWING_AFTER_US,
   ProgressParser,
   showsMediaFlowing,
   type ProgressBlock
@@ -56,13 +57,22 @@ describe('progress parser', () => {
     expect(whole.slice(0, -1).every((b) => !b.end)).toBe(true)
   })
 
-  it('treats N/A as 0 and sees flowing media only with bytes out and media time', () => {
+  it('treats N/A as 0 and sees flowing media only once half a second of media is out, never in the last block', () => {
     const [b] = new ProgressParser().push(
       'frame=0\nbitrate=N/A\nspeed=N/A\ntotal_size=N/A\nprogress=continue\n'
     )
     expect(b).toMatchObject({ frame: 0, kbps: 0, speed: 0, totalSize: 0 })
     expect(showsMediaFlowing(b!)).toBe(false)
-    expect(showsMediaFlowing(block({ totalSize: 400, outTimeUs: 1000 }))).toBe(true)
+    expect(showsMediaFlowing(block({ totalSize: 400, outTimeUs: FLOWING_AFTER_US }))).toBe(true)
+    // The first block after the header (media time about 0) proves only that the output opened.
+    expect(showsMediaFlowing(block({ totalSize: 400, outTimeUs: 1000 }))).toBe(false)
+    expect(showsMediaFlowing(block({ totalSize: 400, outTimeUs: FLOWING_AFTER_US - 1 }))).toBe(
+      false
+    )
+    // ffmpeg's final block counts a burst written before a refusal was noticed: never flowing.
+    expect(showsMediaFlowing(block({ totalSize: 400_000, outTimeUs: 2_000_000, end: true }))).toBe(
+      false
+    )
   })
 })
 

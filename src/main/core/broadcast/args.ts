@@ -1,5 +1,7 @@
 // Pure builders for the broadcaster's ffmpeg command line. Every flag that is not obvious says why.
 import type { LiveSource, OutputSettings } from '../../../shared/contract'
+import { quietWithProgress } from '../../../node/ffmpeg/progress'
+import { pushOutputArgs } from '../../../node/ffmpeg/push'
 import { TONE_CHANNELS, TONE_RATE } from './tone-feed'
 
 export interface BroadcastArgsInput {
@@ -24,14 +26,8 @@ export function videoPath(source: LiveSource): 'copy' | 'encode' {
 export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   const { source, output } = input
   const args = [
-    '-hide_banner',
-    // warning keeps stderr to what matters (errors, connection trouble) so the 50-line ring stays useful.
-    '-loglevel',
-    'warning',
-    // Machine-readable health on stdout (key=value blocks), no interactive status line on stderr.
-    '-progress',
-    'pipe:1',
-    '-nostats'
+    // Health twice a second: the congestion meter's window is its last six blocks (3 s).
+    ...quietWithProgress(0.5)
     // stdin carries the media (the camera's chunks, or the test pattern's tone): its end is the
     // orderly stop, and the app's death ends it too (see tone-feed.ts).
   ]
@@ -56,17 +52,7 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   args.push(...audioArgs(output))
   // The test pattern ends with its tone: when the app stops writing it (a stop, or the app died).
   if (source.kind === 'test-pattern') args.push('-shortest')
-  args.push(
-    '-f',
-    'flv',
-    // A live RTMP target cannot seek back to patch duration/filesize into the header.
-    '-flvflags',
-    'no_duration_filesize',
-    // If the ingest stops reading without closing the socket, give up after 10 s instead of hanging.
-    '-rw_timeout',
-    '10000000',
-    input.url
-  )
+  args.push(...pushOutputArgs(input.url))
   return args
 }
 
