@@ -71,7 +71,7 @@ describe('folder boundaries', () => {
   it.each([
     ['src/shared/x.ts', "import { z as _z } from 'zod'"],
     ['src/node/x.ts', "import { redact as _r } from '../shared/redact'"],
-    ['src/studio/x.ts', "import { runFfmpeg as _r } from '../node/ffmpeg/run'"],
+    ['src/studio/x.ts', "import { SupervisedFfmpeg as _r } from '../node/ffmpeg/supervised'"],
     ['src/studio/nms-adapter.ts', "import _C from 'node-media-server/src/core/context.js'"],
     ['src/main/core/x.ts', "import { spawnChild as _s } from '../../node/process'"],
     ['src/main/electron/x.ts', "import { app as _a } from 'electron'"],
