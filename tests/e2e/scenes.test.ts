@@ -125,6 +125,11 @@ function maxVolume(url: string, from: number, to: number): Promise<number> {
 describe('scenes', () => {
   it('PiP + title live, switch scenes and mute while live: one session, a recording that shows it all', async () => {
     const { page, shell } = app()
+    // Every VideoFrame is closed: Chromium names one that was left to the garbage collector.
+    const unclosed: string[] = []
+    page.on('console', (m) => {
+      if (/garbage collected without being closed/i.test(m.text())) unclosed.push(m.text())
+    })
     await createStream(page, 'Scenes show', { profiles: 'none', record: true })
     await page.getByTestId('stream-go-live').click()
     await page.getByTestId('source-scene').check()
@@ -190,6 +195,7 @@ describe('scenes', () => {
     await moreMedia(4)
     await stopLive(page)
     off()
+    expect(unclosed).toEqual([])
 
     // One run, never reconnecting; one session.
     expect(new Set(states.map((s) => s.runId)).size).toBe(1)

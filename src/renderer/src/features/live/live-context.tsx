@@ -6,7 +6,7 @@ import type { LiveHealthEvent, LiveStateEvent, OutputSettings } from '../../../.
 import { isFinal, isRunning } from '../../../../shared/live-state'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
-import { pickMimeType, stopTracks, type SourceKind } from './capture'
+import { pickMimeType, stopTracks, type SourceKind } from '../../lib/capture'
 import { MediaPusher } from './media-pusher'
 import type { SceneProgram } from '../scenes/program'
 

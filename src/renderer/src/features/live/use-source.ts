@@ -10,7 +10,7 @@ import {
   openCamera,
   openScreen,
   type SourceKind
-} from './capture'
+} from '../../lib/capture'
 import { useLive } from './live-context'
 
 export interface SourceChoice {

@@ -1,7 +1,7 @@
 // Camera, microphone and screen capture, and how their failures are named. Browsers report capture
 // problems as DOMException names; each becomes a sentence a creator can act on.
-import type { OutputSettings } from '../../../../shared/contract'
-import type { AppError } from '../../../../shared/result'
+import type { OutputSettings } from '../../../shared/contract'
+import type { AppError } from '../../../shared/result'
 
 export type SourceKind = 'scene' | 'camera' | 'screen' | 'test-pattern'
 
