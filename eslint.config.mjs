@@ -90,7 +90,25 @@ export default tseslint.config(
     packages: ['electron', 'ws', 'libsql', '@napi-rs/*', 'node-media-server', 'zod'],
     globals: NODE_GLOBALS,
     why: 'The renderer imports src/shared and its own bridge only (window.onair is its way out).'
-  })
+  }),
+  // room: scenes
+  // The live feature holds the scene program through ProgramHost (features/scenes/use-scene-program.ts):
+  // the arrow runs from features/live to features/scenes, never back.
+  {
+    files: ['src/renderer/src/features/scenes/**/*.{ts,tsx}'],
+    plugins: {
+      scenes: {
+        rules: {
+          'no-live-import': noImportOf(
+            'src/renderer/src/features/live',
+            'features/scenes must not import features/live: take what the live run gives through ' +
+              'ProgramHost (use-scene-program.ts), or move shared code to src/renderer/src/lib.'
+          )
+        }
+      }
+    },
+    rules: { 'scenes/no-live-import': 'error' }
+  }
 )
 
 /** One no-restricted-imports (and globals) rule for a folder, from the lists above. */
@@ -125,4 +143,32 @@ function boundary(files, o) {
       }
     }
   ]
+}
+
+// room: scenes (the rule used by the last config object)
+const nodePath = await import('node:path')
+
+/** A rule refusing any import (static, dynamic, re-export) whose resolved path lies inside `folder`. */
+function noImportOf(folder, message) {
+  const inside = (file) => {
+    const rel = nodePath.relative(nodePath.resolve(import.meta.dirname, folder), file)
+    return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel))
+  }
+  return {
+    meta: { type: 'problem', schema: [] },
+    create(context) {
+      const check = (node) => {
+        const spec = node.source?.value
+        if (typeof spec !== 'string' || !spec.startsWith('.')) return
+        if (inside(nodePath.resolve(nodePath.dirname(context.filename), spec)))
+          context.report({ node: node.source, message })
+      }
+      return {
+        ImportDeclaration: check,
+        ExportNamedDeclaration: check,
+        ExportAllDeclaration: check,
+        ImportExpression: check
+      }
+    }
+  }
 }

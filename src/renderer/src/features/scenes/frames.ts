@@ -176,7 +176,8 @@ class WorkerFrames implements FrameSource {
   setActive(active: boolean): void {
     if (active === this.active) return
     this.active = active
-    this.worker.postMessage({ active })
+    // After the fallback (or the close) the worker is terminated: the frames are read on this thread.
+    if (!this.inner && !this.ended) this.worker.postMessage({ active })
   }
 
   current(): CanvasImageSource | null {

@@ -28,7 +28,7 @@ export class SceneProgram {
   readonly stream: MediaStream
   private captures: Record<Slot, MediaStream | null> = { camera: null, mic: null, screen: null }
   private changes = new Changes()
-  /** Tells when to read it again (a channel's gain, mute or input; a capture; the scene on air). */
+  /** Tells when to read it again (a capture put or emptied; the scene on air or its name). */
   readonly onChange = this.changes.on
   /** Pictures asked for or decoded, by file name: each is read and decoded once. */
   private images = new Set<string>()
