@@ -4,7 +4,7 @@
 // the scene keeps its other sources; a screen share ended from outside the app (the browser's or the
 // OS's "Stop sharing") leaves an empty slot and the broadcast goes on.
 import AxeBuilder from '@axe-core/playwright'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -75,7 +75,10 @@ describe('scene editing', () => {
     const settingsFile = readFileSync(join(app().shell.appDataDir, 'settings.json'), 'utf8')
     expect(settingsFile).not.toContain('data:')
     const kept = itemOf(await savedScenes(), 'image')!.source
-    expect(kept.kind === 'image' && kept.file).toMatch(/^[0-9a-f]{64}\.png$/)
+    // An opaque logo is kept as JPEG, in the app data folder.
+    const keptFile = kept.kind === 'image' ? kept.file : ''
+    expect(keptFile).toMatch(/^[0-9a-f]{64}\.jpg$/)
+    expect(existsSync(join(app().shell.appDataDir, 'scene-images', keptFile))).toBe(true)
     const [r, g, b] = await sceneColourAt(
       page,
       logo.rect.x + logo.rect.w / 2,
