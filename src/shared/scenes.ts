@@ -224,10 +224,9 @@ function dropUnused(state: ScenesState): ScenesState {
   return keep.length === state.sources.length ? state : { ...state, sources: keep }
 }
 
-const isPicture = (state: ScenesState, item: SceneItem): boolean => {
-  const kind = sourceOf(state, item.sourceId)?.kind
-  return kind === 'camera' || kind === 'screen'
-}
+/** An item of the camera or the screen (their sources have fixed ids: there is one of each). */
+const isPicture = (item: SceneItem): boolean =>
+  item.sourceId === CAMERA_ID || item.sourceId === SCREEN_ID
 
 /**
  * Arranges the camera and screen of a scene in a ready layout. Images and texts stay where they are,
@@ -240,7 +239,7 @@ export function arrange(
   pip: Pip = scene.pip
 ): Scene {
   const byId = new Map(scene.items.map((i) => [i.sourceId, i]))
-  const keep = scene.items.filter((i) => i.sourceId !== CAMERA_ID && i.sourceId !== SCREEN_ID)
+  const keep = scene.items.filter((i) => !isPicture(i))
   const item = (sourceId: string, prefix: string, rect: Rect, visible = true): SceneItem => ({
     id: byId.get(sourceId)?.id ?? newId(prefix),
     sourceId,
@@ -320,7 +319,7 @@ export const moveItem = (state: ScenesState, itemId: string, rect: Rect): Scenes
     return {
       ...s,
       items: s.items.map((i) => (i.id === itemId ? { ...i, rect } : i)),
-      layout: isPicture(state, item) ? null : s.layout
+      layout: isPicture(item) ? null : s.layout
     }
   })
 
@@ -332,7 +331,7 @@ export const setItemVisible = (state: ScenesState, itemId: string, visible: bool
     return {
       ...s,
       items: s.items.map((i) => (i.id === itemId ? { ...i, visible } : i)),
-      layout: isPicture(state, item) ? null : s.layout
+      layout: isPicture(item) ? null : s.layout
     }
   })
 
@@ -600,7 +599,6 @@ export function migrateScenes(
     })
     const pip = readPip(s.pip)
     const scene: Scene = { id: String(s.id), name: String(s.name), items: [], layout: null, pip }
-    const state = { sources, scenes: [] } as unknown as ScenesState
     const typed = items.flatMap((i) => {
       const rect = readRect(i.rect)
       return rect && typeof i.id === 'string' && typeof i.sourceId === 'string'
@@ -608,15 +606,15 @@ export function migrateScenes(
         : []
     })
     const { sources: _inline, ...rest } = s
-    return { ...rest, items, layout: guessLayout({ ...scene, items: typed }, state, canvasAspect) }
+    return { ...rest, items, layout: guessLayout({ ...scene, items: typed }, canvasAspect) }
   })
   return { version: 2, sources, scenes, activeId: old.activeId, transition: DEFAULT_TRANSITION }
 }
 
 /** Which ready layout a migrated scene's camera and screen match, if any. */
-function guessLayout(scene: Scene, state: ScenesState, canvasAspect: number): LayoutKind | null {
+function guessLayout(scene: Scene, canvasAspect: number): LayoutKind | null {
   const pictures = (s: Scene): Map<string, SceneItem> =>
-    new Map(s.items.filter((i) => isPicture(state, i)).map((i) => [i.sourceId, i]))
+    new Map(s.items.filter(isPicture).map((i) => [i.sourceId, i]))
   const mine = pictures(scene)
   for (const kind of LAYOUT_KINDS) {
     const shaped = pictures(arrange(scene, kind, canvasAspect))
