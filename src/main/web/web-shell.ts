@@ -42,7 +42,8 @@ export interface RunningWebShell {
   close(): Promise<void>
 }
 
-// Settings carry the scenes' images (shared/scenes.ts LIMITS: 6 x 2.5 MB as data URLs at most).
+// The ceiling of a JSON call. (Scene pictures no longer travel in the settings: they are bytes, sent
+// as the body of saveSceneImage under MEDIA_LIMIT, so a settings call is a few kilobytes.)
 const JSON_LIMIT = 16 * 1024 * 1024
 const MEDIA_LIMIT = 16 * 1024 * 1024
 
