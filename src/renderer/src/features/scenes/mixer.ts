@@ -109,7 +109,7 @@ export class AudioMix {
   }
 
   // A short exponential approach (setTargetAtTime, time constant 5 ms: within 1 % of the target after
-  // about 25 ms), not a step: a step clicks, and this is still heard as instant.
+  // about 23 ms), not a step: a step clicks, and this is still heard as instant.
   private apply(ch: Channel): void {
     const target = ch.state.muted ? 0 : ch.state.gain
     const t = this.ctx.currentTime
