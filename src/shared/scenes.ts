@@ -104,8 +104,8 @@ export const SCREEN_ID = 'screen'
 export const LIMITS = {
   scenes: 20,
   itemsPerScene: 12,
-  /** Image and text sources together (camera and screen come on top). */
-  sources: 60,
+  /** Image and text sources together (camera and screen come on top): one per item at most. */
+  sources: 20 * 12,
   images: 6,
   nameLength: 60,
   textLength: 200,

@@ -149,6 +149,12 @@ describe('reducers', () => {
     let many = base
     for (let i = 0; i < LIMITS.scenes + 2; i++) many = addScene(many, A)
     expect(many.scenes).toHaveLength(LIMITS.scenes)
+    // Every scene full of titles: still within the sources the schema takes, and saved.
+    expect(LIMITS.sources).toBe(LIMITS.scenes * LIMITS.itemsPerScene)
+    for (const sc of many.scenes)
+      for (let i = 0; i < LIMITS.itemsPerScene; i++) many = addText(switchScene(many, sc.id))
+    expect(many.scenes.every((sc) => sc.items.length === LIMITS.itemsPerScene)).toBe(true)
+    expect(CALL_ARGS.saveSettings.safeParse([{ scenes: many }]).success).toBe(true)
   })
 
   it('a text is one source: edited once, removed with its last item', () => {
