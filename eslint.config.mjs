@@ -71,6 +71,20 @@ const ROOMS = {
     globals: NODE_GLOBALS,
     why: 'The renderer imports src/shared and its own code only (window.onair is its way out).'
   },
+  'src/renderer/src/features/scenes': {
+    imports: [
+      SHARED,
+      'src/renderer/src/features/scenes/**',
+      'src/renderer/src/lib/**',
+      'src/renderer/src/components/**'
+    ],
+    packages: ['react'],
+    node: false,
+    globals: NODE_GLOBALS,
+    why:
+      'features/scenes never imports features/live (or another feature): the live run reaches the ' +
+      'scene program through ProgramHost (use-scene-program.ts); code both need lives in src/renderer/src/lib.'
+  },
   'src/renderer/src/bridge': {
     imports: [SHARED, 'src/renderer/src/bridge/**'],
     packages: [],

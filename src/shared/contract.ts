@@ -250,7 +250,10 @@ export interface DeviceSettings {
   audioDeviceId?: string
   output?: Partial<OutputSettings>
   sourceKind?: CaptureKind
-  /** The creator's scenes (shared/scenes.ts), images included; read back through readScenes. */
+  /**
+   * The creator's scenes (shared/scenes.ts), read back through readScenes. Images are only named
+   * here (content-addressed files, saveSceneImage / readSceneImage), never held.
+   */
   scenes?: ScenesState
 }
 
@@ -329,6 +332,13 @@ export interface OnairCalls {
 
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
+  /**
+   * Keeps a scene's picture (PNG or JPEG bytes, re-encoded by the renderer) as a file named by its
+   * sha256 in the app data folder, written asynchronously; answers that name (IMAGE_FILE).
+   */
+  saveSceneImage(bytes: Uint8Array): Promise<string>
+  /** The bytes of a kept scene picture, by its file name. */
+  readSceneImage(file: string): Promise<Uint8Array>
 
   /** The creator's answer to a display:choose event: a source id from its list, or null to cancel. */
   chooseDisplaySource(requestId: string, sourceId: string | null): Promise<void>
@@ -399,6 +409,8 @@ export const CALL_NAMES = [
   'liveStatus',
   'getSettings',
   'saveSettings',
+  'saveSceneImage',
+  'readSceneImage',
   'chooseDisplaySource'
 ] as const satisfies readonly CallName[]
 

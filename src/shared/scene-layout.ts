@@ -141,13 +141,6 @@ export function snapRect(r: Rect, canvasAspect: number, distance = SNAP_DISTANCE
   return { rect: { ...r, x, y }, guides }
 }
 
-/** Which corner a rect is nearest to (for a PiP moved by hand, so the corner picker follows it). */
-export function nearestCorner(r: Rect): Corner {
-  const cx = r.x + r.w / 2
-  const cy = r.y + r.h / 2
-  return `${cy < 0.5 ? 'top' : 'bottom'}-${cx < 0.5 ? 'left' : 'right'}` as Corner
-}
-
 /** Output pixels of a rect, rounded (drawing on whole pixels keeps edges sharp). */
 export function toPixels(r: Rect, width: number, height: number): Rect {
   const x = Math.round(r.x * width)

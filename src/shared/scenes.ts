@@ -1,9 +1,83 @@
-// Scenes: named arrangements of sources on the output canvas, saved in the app's settings. The model
-// and its rules live here (pure, no DOM): the renderer composes and edits with it, the settings
-// schema validates it, the unit tests check it.
+// Scenes, shaped like OBS's: sources are defined once (the camera, the screen, each image, each text)
+// with their own settings; a scene is a list of items, bottom to top, each pointing at a source with a
+// rect, a visibility and its place in the list; the layout a scene was arranged with is stored with
+// it; a scene change goes through a transition (a kind and a duration). Every change is a pure
+// reducer here (state in, state out): the panels only show the state and call them. No DOM, no Node.
 import { FULL, pipRect, sideBySideRects, type Corner, type Rect, CORNERS } from './scene-layout'
 
+export type SceneSourceKind = 'camera' | 'screen' | 'image' | 'text'
+
+export interface CameraSource {
+  id: string
+  kind: 'camera'
+}
+export interface ScreenSource {
+  id: string
+  kind: 'screen'
+}
+/** A picked image, re-encoded and kept as a content-addressed file in the app's data folder. */
+export interface ImageSource {
+  id: string
+  kind: 'image'
+  name: string
+  /** `<sha256>.png` or `<sha256>.jpg` (IMAGE_FILE), read back with the readSceneImage call. */
+  file: string
+  width: number
+  height: number
+}
+export interface TextSource {
+  id: string
+  kind: 'text'
+  text: string
+  /** Text height in pixels of a 720-line output (scaled with the output). */
+  size: number
+  /** CSS hex colours. A text without a band is text only. */
+  color: string
+  band: string | null
+}
+export type SceneSource = CameraSource | ScreenSource | ImageSource | TextSource
+
+/** One source placed in one scene. Items are kept bottom to top: later ones are drawn over earlier ones. */
+export interface SceneItem {
+  id: string
+  sourceId: string
+  rect: Rect
+  visible: boolean
+}
+
 export type LayoutKind = 'camera-full' | 'screen-full' | 'pip' | 'side-by-side'
+
+export interface Pip {
+  corner: Corner
+  /** The camera's width as a fraction of the output's. */
+  size: number
+}
+
+export interface Scene {
+  id: string
+  name: string
+  items: SceneItem[]
+  /** The ready layout the camera and the screen were last arranged in; null once moved by hand. */
+  layout: LayoutKind | null
+  /** The corner and width of the camera picture, for the PiP layout. */
+  pip: Pip
+}
+
+export type TransitionKind = 'dissolve' | 'cut'
+
+export interface Transition {
+  kind: TransitionKind
+  durationMs: number
+}
+
+export interface ScenesState {
+  version: 2
+  /** Every source, once: the scenes' items point at them by id. */
+  sources: SceneSource[]
+  scenes: Scene[]
+  activeId: string
+  transition: Transition
+}
 
 export const LAYOUTS: readonly { kind: LayoutKind; label: string }[] = [
   { kind: 'pip', label: 'Screen + camera corner' },
@@ -11,70 +85,46 @@ export const LAYOUTS: readonly { kind: LayoutKind; label: string }[] = [
   { kind: 'screen-full', label: 'Screen full' },
   { kind: 'side-by-side', label: 'Side by side' }
 ]
+export const LAYOUT_KINDS = ['camera-full', 'screen-full', 'pip', 'side-by-side'] as const
+export const TRANSITION_KINDS = ['dissolve', 'cut'] as const
 
-interface SourceBase {
-  id: string
-  rect: Rect
-  hidden?: boolean
-}
+export const TRANSITIONS: readonly { kind: TransitionKind; label: string }[] = [
+  { kind: 'dissolve', label: 'Dissolve' },
+  { kind: 'cut', label: 'Cut' }
+]
 
-export type CameraSource = SourceBase & { kind: 'camera' }
-export type ScreenSource = SourceBase & { kind: 'screen' }
-export type ImageSource = SourceBase & { kind: 'image'; imageId: string }
-export type TitleSource = SourceBase & {
-  kind: 'title'
-  text: string
-  /** Text height in pixels of a 720-line output (scaled with the output). */
-  size: number
-  /** CSS hex colours. A title without a band is text only. */
-  color: string
-  band: string | null
-}
-export type SceneSource = CameraSource | ScreenSource | ImageSource | TitleSource
-export type SourceKind = SceneSource['kind']
+/** Today's scene change: a 300 ms dissolve. */
+export const DEFAULT_TRANSITION: Transition = { kind: 'dissolve', durationMs: 300 }
+export const DEFAULT_PIP: Pip = { corner: 'bottom-right', size: 0.28 }
 
-export interface Scene {
-  id: string
-  name: string
-  /** Sources bottom to top: later ones are drawn over earlier ones. */
-  sources: SceneSource[]
-  /** The corner and width of the camera picture, for the PiP layout. */
-  pip?: { corner: Corner; size: number }
-}
-
-/** A picked image, re-encoded as PNG and kept in the app's settings (never uploaded). */
-export interface SceneImage {
-  id: string
-  name: string
-  dataUrl: string
-  width: number
-  height: number
-}
-
-export interface ScenesState {
-  scenes: Scene[]
-  activeId: string
-  images: SceneImage[]
-}
+/** The one camera and the one screen every scene can show. */
+export const CAMERA_ID = 'camera'
+export const SCREEN_ID = 'screen'
 
 export const LIMITS = {
   scenes: 20,
-  sourcesPerScene: 12,
+  itemsPerScene: 12,
+  /** Image and text sources together (camera and screen come on top): one per item at most. */
+  sources: 20 * 12,
   images: 6,
   nameLength: 60,
-  titleLength: 200,
-  /** The re-encoded image as a data URL (characters): about 1.8 MB of PNG or JPEG. */
-  imageDataUrl: 2_500_000,
+  textLength: 200,
+  /** The re-encoded image file: about what a 2.5 MB data URL held before. */
+  imageBytes: 1_875_000,
   /** A picked file larger than this is refused before it is read. */
   imageFileBytes: 20 * 1024 * 1024,
   /** Images are scaled down to fit this box before they are kept. */
   imageMaxWidth: 1280,
   imageMaxHeight: 720,
-  titleSize: { min: 12, max: 160 }
+  textSize: { min: 12, max: 160 },
+  transitionMs: 5000
 } as const
 
-export const DEFAULT_TITLE: Omit<TitleSource, 'id' | 'rect'> = {
-  kind: 'title',
+/** An image file's name: its content's sha256 and its type, nothing else (safe on every OS). */
+export const IMAGE_FILE = /^[0-9a-f]{64}\.(png|jpg)$/
+
+export const DEFAULT_TEXT: Omit<TextSource, 'id'> = {
+  kind: 'text',
   text: 'Your title here',
   size: 40,
   color: '#ffffff',
@@ -87,38 +137,124 @@ export const TITLE_RECT: Rect = { x: 0.04, y: 0.78, w: 0.6, h: 0.1 }
 export const newId = (prefix: string): string =>
   `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
 
+// ---- reading a scene ------------------------------------------------------------------------------
+
+/** A visible item with its source: what is drawn, bottom to top. */
+export interface Layer {
+  itemId: string
+  rect: Rect
+  source: SceneSource
+}
+
+export const sourceOf = (state: ScenesState, id: string): SceneSource | undefined =>
+  state.sources.find((s) => s.id === id)
+
+/** The scene's items with their sources, bottom to top (hidden ones included, for the editor). */
+export function itemsOf(
+  state: ScenesState,
+  scene: Scene
+): { item: SceneItem; source: SceneSource }[] {
+  return scene.items.flatMap((item) => {
+    const source = sourceOf(state, item.sourceId)
+    return source ? [{ item, source }] : []
+  })
+}
+
+/** What the scene draws: its visible items with their sources, bottom to top. */
+export function layersOf(state: ScenesState, scene: Scene): Layer[] {
+  return itemsOf(state, scene).flatMap(({ item, source }) =>
+    item.visible ? [{ itemId: item.id, rect: item.rect, source }] : []
+  )
+}
+
+/** Whether a scene (as its layers) shows a kind of source: the one place this is asked. */
+export const showsKind = (layers: readonly Layer[], kind: SceneSourceKind): boolean =>
+  layers.some((l) => l.source.kind === kind)
+
+/** The scene with the id, or the first (there is always one). */
+export const activeScene = (state: ScenesState): Scene =>
+  state.scenes.find((s) => s.id === state.activeId) ?? state.scenes[0]!
+
+/** Which capture devices a scene needs (the camera is not opened for screen-only scenes). */
+export function needs(state: ScenesState, scene: Scene): { camera: boolean; screen: boolean } {
+  const layers = layersOf(state, scene)
+  return { camera: showsKind(layers, 'camera'), screen: showsKind(layers, 'screen') }
+}
+
 /**
- * Arranges the camera and screen of a scene in a ready layout. Images and titles stay where they are,
+ * The share of the output size the camera needs to be captured at for the scenes on air (as their
+ * layers): 1, or 1/2 when every visible camera box is at most half the output's width (a
+ * picture-in-picture). The camera is then asked for a quarter of the pixels, which its driver scales
+ * down once, instead of a full frame being converted on every frame only to be drawn small. Scenes
+ * with no camera need nothing (0).
+ */
+export function cameraCaptureScale(onAir: readonly (readonly Layer[])[]): number {
+  let widest = 0
+  for (const layers of onAir)
+    for (const l of layers)
+      // The camera's picture has the output's shape; contained in its box, its width is the box's
+      // width or the box's height, whichever is smaller (both as fractions of the output).
+      if (l.source.kind === 'camera') widest = Math.max(widest, Math.min(l.rect.w, l.rect.h))
+  if (widest === 0) return 0
+  return widest <= 0.5 + 1e-9 ? 0.5 : 1
+}
+
+/** How long a change from one scene to another takes (0 for a cut). */
+export const transitionMs = (t: Transition): number => (t.kind === 'cut' ? 0 : t.durationMs)
+
+/** Whether another image can be added (the panel says why not before a file is read). */
+export const canAddImage = (state: ScenesState): boolean =>
+  state.sources.filter((s) => s.kind === 'image').length < LIMITS.images
+
+// ---- reducers: state in, state out ---------------------------------------------------------------
+
+const mapScene = (state: ScenesState, id: string, fn: (s: Scene) => Scene): ScenesState => ({
+  ...state,
+  scenes: state.scenes.map((s) => (s.id === id ? fn(s) : s))
+})
+const mapActive = (state: ScenesState, fn: (s: Scene) => Scene): ScenesState =>
+  mapScene(state, activeScene(state).id, fn)
+
+/** Image and text sources no scene uses any more are dropped; the camera and the screen stay. */
+function dropUnused(state: ScenesState): ScenesState {
+  const used = new Set(state.scenes.flatMap((s) => s.items.map((i) => i.sourceId)))
+  const keep = state.sources.filter(
+    (s) => s.kind === 'camera' || s.kind === 'screen' || used.has(s.id)
+  )
+  return keep.length === state.sources.length ? state : { ...state, sources: keep }
+}
+
+/** An item of the camera or the screen (their sources have fixed ids: there is one of each). */
+const isPicture = (item: SceneItem): boolean =>
+  item.sourceId === CAMERA_ID || item.sourceId === SCREEN_ID
+
+/**
+ * Arranges the camera and screen of a scene in a ready layout. Images and texts stay where they are,
  * above the pictures; a camera or screen the layout does not use is hidden, not deleted.
  */
-export function applyLayout(
+export function arrange(
   scene: Scene,
   layout: LayoutKind,
   canvasAspect: number,
-  pip: { corner: Corner; size: number } = scene.pip ?? { corner: 'bottom-right', size: 0.28 }
+  pip: Pip = scene.pip
 ): Scene {
-  const keep = scene.sources.filter((s) => s.kind !== 'camera' && s.kind !== 'screen')
-  const cam = scene.sources.find((s) => s.kind === 'camera')?.id ?? newId('cam')
-  const scr = scene.sources.find((s) => s.kind === 'screen')?.id ?? newId('scr')
-  const camera = (rect: Rect, hidden = false): CameraSource => ({
-    id: cam,
-    kind: 'camera',
+  const byId = new Map(scene.items.map((i) => [i.sourceId, i]))
+  const keep = scene.items.filter((i) => !isPicture(i))
+  const item = (sourceId: string, prefix: string, rect: Rect, visible = true): SceneItem => ({
+    id: byId.get(sourceId)?.id ?? newId(prefix),
+    sourceId,
     rect,
-    ...(hidden ? { hidden } : {})
+    visible
   })
-  const screen = (rect: Rect, hidden = false): ScreenSource => ({
-    id: scr,
-    kind: 'screen',
-    rect,
-    ...(hidden ? { hidden } : {})
-  })
-  let pictures: SceneSource[]
+  const camera = (rect: Rect, visible = true): SceneItem => item(CAMERA_ID, 'cam', rect, visible)
+  const screen = (rect: Rect, visible = true): SceneItem => item(SCREEN_ID, 'scr', rect, visible)
+  let pictures: SceneItem[]
   switch (layout) {
     case 'camera-full':
-      pictures = [screen(FULL, true), camera(FULL)]
+      pictures = [screen(FULL, false), camera(FULL)]
       break
     case 'screen-full':
-      pictures = [screen(FULL), camera(pipRect(pip.corner, pip.size, canvasAspect), true)]
+      pictures = [screen(FULL), camera(pipRect(pip.corner, pip.size, canvasAspect), false)]
       break
     case 'pip':
       pictures = [screen(FULL), camera(pipRect(pip.corner, pip.size, canvasAspect))]
@@ -129,39 +265,157 @@ export function applyLayout(
       break
     }
   }
-  return { ...scene, sources: [...pictures, ...keep], pip }
+  return { ...scene, items: [...pictures, ...keep], layout, pip }
 }
 
-/** Which ready layout a scene's pictures match, if any (for showing the picked layout). */
-export function layoutOf(scene: Scene, canvasAspect: number): LayoutKind | null {
-  for (const { kind } of LAYOUTS) {
-    const shaped = applyLayout(scene, kind, canvasAspect)
-    const same = shaped.sources.every((s) => {
-      const mine = scene.sources.find((m) => m.id === s.id)
-      return (
-        mine &&
-        !!mine.hidden === !!s.hidden &&
-        (mine.hidden || Object.values(mine.rect).every((v, i) => near(v, Object.values(s.rect)[i])))
-      )
-    })
-    if (same) return kind
+/** Puts the active scene in a ready layout (with a PiP corner and size, for the PiP). */
+export const applyLayout = (
+  state: ScenesState,
+  layout: LayoutKind,
+  canvasAspect: number,
+  pip?: Pip
+): ScenesState => mapActive(state, (s) => arrange(s, layout, canvasAspect, pip))
+
+export const switchScene = (state: ScenesState, id: string): ScenesState =>
+  state.scenes.some((s) => s.id === id) ? { ...state, activeId: id } : state
+
+/** A new scene (screen with the camera in the corner), made the active one. */
+export function addScene(state: ScenesState, canvasAspect: number): ScenesState {
+  if (state.scenes.length >= LIMITS.scenes) return state
+  const blank: Scene = {
+    id: newId('scene'),
+    name: `Scene ${state.scenes.length + 1}`,
+    items: [],
+    layout: null,
+    pip: DEFAULT_PIP
   }
-  return null
+  const fresh = arrange(blank, 'pip', canvasAspect)
+  return { ...state, scenes: [...state.scenes, fresh], activeId: fresh.id }
 }
 
-const near = (a: number, b: number | undefined): boolean =>
-  b !== undefined && Math.abs(a - b) < 1e-3
+/** Deletes the active scene (never the last one); the first scene becomes the active one. */
+export function deleteScene(state: ScenesState): ScenesState {
+  const rest = state.scenes.filter((s) => s.id !== activeScene(state).id)
+  if (!rest.length) return state
+  return dropUnused({ ...state, scenes: rest, activeId: rest[0]!.id })
+}
+
+/** Renames the active scene as typed; `done` (the field left) turns a blank name into "Scene". */
+export const renameScene = (state: ScenesState, name: string, done = false): ScenesState =>
+  mapActive(state, (s) => ({
+    ...s,
+    name: done && !name.trim() ? 'Scene' : name.slice(0, LIMITS.nameLength)
+  }))
+
+/** A new PiP corner or size: the active scene goes to the PiP layout with it. */
+export const setPip = (state: ScenesState, pip: Pip, canvasAspect: number): ScenesState =>
+  applyLayout(state, 'pip', canvasAspect, pip)
+
+/** An item moved or resized by hand; moving the camera or the screen leaves the ready layout. */
+export const moveItem = (state: ScenesState, itemId: string, rect: Rect): ScenesState =>
+  mapActive(state, (s) => {
+    const item = s.items.find((i) => i.id === itemId)
+    if (!item) return s
+    return {
+      ...s,
+      items: s.items.map((i) => (i.id === itemId ? { ...i, rect } : i)),
+      layout: isPicture(item) ? null : s.layout
+    }
+  })
+
+/** Shows or hides an item; the camera or the screen shown or hidden by hand leaves the ready layout. */
+export const setItemVisible = (state: ScenesState, itemId: string, visible: boolean): ScenesState =>
+  mapActive(state, (s) => {
+    const item = s.items.find((i) => i.id === itemId)
+    if (!item || item.visible === visible) return s
+    return {
+      ...s,
+      items: s.items.map((i) => (i.id === itemId ? { ...i, visible } : i)),
+      layout: isPicture(item) ? null : s.layout
+    }
+  })
+
+/** Removes an item from the active scene; its image or text goes too when no scene uses it. */
+export const removeItem = (state: ScenesState, itemId: string): ScenesState =>
+  dropUnused(mapActive(state, (s) => ({ ...s, items: s.items.filter((i) => i.id !== itemId) })))
+
+const roomFor = (scene: Scene): boolean => scene.items.length < LIMITS.itemsPerScene
+
+function addItem(state: ScenesState, source: SceneSource, rect: Rect): ScenesState {
+  if (!roomFor(activeScene(state))) return state
+  const item: SceneItem = { id: newId('item'), sourceId: source.id, rect, visible: true }
+  return mapActive({ ...state, sources: [...state.sources, source] }, (s) => ({
+    ...s,
+    items: [...s.items, item]
+  }))
+}
+
+/** A new text (a lower third) on top of the active scene. */
+export const addText = (state: ScenesState): ScenesState =>
+  addItem(state, { id: newId('text'), ...DEFAULT_TEXT }, TITLE_RECT)
+
+/** A saved image file on top of the active scene, top right, about a fifth of the height. */
+export function addImage(
+  state: ScenesState,
+  image: Omit<ImageSource, 'id' | 'kind'>,
+  canvasAspect: number
+): ScenesState {
+  if (!canAddImage(state)) return state
+  const w = Math.min(0.25, (0.2 * image.width) / image.height / canvasAspect)
+  const rect = { x: 1 - w - 0.03, y: 0.05, w, h: (w * canvasAspect * image.height) / image.width }
+  return addItem(state, { id: newId('image'), kind: 'image', ...image }, rect)
+}
+
+/** Edits a text source's settings (every item showing it changes). */
+export const editText = (
+  state: ScenesState,
+  sourceId: string,
+  patch: Partial<Omit<TextSource, 'id' | 'kind'>>
+): ScenesState => ({
+  ...state,
+  sources: state.sources.map((s) => {
+    if (s.id !== sourceId || s.kind !== 'text') return s
+    const next = { ...s, ...patch, text: (patch.text ?? s.text).slice(0, LIMITS.textLength) }
+    const size = next.size
+    return size >= LIMITS.textSize.min && size <= LIMITS.textSize.max
+      ? next
+      : { ...next, size: s.size }
+  })
+})
+
+export const setTransition = (state: ScenesState, transition: Transition): ScenesState => ({
+  ...state,
+  transition: {
+    kind: transition.kind,
+    durationMs: Math.min(LIMITS.transitionMs, Math.max(0, Math.round(transition.durationMs)))
+  }
+})
 
 /** The scenes a first-time creator starts with: the everyday ones, ready to go. */
 export function defaultScenes(canvasAspect = 16 / 9): ScenesState {
-  const blank = (name: string): Scene => ({ id: newId('scene'), name, sources: [] })
+  const blank = (name: string): Scene => ({
+    id: newId('scene'),
+    name,
+    items: [],
+    layout: null,
+    pip: DEFAULT_PIP
+  })
   const scenes = [
-    applyLayout(blank('Screen + camera'), 'pip', canvasAspect),
-    applyLayout(blank('Camera'), 'camera-full', canvasAspect),
-    applyLayout(blank('Screen'), 'screen-full', canvasAspect),
-    applyLayout(blank('Side by side'), 'side-by-side', canvasAspect)
+    arrange(blank('Screen + camera'), 'pip', canvasAspect),
+    arrange(blank('Camera'), 'camera-full', canvasAspect),
+    arrange(blank('Screen'), 'screen-full', canvasAspect),
+    arrange(blank('Side by side'), 'side-by-side', canvasAspect)
   ]
-  return { scenes, activeId: scenes[0]!.id, images: [] }
+  return {
+    version: 2,
+    sources: [
+      { id: CAMERA_ID, kind: 'camera' },
+      { id: SCREEN_ID, kind: 'screen' }
+    ],
+    scenes,
+    activeId: scenes[0]!.id,
+    transition: DEFAULT_TRANSITION
+  }
 }
 
 // ---- reading saved scenes -------------------------------------------------------------------------
@@ -185,51 +439,70 @@ function readRect(v: unknown): Rect | null {
   return { x: Math.min(x, 1 - w), y: Math.min(y, 1 - h), w, h }
 }
 
-function readSource(v: unknown, imageIds: Set<string>): SceneSource | null {
+function readTextSettings(v: Record<string, unknown>): Omit<TextSource, 'id'> {
+  return {
+    kind: 'text',
+    text: typeof v.text === 'string' ? v.text.slice(0, LIMITS.textLength) : '',
+    size: num(v.size, LIMITS.textSize.min, LIMITS.textSize.max) ?? DEFAULT_TEXT.size,
+    color: typeof v.color === 'string' && COLOR.test(v.color) ? v.color : '#ffffff',
+    band: typeof v.band === 'string' && COLOR.test(v.band) ? v.band : null
+  }
+}
+
+function readSource(v: unknown): SceneSource | null {
   if (!isObj(v)) return null
   const id = str(v.id, 100)
-  const rect = readRect(v.rect)
-  if (!id || !rect) return null
-  const base = { id, rect, ...(v.hidden === true ? { hidden: true } : {}) }
+  if (!id) return null
   switch (v.kind) {
     case 'camera':
+      return id === CAMERA_ID ? { id, kind: 'camera' } : null
     case 'screen':
-      return { ...base, kind: v.kind }
+      return id === SCREEN_ID ? { id, kind: 'screen' } : null
     case 'image': {
-      const imageId = str(v.imageId, 100)
-      return imageId && imageIds.has(imageId) ? { ...base, kind: 'image', imageId } : null
+      const file = typeof v.file === 'string' && IMAGE_FILE.test(v.file) ? v.file : null
+      const width = num(v.width, 1, 10_000)
+      const height = num(v.height, 1, 10_000)
+      if (!file || !width || !height) return null
+      return { id, kind: 'image', name: str(v.name, 300) ?? 'image', file, width, height }
     }
-    case 'title': {
-      const text = typeof v.text === 'string' ? v.text.slice(0, LIMITS.titleLength) : ''
-      const size = num(v.size, LIMITS.titleSize.min, LIMITS.titleSize.max) ?? DEFAULT_TITLE.size
-      const color = typeof v.color === 'string' && COLOR.test(v.color) ? v.color : '#ffffff'
-      const band = typeof v.band === 'string' && COLOR.test(v.band) ? v.band : null
-      return { ...base, kind: 'title', text, size, color, band }
-    }
+    case 'text':
+      return { id, ...readTextSettings(v) }
     default:
       return null
   }
 }
 
-function readImage(v: unknown): SceneImage | null {
-  if (!isObj(v)) return null
-  const id = str(v.id, 100)
-  const name = str(v.name, 300) ?? 'image'
-  const dataUrl = str(v.dataUrl, LIMITS.imageDataUrl)
-  const width = num(v.width, 1, 10_000)
-  const height = num(v.height, 1, 10_000)
-  if (!id || !dataUrl || !dataUrl.startsWith('data:image/') || !width || !height) return null
-  return { id, name, dataUrl, width, height }
+const readPip = (v: unknown): Pip =>
+  isObj(v) && CORNERS.includes(v.corner as Corner) && num(v.size, 0.05, 1) !== null
+    ? { corner: v.corner as Corner, size: v.size as number }
+    : DEFAULT_PIP
+
+function readTransition(v: unknown): Transition {
+  if (!isObj(v) || !TRANSITION_KINDS.includes(v.kind as TransitionKind)) return DEFAULT_TRANSITION
+  const durationMs = num(v.durationMs, 0, LIMITS.transitionMs)
+  return {
+    kind: v.kind as TransitionKind,
+    durationMs: durationMs === null ? DEFAULT_TRANSITION.durationMs : Math.round(durationMs)
+  }
 }
 
-/** Saved scenes, cleaned; no saved scenes (or nothing usable) gives the default set. */
+/** Saved scenes (today's format, or the format before it: see migrateScenes), cleaned; no saved scenes (or nothing usable) gives the default set. */
 export function readScenes(saved: unknown, canvasAspect = 16 / 9): ScenesState {
+  if (isObj(saved) && saved.version !== 2) saved = migrateScenes(saved, () => null, canvasAspect)
   if (!isObj(saved) || !Array.isArray(saved.scenes)) return defaultScenes(canvasAspect)
-  const images = (Array.isArray(saved.images) ? saved.images : [])
-    .map(readImage)
-    .filter((i): i is SceneImage => i !== null)
-    .slice(0, LIMITS.images)
-  const imageIds = new Set(images.map((i) => i.id))
+  const sources: SceneSource[] = [
+    { id: CAMERA_ID, kind: 'camera' },
+    { id: SCREEN_ID, kind: 'screen' }
+  ]
+  let images = 0
+  for (const v of Array.isArray(saved.sources) ? saved.sources : []) {
+    const s = readSource(v)
+    if (!s || s.kind === 'camera' || s.kind === 'screen' || sources.some((x) => x.id === s.id))
+      continue
+    if (s.kind === 'image' && ++images > LIMITS.images) continue
+    if (sources.length < LIMITS.sources + 2) sources.push(s)
+  }
+  const known = new Set(sources.map((s) => s.id))
   const seen = new Set<string>()
   const scenes: Scene[] = []
   for (const s of saved.scenes.slice(0, LIMITS.scenes)) {
@@ -238,60 +511,123 @@ export function readScenes(saved: unknown, canvasAspect = 16 / 9): ScenesState {
     if (!id || seen.has(id)) continue
     seen.add(id)
     const name = (str(s.name, LIMITS.nameLength) ?? 'Scene').trim() || 'Scene'
-    const sources = (Array.isArray(s.sources) ? s.sources : [])
-      .map((src) => readSource(src, imageIds))
-      .filter((src): src is SceneSource => src !== null)
-      .slice(0, LIMITS.sourcesPerScene)
-    const pip =
-      isObj(s.pip) && CORNERS.includes(s.pip.corner as Corner) && num(s.pip.size, 0.05, 1) !== null
-        ? { corner: s.pip.corner as Corner, size: s.pip.size as number }
-        : undefined
-    scenes.push({ id, name, sources, ...(pip ? { pip } : {}) })
+    const itemIds = new Set<string>()
+    const items: SceneItem[] = []
+    for (const v of Array.isArray(s.items) ? s.items : []) {
+      if (!isObj(v)) continue
+      const itemId = str(v.id, 100)
+      const sourceId = str(v.sourceId, 100)
+      const rect = readRect(v.rect)
+      if (!itemId || itemIds.has(itemId) || !sourceId || !known.has(sourceId) || !rect) continue
+      itemIds.add(itemId)
+      items.push({ id: itemId, sourceId, rect, visible: v.visible !== false })
+    }
+    const layout = LAYOUT_KINDS.includes(s.layout as LayoutKind) ? (s.layout as LayoutKind) : null
+    scenes.push({
+      id,
+      name,
+      items: items.slice(0, LIMITS.itemsPerScene),
+      layout,
+      pip: readPip(s.pip)
+    })
   }
   if (scenes.length === 0) return defaultScenes(canvasAspect)
   const activeId =
     typeof saved.activeId === 'string' && scenes.some((s) => s.id === saved.activeId)
       ? saved.activeId
       : scenes[0]!.id
-  // Images no scene uses any more are not kept.
-  const used = new Set(
-    scenes.flatMap((s) => s.sources.flatMap((src) => (src.kind === 'image' ? [src.imageId] : [])))
-  )
-  return { scenes, activeId, images: images.filter((i) => used.has(i.id)) }
+  return dropUnused({
+    version: 2,
+    sources,
+    scenes,
+    activeId,
+    transition: readTransition(saved.transition)
+  })
 }
 
-/** The scene with the id, or the first (there is always one). */
-export const activeScene = (state: ScenesState): Scene =>
-  state.scenes.find((s) => s.id === state.activeId) ?? state.scenes[0]!
+// ---- the format before this one --------------------------------------------------------------------
+// Until version 2, a scene held its sources inline: the camera and the screen as slots, a title's text
+// in the scene, an image as an id into a list of data URLs kept in the settings. migrateScenes turns
+// that into today's shape; the data URLs become files through `saveImage` (main writes them into the
+// app data folder and answers the file's name; null drops the image). The layout a scene had is found
+// once, here, by comparing its pictures with the ready layouts.
 
-/** Replaces one scene by id. */
-export const withScene = (state: ScenesState, scene: Scene): ScenesState => ({
-  ...state,
-  scenes: state.scenes.map((s) => (s.id === scene.id ? scene : s))
-})
-
-/** Which capture devices the scenes need at all (the camera is not opened for screen-only scenes). */
-export function needs(scene: Scene): { camera: boolean; screen: boolean } {
-  const shown = scene.sources.filter((s) => !s.hidden)
-  return {
-    camera: shown.some((s) => s.kind === 'camera'),
-    screen: shown.some((s) => s.kind === 'screen')
+/** Today's shape from the format before it (unchecked: readScenes cleans the result). */
+export function migrateScenes(
+  old: Record<string, unknown>,
+  saveImage: (dataUrl: string) => string | null,
+  canvasAspect = 16 / 9
+): Record<string, unknown> {
+  const sources: Record<string, unknown>[] = [
+    { id: CAMERA_ID, kind: 'camera' },
+    { id: SCREEN_ID, kind: 'screen' }
+  ]
+  for (const img of Array.isArray(old.images) ? old.images : []) {
+    if (!isObj(img) || typeof img.dataUrl !== 'string' || !img.dataUrl.startsWith('data:image/'))
+      continue
+    const file = saveImage(img.dataUrl)
+    if (file)
+      sources.push({
+        id: img.id,
+        kind: 'image',
+        name: img.name,
+        file,
+        width: img.width,
+        height: img.height
+      })
   }
+  const scenes = (Array.isArray(old.scenes) ? old.scenes : []).map((s: unknown) => {
+    if (!isObj(s)) return s
+    const items = (Array.isArray(s.sources) ? s.sources : []).flatMap((v: unknown) => {
+      if (!isObj(v)) return []
+      const base = { id: v.id, rect: v.rect, visible: v.hidden !== true }
+      switch (v.kind) {
+        case 'camera':
+          return [{ ...base, sourceId: CAMERA_ID }]
+        case 'screen':
+          return [{ ...base, sourceId: SCREEN_ID }]
+        case 'image':
+          return [{ ...base, sourceId: v.imageId }]
+        case 'title': {
+          // Each title was its own: it becomes a text source of the same id.
+          sources.push({ id: `text-${String(v.id)}`, ...readTextSettings(v) })
+          return [{ ...base, sourceId: `text-${String(v.id)}` }]
+        }
+        default:
+          return []
+      }
+    })
+    const pip = readPip(s.pip)
+    const scene: Scene = { id: String(s.id), name: String(s.name), items: [], layout: null, pip }
+    const typed = items.flatMap((i) => {
+      const rect = readRect(i.rect)
+      return rect && typeof i.id === 'string' && typeof i.sourceId === 'string'
+        ? [{ id: i.id, sourceId: i.sourceId, rect, visible: i.visible }]
+        : []
+    })
+    const { sources: _inline, ...rest } = s
+    return { ...rest, items, layout: guessLayout({ ...scene, items: typed }, canvasAspect) }
+  })
+  return { version: 2, sources, scenes, activeId: old.activeId, transition: DEFAULT_TRANSITION }
 }
 
-/**
- * The share of the output size the camera needs to be captured at for these scenes: 1, or 1/2 when
- * every visible camera box is at most half the output's width (a picture-in-picture). The camera is
- * then asked for a quarter of the pixels, which its driver scales down once, instead of a full frame
- * being converted on every frame only to be drawn small. Scenes with no camera need nothing (0).
- */
-export function cameraCaptureScale(scenes: readonly Scene[]): number {
-  let widest = 0
-  for (const scene of scenes)
-    for (const s of scene.sources)
-      // The camera's picture has the output's shape; contained in its box, its width is the box's
-      // width or the box's height, whichever is smaller (both as fractions of the output).
-      if (s.kind === 'camera' && !s.hidden) widest = Math.max(widest, Math.min(s.rect.w, s.rect.h))
-  if (widest === 0) return 0
-  return widest <= 0.5 + 1e-9 ? 0.5 : 1
+/** Which ready layout a migrated scene's camera and screen match, if any. */
+function guessLayout(scene: Scene, canvasAspect: number): LayoutKind | null {
+  const pictures = (s: Scene): Map<string, SceneItem> =>
+    new Map(s.items.filter(isPicture).map((i) => [i.sourceId, i]))
+  const mine = pictures(scene)
+  for (const kind of LAYOUT_KINDS) {
+    const shaped = pictures(arrange(scene, kind, canvasAspect))
+    const same = [...shaped.values()].every((s) => {
+      const m = mine.get(s.sourceId)
+      return (
+        m &&
+        m.visible === s.visible &&
+        (!m.visible ||
+          (['x', 'y', 'w', 'h'] as const).every((k) => Math.abs(m.rect[k] - s.rect[k]) < 1e-3))
+      )
+    })
+    if (same) return kind
+  }
+  return null
 }

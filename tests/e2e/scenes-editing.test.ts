@@ -4,12 +4,18 @@
 // the scene keeps its other sources; a screen share ended from outside the app (the browser's or the
 // OS's "Stop sharing") leaves an empty slot and the broadcast goes on.
 import AxeBuilder from '@axe-core/playwright'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { readScenes, activeScene, type ScenesState } from '../../src/shared/scenes'
+import {
+  activeScene,
+  itemsOf,
+  readScenes,
+  type SceneSourceKind,
+  type ScenesState
+} from '../../src/shared/scenes'
 import { makeFakeCamera } from '../helpers/fake-camera'
 import { makeMediaFile } from '../helpers/studio'
 import {
@@ -40,6 +46,11 @@ async function savedScenes(): Promise<ScenesState> {
   return readScenes((await app().shell.core.getSettings()).scenes)
 }
 
+/** The item of a kind in the active scene, with its source. */
+function itemOf(s: ScenesState, kind: SceneSourceKind) {
+  return itemsOf(s, activeScene(s)).find((x) => x.source.kind === kind)
+}
+
 async function openScenes(page: Page): Promise<void> {
   await page.getByTestId('stream-go-live').click()
   await page.getByTestId('source-scene').check()
@@ -58,8 +69,16 @@ describe('scene editing', () => {
     expect(await text(page.getByTestId('image-source'))).toContain('logo.png')
 
     // The logo lands top right, drawn on the output.
-    await eventually(async () => (await savedScenes()).images.length).toBe(1)
-    const logo = activeScene(await savedScenes()).sources.find((s) => s.kind === 'image')!
+    await eventually(async () => itemOf(await savedScenes(), 'image')?.source.kind).toBe('image')
+    const logo = itemOf(await savedScenes(), 'image')!.item
+    // The picture is a file beside the settings, named by its content; the settings only name it.
+    const settingsFile = readFileSync(join(app().shell.appDataDir, 'settings.json'), 'utf8')
+    expect(settingsFile).not.toContain('data:')
+    const kept = itemOf(await savedScenes(), 'image')!.source
+    // An opaque logo is kept as JPEG, in the app data folder.
+    const keptFile = kept.kind === 'image' ? kept.file : ''
+    expect(keptFile).toMatch(/^[0-9a-f]{64}\.jpg$/)
+    expect(existsSync(join(app().shell.appDataDir, 'scene-images', keptFile))).toBe(true)
     const [r, g, b] = await sceneColourAt(
       page,
       logo.rect.x + logo.rect.w / 2,
@@ -79,8 +98,7 @@ describe('scene editing', () => {
     await page.mouse.move(from.x + dx / 2, from.y - 20, { steps: 5 })
     await page.mouse.move(from.x + dx, from.y - 40, { steps: 5 })
     await page.mouse.up()
-    const cam = async () =>
-      activeScene(await savedScenes()).sources.find((s) => s.kind === 'camera')!.rect
+    const cam = async () => itemOf(await savedScenes(), 'camera')!.item.rect
     await eventually(async () => (await cam()).x).toBe(0)
     const moved = await cam()
     expect(moved.y).toBeLessThan(0.8)
@@ -109,8 +127,8 @@ describe('scene editing', () => {
     await page.getByTestId('title-text').fill('Typed, then straight to Streams')
     await nav(page, 'Streams')
     await eventually(async () =>
-      activeScene(await savedScenes()).sources.some(
-        (s) => s.kind === 'title' && s.text === 'Typed, then straight to Streams'
+      itemsOf(await savedScenes(), activeScene(await savedScenes())).some(
+        (x) => x.source.kind === 'text' && x.source.text === 'Typed, then straight to Streams'
       )
     ).toBe(true)
   })

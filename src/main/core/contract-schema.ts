@@ -4,7 +4,13 @@ import { z } from 'zod'
 import { CAPTURE_KINDS, MAX_CALL_BYTES, type CallName } from '../../shared/contract'
 import type { Profile } from '../../shared/profiles'
 import { CORNERS } from '../../shared/scene-layout'
-import { LIMITS } from '../../shared/scenes'
+import {
+  IMAGE_FILE,
+  LAYOUT_KINDS,
+  LIMITS,
+  TRANSITION_KINDS,
+  type ScenesState
+} from '../../shared/scenes'
 import { DESTINATION_LIMITS } from '../../shared/destinations'
 
 const id = z.string().min(1).max(200)
@@ -56,56 +62,58 @@ const source = z.discriminatedUnion('kind', [
 ])
 
 // Scenes are checked for shape and size here; readScenes (shared/scenes.ts) then keeps what makes sense.
+// Typed against ScenesState like the profile above: a field added or changed on one side only fails
+// the type check. Images are files (IMAGE_FILE names), never data in the settings.
 const rect = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).strict()
-const sourceBase = { id, rect, hidden: z.boolean().optional() }
 const sceneSource = z.discriminatedUnion('kind', [
-  z.object({ ...sourceBase, kind: z.literal('camera') }).strict(),
-  z.object({ ...sourceBase, kind: z.literal('screen') }).strict(),
-  z.object({ ...sourceBase, kind: z.literal('image'), imageId: id }).strict(),
+  z.object({ id, kind: z.literal('camera') }).strict(),
+  z.object({ id, kind: z.literal('screen') }).strict(),
   z
     .object({
-      ...sourceBase,
-      kind: z.literal('title'),
-      text: z.string().max(LIMITS.titleLength),
+      id,
+      kind: z.literal('image'),
+      name: z.string().max(300),
+      file: z.string().regex(IMAGE_FILE),
+      width: z.number(),
+      height: z.number()
+    })
+    .strict(),
+  z
+    .object({
+      id,
+      kind: z.literal('text'),
+      text: z.string().max(LIMITS.textLength),
       size: z.number(),
       color: z.string().max(20),
       band: z.string().max(20).nullable()
     })
     .strict()
 ])
-const scenes = z
+const sceneItem = z.object({ id, sourceId: id, rect, visible: z.boolean() }).strict()
+const scene = z
   .object({
-    activeId: id,
-    scenes: z
-      .array(
-        z
-          .object({
-            id,
-            name: z.string().max(LIMITS.nameLength),
-            sources: z.array(sceneSource).max(LIMITS.sourcesPerScene),
-            pip: z
-              .object({ corner: z.enum(CORNERS), size: z.number() })
-              .strict()
-              .optional()
-          })
-          .strict()
-      )
-      .max(LIMITS.scenes),
-    images: z
-      .array(
-        z
-          .object({
-            id,
-            name: z.string().max(300),
-            dataUrl: z.string().startsWith('data:image/').max(LIMITS.imageDataUrl),
-            width: z.number(),
-            height: z.number()
-          })
-          .strict()
-      )
-      .max(LIMITS.images)
+    id,
+    name: z.string().max(LIMITS.nameLength),
+    items: z.array(sceneItem).max(LIMITS.itemsPerScene),
+    layout: z.enum(LAYOUT_KINDS).nullable(),
+    pip: z.object({ corner: z.enum(CORNERS), size: z.number() }).strict()
   })
   .strict()
+const scenes = z
+  .object({
+    version: z.literal(2),
+    sources: z.array(sceneSource).max(LIMITS.sources + 2),
+    scenes: z.array(scene).max(LIMITS.scenes),
+    activeId: id,
+    transition: z
+      .object({
+        kind: z.enum(TRANSITION_KINDS),
+        durationMs: z.number().min(0).max(LIMITS.transitionMs)
+      })
+      .strict()
+  })
+  .strict()
+type _ScenesSchemaIsScenesState = Assert<Same<z.infer<typeof scenes>, ScenesState>>
 
 const settings = z
   .object({
@@ -194,6 +202,13 @@ export const CALL_ARGS = {
   liveStatus: none,
   getSettings: none,
   saveSettings: z.tuple([settings]),
+  // The re-encoded picture (PNG or JPEG, checked again by its first bytes in the core).
+  saveSceneImage: z.tuple([
+    z.instanceof(Uint8Array).refine((b) => b.byteLength > 0 && b.byteLength <= LIMITS.imageBytes, {
+      message: `an image of 1 to ${LIMITS.imageBytes} bytes`
+    })
+  ]),
+  readSceneImage: z.tuple([z.string().regex(IMAGE_FILE)]),
   chooseDisplaySource: z.tuple([id, id.nullable()])
 } satisfies Record<CallName, z.ZodType>
 

@@ -216,6 +216,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
     getSettings: async () => store.get().devices,
     saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices,
+    saveSceneImage: (bytes) => store.images.save(bytes),
+    readSceneImage: (file) => store.images.read(file),
 
     chooseDisplaySource: async (requestId, sourceId) => displayChooser.answer(requestId, sourceId)
   }

@@ -1,9 +1,13 @@
-// Non-secret settings (connections without their keys, the active one, device choices) as JSON in
-// appDataDir. Written atomically (tmp file + rename) so a crash never leaves half a file; a file that
-// cannot be read is set aside, not overwritten, so nothing is lost.
+// Non-secret settings (connections without their keys, the active one, device choices, the scenes) as
+// JSON in appDataDir. Written atomically (tmp file + rename) so a crash never leaves half a file; a file
+// that cannot be read is set aside, not overwritten, so nothing is lost. The scenes' pictures are files
+// beside it (scene-images.ts); scenes saved in the format before (pictures as data URLs in this file)
+// are moved to that format on the first load.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ConnectionKind, DeviceSettings } from '../../shared/contract'
+import { migrateScenes, readScenes, type ScenesState } from '../../shared/scenes'
+import { dataUrlBytes, SceneImages } from './scene-images'
 
 export interface StoredConnection {
   id: string
@@ -35,14 +39,41 @@ export const defaultSettings = (): Settings => ({
   devices: {}
 })
 
+/** The picture files the saved scenes name. */
+export function imagesNamed(scenes: ScenesState | undefined): Set<string> {
+  return new Set((scenes?.sources ?? []).flatMap((s) => (s.kind === 'image' ? [s.file] : [])))
+}
+
 export class SettingsStore {
   readonly file: string
+  readonly images: SceneImages
   private current: Settings
 
   constructor(dir: string) {
     mkdirSync(dir, { recursive: true })
     this.file = join(dir, 'settings.json')
+    this.images = new SceneImages(dir)
     this.current = this.load()
+    const scenes = this.current.devices.scenes as Record<string, unknown> | undefined
+    if (scenes && scenes.version !== 2) this.update((s) => this.migrate(s))
+    // Pictures no saved scene names any more (removed, or replaced) are deleted in the background.
+    void this.images.prune(imagesNamed(this.current.devices.scenes))
+  }
+
+  /** Scenes in the format before version 2: their data URLs become files, the settings name them. */
+  private migrate(s: Settings): void {
+    const o = s.devices.output
+    const aspect = o?.width && o?.height ? o.width / o.height : 16 / 9
+    const save = (dataUrl: string): string | null => {
+      const bytes = dataUrlBytes(dataUrl)
+      try {
+        return bytes ? this.images.saveSync(bytes) : null
+      } catch {
+        return null // not a PNG or JPEG, or not writable: that picture is dropped, the scenes kept
+      }
+    }
+    const old = s.devices.scenes as unknown as Record<string, unknown>
+    s.devices.scenes = readScenes(migrateScenes(old, save, aspect), aspect)
   }
 
   get(): Settings {

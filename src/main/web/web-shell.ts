@@ -9,7 +9,12 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { listen, readBody } from '../../node/http'
 import { contentTypeOf, resolveStaticFile } from '../../node/static-files'
 import { Readable } from 'node:stream'
-import { EVENT_NAMES, MAX_CALL_BYTES, type RecordingDownload } from '../../shared/contract'
+import {
+  EVENT_NAMES,
+  MAX_CALL_BYTES,
+  type CallName,
+  type RecordingDownload
+} from '../../shared/contract'
 import type { Result } from '../../shared/result'
 import type { Core } from '../core/core'
 import { dispatch, isCallName } from '../core/dispatch'
@@ -64,6 +69,23 @@ function send(res: ServerResponse, status: number, body: unknown): void {
     'x-content-type-options': 'nosniff'
   })
   res.end(text)
+}
+
+/** The arguments of a call whose body is bytes: the chunk, and what the query string adds. */
+const BINARY_ARGS: Partial<Record<CallName, (url: URL, bytes: Uint8Array) => unknown[]>> = {
+  pushMedia: (url, chunk) => [url.searchParams.get('runId') ?? '', chunk],
+  saveSceneImage: (_url, bytes) => [bytes]
+}
+
+/** A call's Result as JSON; a value that is bytes (a scene picture) as the body itself. */
+function sendResult(res: ServerResponse, r: Result<unknown>): void {
+  if (!r.ok || !(r.value instanceof Uint8Array)) return send(res, 200, r)
+  res.writeHead(200, {
+    'content-type': 'application/octet-stream',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff'
+  })
+  res.end(Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength))
 }
 
 /** What a second browser sees when it opens a link that was already used. */
@@ -165,16 +187,17 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
         ok: false,
         error: { code: 'bad-request', message: `Unknown call: ${name.slice(0, 80)}` }
       })
-    if (name === 'pushMedia') {
+    // Calls whose bytes are the body (a media chunk, a scene picture), not JSON.
+    const binary = BINARY_ARGS[name]
+    if (binary) {
       const body = await readBody(req, MAX_CALL_BYTES)
       if (body === 'too-large')
         return send(res, 413, {
           ok: false,
           error: { code: 'bad-request', message: 'Media chunk too large.' }
         })
-      const runId = url.searchParams.get('runId') ?? ''
       const chunk = new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
-      return send(res, 200, await dispatch(opts.core, name, [runId, chunk], { log }))
+      return sendResult(res, await dispatch(opts.core, name, binary(url, chunk), { log }))
     }
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
       return send(res, 415, {
@@ -197,7 +220,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
       })
     }
     const args = (parsed as { args?: unknown })?.args ?? []
-    send(res, 200, await dispatch(opts.core, name, args, { log }))
+    sendResult(res, await dispatch(opts.core, name, args, { log }))
   }
 
   /**

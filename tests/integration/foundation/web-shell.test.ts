@@ -1,5 +1,6 @@
 // The web shell over real HTTP and a real WebSocket, with the real core behind it.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +18,7 @@ interface Reply {
   status: number
   headers: Record<string, string | string[] | undefined>
   body: string
+  bytes: Buffer
 }
 
 function http(
@@ -39,7 +41,8 @@ function http(
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8')
+            body: Buffer.concat(chunks).toString('utf8'),
+            bytes: Buffer.concat(chunks)
           })
         )
       }
@@ -167,6 +170,40 @@ describe('web shell', () => {
     expect(huge.status).toBe(413)
     // Still serving.
     expect(JSON.parse((await rpc('appInfo', [])).body).ok).toBe(true)
+  })
+
+  it('keeps a scene picture as a file named by its content, and gives its bytes back', async () => {
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from('a picture')
+    ])
+    const post = (body: Buffer) =>
+      http('/rpc/saveSceneImage', {
+        method: 'POST',
+        headers: { ...bearer(), 'content-type': 'application/octet-stream' },
+        body
+      })
+    const saved = JSON.parse((await post(png)).body)
+    const file = `${createHash('sha256').update(png).digest('hex')}.png`
+    expect(saved).toEqual({ ok: true, value: file })
+    expect(readdirSync(join(dir, 'data', 'scene-images'))).toEqual([file])
+    expect(JSON.parse((await post(png)).body)).toEqual({ ok: true, value: file }) // one file
+    const back = await rpc('readSceneImage', [file])
+    expect(back.headers['content-type']).toBe('application/octet-stream')
+    expect(back.headers['x-content-type-options']).toBe('nosniff')
+    expect(back.bytes.equals(png)).toBe(true)
+    // Not a picture, a path instead of a name, a name that is not kept: each a clear refusal.
+    expect(JSON.parse((await post(Buffer.from('<svg onload=alert(1)>'))).body)).toMatchObject({
+      ok: false,
+      error: { code: 'bad-request' }
+    })
+    expect(JSON.parse((await rpc('readSceneImage', ['../settings.json'])).body)).toMatchObject({
+      ok: false,
+      error: { code: 'bad-request' }
+    })
+    expect(JSON.parse((await rpc('readSceneImage', [`${'0'.repeat(64)}.png`])).body)).toMatchObject(
+      { ok: false, error: { code: 'not-found' } }
+    )
   })
 
   it('delivers core events over the WebSocket to an authorized client only', async () => {

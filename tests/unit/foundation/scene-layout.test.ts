@@ -5,7 +5,6 @@ import {
   PIP_MARGIN,
   fitContain,
   moveRect,
-  nearestCorner,
   pipRect,
   resizeRect,
   sideBySideRects,
@@ -56,7 +55,9 @@ describe('pipRect: the camera in a corner', () => {
     const margin = PIP_MARGIN * H
     expect(Math.min(left, right)).toBeCloseTo(margin, 6)
     expect(Math.min(top, bottom)).toBeCloseTo(margin, 6)
-    expect(nearestCorner(r)).toBe(corner)
+    // In its own corner: its centre is in that quarter of the canvas.
+    expect(r.x + r.w / 2 < 0.5).toBe(corner.endsWith('left'))
+    expect(r.y + r.h / 2 < 0.5).toBe(corner.startsWith('top'))
   })
 
   it('clamps the size: never below MIN_SIZE, never off the canvas', () => {

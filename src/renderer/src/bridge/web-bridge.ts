@@ -23,22 +23,34 @@ const unreachable = (detail: string): Result<never> => ({
   }
 })
 
+/** Calls whose bytes travel as the request's body (the web shell's BINARY_ARGS): the URL and the bytes. */
+const BINARY: Record<string, (args: unknown[]) => [string, Uint8Array]> = {
+  pushMedia: (args) => [
+    `/rpc/pushMedia?runId=${encodeURIComponent(String(args[0]))}`,
+    args[1] as Uint8Array
+  ],
+  saveSceneImage: (args) => ['/rpc/saveSceneImage', args[0] as Uint8Array]
+}
+
 async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
   try {
-    const res =
-      name === 'pushMedia'
-        ? await fetch(`/rpc/pushMedia?runId=${encodeURIComponent(String(args[0]))}`, {
-            method: 'POST',
-            credentials: 'same-origin',
-            headers: { 'content-type': 'application/octet-stream' },
-            body: args[1] as Uint8Array<ArrayBuffer>
-          })
-        : await fetch(`/rpc/${name}`, {
-            method: 'POST',
-            credentials: 'same-origin',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ args })
-          })
+    const binary = BINARY[name]?.(args)
+    const res = binary
+      ? await fetch(binary[0], {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: binary[1] as Uint8Array<ArrayBuffer>
+        })
+      : await fetch(`/rpc/${name}`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ args })
+        })
+    // A value that is bytes (a scene picture) comes as the body itself.
+    if (res.ok && res.headers.get('content-type') === 'application/octet-stream')
+      return { ok: true, value: new Uint8Array(await res.arrayBuffer()) }
     const body = (await res.json().catch(() => null)) as Result<unknown> | null
     if (body && typeof body === 'object' && 'ok' in body) return body
     return unreachable(`HTTP ${res.status}`)

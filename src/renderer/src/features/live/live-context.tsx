@@ -11,7 +11,7 @@ import type {
 import { isFinal, isRunning } from '../../../../shared/live-state'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
-import { pickMimeType, stopTracks } from './capture'
+import { pickMimeType, stopTracks } from '../../lib/capture'
 import { MediaPusher } from './media-pusher'
 import type { SceneProgram } from '../scenes/program'
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { AppError } from '../../../../shared/result'
 import type { CaptureKind, OutputSettings } from '../../../../shared/contract'
-import { isScreenCancel, listDevices, mediaError, openCamera, openScreen } from './capture'
+import { isScreenCancel, listDevices, mediaError, openCamera, openScreen } from '../../lib/capture'
 import { useLive } from './live-context'
 
 export interface SourceChoice {

@@ -17,14 +17,15 @@ import {
   type Corner,
   type Rect
 } from '../../../../shared/scene-layout'
-import type { Scene, SceneSource } from '../../../../shared/scenes'
+import type { Layer, SceneSourceKind } from '../../../../shared/scenes'
 import type { SceneProgram } from './program'
 
-const LABEL: Record<SceneSource['kind'], string> = {
-  camera: 'Camera',
-  screen: 'Screen',
-  image: 'Image',
-  title: 'Title'
+/** Each kind's label, and the name its box has for the tests (a text is a "title" to the creator). */
+const BOX: Record<SceneSourceKind, { label: string; testId: string }> = {
+  camera: { label: 'Camera', testId: 'box-camera' },
+  screen: { label: 'Screen', testId: 'box-screen' },
+  image: { label: 'Image', testId: 'box-image' },
+  text: { label: 'Title', testId: 'box-title' }
 }
 
 interface Drag {
@@ -37,16 +38,17 @@ interface Drag {
 
 export function ScenePreview({
   program,
-  scene,
+  layers,
   aspect,
   onMove,
   editable
 }: {
   program: SceneProgram
-  scene: Scene
+  /** The active scene's visible items (layersOf): one box each. */
+  layers: Layer[]
   aspect: number
-  /** A source's new place, on every step of a drag (the settings save is debounced). */
-  onMove: (id: string, rect: Rect) => void
+  /** An item's new place, on every step of a drag (the settings save is debounced). */
+  onMove: (itemId: string, rect: Rect) => void
   editable: boolean
 }): ReactNode {
   const host = useRef<HTMLDivElement>(null)
@@ -65,7 +67,7 @@ export function ScenePreview({
     return () => canvas.remove()
   }, [program])
 
-  const rectOf = (id: string): Rect | undefined => scene.sources.find((s) => s.id === id)?.rect
+  const rectOf = (id: string): Rect | undefined => layers.find((l) => l.itemId === id)?.rect
 
   const down = (e: PointerEvent<HTMLElement>, id: string, handle: Drag['handle']): void => {
     if (!editable || e.button !== 0) return
@@ -85,8 +87,8 @@ export function ScenePreview({
     const dx = (e.clientX - d.x) / box.width
     const dy = (e.clientY - d.y) / box.height
     if (d.handle === 'move') return snapRect(moveRect(d.start, dx, dy), aspect)
-    const kind = scene.sources.find((s) => s.id === d.id)?.kind
-    return { rect: resizeRect(d.start, d.handle, dx, dy, kind !== 'title'), guides: [] }
+    const kind = layers.find((l) => l.itemId === d.id)?.source.kind
+    return { rect: resizeRect(d.start, d.handle, dx, dy, kind !== 'text'), guides: [] }
   }
 
   const move = (e: PointerEvent<HTMLElement>): void => {
@@ -129,46 +131,44 @@ export function ScenePreview({
         data-testid="scene-overlay"
         onPointerDown={() => setSelected(null)}
       >
-        {scene.sources.map((s) =>
-          s.hidden ? null : (
-            <div
-              key={s.id}
-              className={`scene-box kind-${s.kind}${selected === s.id ? ' selected' : ''}`}
-              data-testid={`box-${s.kind}`}
-              data-source={s.id}
-              style={{
-                left: pct(s.rect.x),
-                top: pct(s.rect.y),
-                width: pct(s.rect.w),
-                height: pct(s.rect.h)
-              }}
-              tabIndex={editable ? 0 : -1}
-              role="group"
-              aria-label={`${LABEL[s.kind]}: drag to move, arrow keys to nudge`}
-              onFocus={() => setSelected(s.id)}
-              onKeyDown={(e) => key(e, s.id)}
-              onPointerDown={(e) => down(e, s.id, 'move')}
-              onPointerMove={move}
-              onPointerUp={up}
-              onPointerCancel={up}
-            >
-              <span className="scene-box-label">{LABEL[s.kind]}</span>
-              {editable &&
-                CORNERS.map((c) => (
-                  <span
-                    key={c}
-                    className={`scene-handle ${c}`}
-                    data-testid={`handle-${c}`}
-                    aria-hidden="true"
-                    onPointerDown={(e) => down(e, s.id, c)}
-                    onPointerMove={move}
-                    onPointerUp={up}
-                    onPointerCancel={up}
-                  />
-                ))}
-            </div>
-          )
-        )}
+        {layers.map(({ itemId, rect, source }) => (
+          <div
+            key={itemId}
+            className={`scene-box kind-${source.kind}${selected === itemId ? ' selected' : ''}`}
+            data-testid={BOX[source.kind].testId}
+            data-source={itemId}
+            style={{
+              left: pct(rect.x),
+              top: pct(rect.y),
+              width: pct(rect.w),
+              height: pct(rect.h)
+            }}
+            tabIndex={editable ? 0 : -1}
+            role="group"
+            aria-label={`${BOX[source.kind].label}: drag to move, arrow keys to nudge`}
+            onFocus={() => setSelected(itemId)}
+            onKeyDown={(e) => key(e, itemId)}
+            onPointerDown={(e) => down(e, itemId, 'move')}
+            onPointerMove={move}
+            onPointerUp={up}
+            onPointerCancel={up}
+          >
+            <span className="scene-box-label">{BOX[source.kind].label}</span>
+            {editable &&
+              CORNERS.map((c) => (
+                <span
+                  key={c}
+                  className={`scene-handle ${c}`}
+                  data-testid={`handle-${c}`}
+                  aria-hidden="true"
+                  onPointerDown={(e) => down(e, itemId, c)}
+                  onPointerMove={move}
+                  onPointerUp={up}
+                  onPointerCancel={up}
+                />
+              ))}
+          </div>
+        ))}
         {guides.map((g) => {
           const [axis, at] = g.split(':') as ['x' | 'y', string]
           return (

@@ -1,26 +1,34 @@
-// The scene editor: the scenes (switch, add, rename, delete), the active scene's ready layouts, and its
-// sources (camera, screen, images, titles). Everything stays editable while live: a switch or an edit
-// changes the picture, never the broadcast.
+// The scene editor: the active scene's name, its ready layout and transition, and its items (camera,
+// screen, images, texts). A view: every change is a reducer of shared/scenes.ts, handed to onChange.
+// Everything stays editable while live: a switch or an edit changes the picture, never the broadcast.
 import { useRef, useState, type ReactNode } from 'react'
 import { CORNERS, type Corner } from '../../../../shared/scene-layout'
 import {
-  DEFAULT_TITLE,
   LAYOUTS,
   LIMITS,
-  TITLE_RECT,
+  TRANSITIONS,
   activeScene,
+  addImage,
+  addScene,
+  addText,
   applyLayout,
-  layoutOf,
-  newId,
-  withScene,
-  type Scene,
-  type SceneSource,
+  canAddImage,
+  deleteScene,
+  editText,
+  itemsOf,
+  removeItem,
+  renameScene,
+  setItemVisible,
+  setPip,
+  setTransition,
   type ScenesState,
-  type TitleSource
+  type TransitionKind
 } from '../../../../shared/scenes'
 import type { AppError } from '../../../../shared/result'
+import { useApi } from '../../lib/api'
 import { ErrorNote } from '../../components/ErrorNote'
-import { failedToRead, readImageFile } from './image-file'
+import { failedToKeep, keepImageFile } from './image-file'
+import { TextEditor } from './TextEditor'
 
 const CORNER_LABEL: Record<Corner, string> = {
   'top-left': 'Top left',
@@ -29,110 +37,20 @@ const CORNER_LABEL: Record<Corner, string> = {
   'bottom-right': 'Bottom right'
 }
 
-export function SceneTabs({
-  state,
-  onSwitch
-}: {
-  state: ScenesState
-  onSwitch: (id: string) => void
-}): ReactNode {
-  return (
-    <div className="scene-tabs" role="group" aria-label="Scenes" data-testid="scene-tabs">
-      {state.scenes.map((s, i) => (
-        <button
-          key={s.id}
-          type="button"
-          className={s.id === state.activeId ? 'scene-tab active' : 'scene-tab'}
-          aria-pressed={s.id === state.activeId}
-          data-testid="scene-tab"
-          title={i < 9 ? `${s.name} (Alt+${i + 1})` : s.name}
-          onClick={() => onSwitch(s.id)}
-        >
-          {s.name}
-        </button>
-      ))}
-    </div>
-  )
-}
-
-export function ScenesPanel({
-  state,
-  aspect,
-  onChange,
-  sharing,
-  onShareScreen,
-  onStopScreen,
-  live
-}: {
+export interface ScenesPanelProps {
   state: ScenesState
   aspect: number
-  onChange: (next: ScenesState) => void
+  /** A change made from the panel; `update` applies a reducer to the state as it is then. */
+  onChange: (update: (state: ScenesState) => ScenesState) => void
   sharing: boolean
   onShareScreen: () => void
   onStopScreen: () => void
   live: boolean
-}): ReactNode {
+}
+
+export function ScenesPanel(props: ScenesPanelProps): ReactNode {
+  const { state, onChange } = props
   const scene = activeScene(state)
-  const layout = layoutOf(scene, aspect)
-  const [imageError, setImageError] = useState<AppError | null>(null)
-  const file = useRef<HTMLInputElement>(null)
-  const pip = scene.pip ?? { corner: 'bottom-right' as Corner, size: 0.28 }
-
-  const put = (next: Scene): void => onChange(withScene(state, next))
-  const edit = (id: string, patch: Partial<SceneSource>): void =>
-    put({
-      ...scene,
-      sources: scene.sources.map((s) => (s.id === id ? ({ ...s, ...patch } as SceneSource) : s))
-    })
-  const remove = (id: string): void => {
-    const sources = scene.sources.filter((s) => s.id !== id)
-    const next = withScene(state, { ...scene, sources })
-    const used = new Set(
-      next.scenes.flatMap((s) => s.sources.map((x) => (x.kind === 'image' ? x.imageId : '')))
-    )
-    onChange({ ...next, images: next.images.filter((i) => used.has(i.id)) })
-  }
-  const add = (source: SceneSource): void => put({ ...scene, sources: [...scene.sources, source] })
-
-  const addScene = (): void => {
-    const fresh = applyLayout(
-      { id: newId('scene'), name: `Scene ${state.scenes.length + 1}`, sources: [] },
-      'pip',
-      aspect
-    )
-    onChange({ ...state, scenes: [...state.scenes, fresh], activeId: fresh.id })
-  }
-  const deleteScene = (): void => {
-    const rest = state.scenes.filter((s) => s.id !== scene.id)
-    if (!rest.length) return
-    onChange({ ...state, scenes: rest, activeId: rest[0]!.id })
-  }
-
-  const pickImage = async (f: File | undefined): Promise<void> => {
-    if (!f) return
-    setImageError(null)
-    if (state.images.length >= LIMITS.images)
-      return setImageError({
-        code: 'media',
-        message: `Scenes can use ${LIMITS.images} images at most.`,
-        hint: 'Remove an image from a scene first.'
-      })
-    const img = await readImageFile(f)
-    if (failedToRead(img)) return setImageError(img)
-    const w = Math.min(0.25, (0.2 * img.width) / img.height / aspect) // about a fifth of the height
-    const rect = { x: 1 - w - 0.03, y: 0.05, w, h: (w * aspect * img.height) / img.width }
-    const next = withScene(state, {
-      ...scene,
-      sources: [...scene.sources, { id: newId('image'), kind: 'image', imageId: img.id, rect }]
-    })
-    onChange({ ...next, images: [...next.images, img] })
-  }
-
-  const titles = scene.sources.filter((s): s is TitleSource => s.kind === 'title')
-  const images = scene.sources.filter((s) => s.kind === 'image')
-  const cam = scene.sources.find((s) => s.kind === 'camera')
-  const full = scene.sources.length >= LIMITS.sourcesPerScene
-
   return (
     <div className="scenes-panel" data-testid="scenes-panel">
       <div className="scene-name-row">
@@ -142,15 +60,15 @@ export function ScenesPanel({
             value={scene.name}
             maxLength={LIMITS.nameLength}
             data-testid="scene-name"
-            onChange={(e) => put({ ...scene, name: e.target.value })}
-            onBlur={(e) => !e.target.value.trim() && put({ ...scene, name: 'Scene' })}
+            onChange={(e) => onChange((s) => renameScene(s, e.target.value))}
+            onBlur={(e) => onChange((s) => renameScene(s, e.target.value, true))}
           />
         </label>
         <button
           type="button"
           className="secondary"
           data-testid="add-scene"
-          onClick={addScene}
+          onClick={() => onChange((s) => addScene(s, props.aspect))}
           disabled={state.scenes.length >= LIMITS.scenes}
         >
           New scene
@@ -160,247 +78,243 @@ export function ScenesPanel({
           className="secondary"
           data-testid="delete-scene"
           disabled={state.scenes.length < 2}
-          onClick={deleteScene}
+          onClick={() => onChange(deleteScene)}
         >
           Delete scene
         </button>
       </div>
+      <LayoutFieldset {...props} />
+      <SourcesFieldset {...props} />
+    </div>
+  )
+}
 
-      <fieldset>
-        <legend>Layout</legend>
-        <div className="layout-buttons">
-          {LAYOUTS.map((l) => (
-            <button
-              key={l.kind}
-              type="button"
-              className={layout === l.kind ? 'layout active' : 'layout secondary'}
-              aria-pressed={layout === l.kind}
-              data-testid={`layout-${l.kind}`}
-              onClick={() => put(applyLayout(scene, l.kind, aspect))}
+function LayoutFieldset({ state, aspect, onChange }: ScenesPanelProps): ReactNode {
+  const scene = activeScene(state)
+  const { layout, pip } = scene
+  const cam = itemsOf(state, scene).find((x) => x.source.kind === 'camera')?.item
+  return (
+    <fieldset>
+      <legend>Layout</legend>
+      <div className="layout-buttons">
+        {LAYOUTS.map((l) => (
+          <button
+            key={l.kind}
+            type="button"
+            className={layout === l.kind ? 'layout active' : 'layout secondary'}
+            aria-pressed={layout === l.kind}
+            data-testid={`layout-${l.kind}`}
+            onClick={() => onChange((s) => applyLayout(s, l.kind, aspect))}
+          >
+            {l.label}
+          </button>
+        ))}
+      </div>
+      {(layout === 'pip' || layout === null) && cam?.visible && (
+        <div className="pip-controls">
+          <label>
+            Camera corner
+            <select
+              value={pip.corner}
+              data-testid="pip-corner"
+              onChange={(e) =>
+                onChange((s) => setPip(s, { ...pip, corner: e.target.value as Corner }, aspect))
+              }
             >
-              {l.label}
-            </button>
-          ))}
+              {CORNERS.map((c) => (
+                <option key={c} value={c}>
+                  {CORNER_LABEL[c]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Camera size
+            <input
+              type="range"
+              min={15}
+              max={50}
+              value={Math.round(pip.size * 100)}
+              data-testid="pip-size"
+              aria-valuetext={`${Math.round(pip.size * 100)} percent of the width`}
+              onChange={(e) =>
+                onChange((s) => setPip(s, { ...pip, size: Number(e.target.value) / 100 }, aspect))
+              }
+            />
+          </label>
         </div>
-        {(layout === 'pip' || layout === null) && cam && !cam.hidden && (
-          <div className="pip-controls">
-            <label>
-              Camera corner
-              <select
-                value={pip.corner}
-                data-testid="pip-corner"
-                onChange={(e) =>
-                  put(
-                    applyLayout(scene, 'pip', aspect, { ...pip, corner: e.target.value as Corner })
-                  )
-                }
-              >
-                {CORNERS.map((c) => (
-                  <option key={c} value={c}>
-                    {CORNER_LABEL[c]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Camera size
-              <input
-                type="range"
-                min={15}
-                max={50}
-                value={Math.round(pip.size * 100)}
-                data-testid="pip-size"
-                aria-valuetext={`${Math.round(pip.size * 100)} percent of the width`}
-                onChange={(e) =>
-                  put(
-                    applyLayout(scene, 'pip', aspect, {
-                      ...pip,
-                      size: Number(e.target.value) / 100
-                    })
-                  )
-                }
-              />
-            </label>
-          </div>
-        )}
-      </fieldset>
+      )}
+      <label className="transition">
+        Scene change
+        <select
+          value={state.transition.kind}
+          data-testid="transition-kind"
+          onChange={(e) =>
+            onChange((s) =>
+              setTransition(s, { ...s.transition, kind: e.target.value as TransitionKind })
+            )
+          }
+        >
+          {TRANSITIONS.map((t) => (
+            <option key={t.kind} value={t.kind}>
+              {t.kind === 'dissolve' ? `${t.label} (${state.transition.durationMs} ms)` : t.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </fieldset>
+  )
+}
 
-      <fieldset>
-        <legend>Sources</legend>
-        <ul className="source-list">
-          {scene.sources
-            .filter((s) => s.kind === 'camera' || s.kind === 'screen')
-            .map((s) => (
-              <li key={s.id}>
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={!s.hidden}
-                    data-testid={`show-${s.kind}`}
-                    onChange={(e) => edit(s.id, { hidden: !e.target.checked })}
-                  />
-                  {s.kind === 'camera' ? 'Camera' : 'Screen or window'}
-                </label>
-                {s.kind === 'screen' && (
-                  <span className="source-actions">
-                    <button
-                      type="button"
-                      className="secondary"
-                      data-testid="share-screen"
-                      onClick={onShareScreen}
-                    >
-                      {sharing ? 'Share another' : 'Choose screen or window'}
-                    </button>
-                    {sharing && (
+function SourcesFieldset(props: ScenesPanelProps): ReactNode {
+  const { state, aspect, onChange, sharing, live } = props
+  const api = useApi()
+  const [imageError, setImageError] = useState<AppError | null>(null)
+  const file = useRef<HTMLInputElement>(null)
+  const items = itemsOf(state, activeScene(state))
+  const ofKind = (...kinds: string[]) => items.filter((x) => kinds.includes(x.source.kind))
+  const texts = ofKind('text')
+  // Listed as the creator thinks of them: the pictures, then the images, then the titles.
+  const listed = [...ofKind('camera', 'screen'), ...ofKind('image'), ...texts]
+  const full = items.length >= LIMITS.itemsPerScene
+  const visible = (id: string) => (v: boolean) => onChange((s) => setItemVisible(s, id, v))
+  const remove = (id: string) => () => onChange((s) => removeItem(s, id))
+
+  const pickImage = async (f: File | undefined): Promise<void> => {
+    if (!f) return
+    setImageError(null)
+    if (!canAddImage(state))
+      return setImageError({
+        code: 'media',
+        message: `Scenes can use ${LIMITS.images} images at most.`,
+        hint: 'Remove an image from a scene first.'
+      })
+    const img = await keepImageFile(api, f)
+    if (failedToKeep(img)) return setImageError(img)
+    onChange((s) => addImage(s, img, aspect))
+  }
+
+  return (
+    <fieldset>
+      <legend>Sources</legend>
+      <ul className="source-list">
+        {listed.map(({ item, source }) => {
+          switch (source.kind) {
+            case 'camera':
+            case 'screen':
+              return (
+                <li key={item.id}>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={item.visible}
+                      data-testid={`show-${source.kind}`}
+                      onChange={(e) => visible(item.id)(e.target.checked)}
+                    />
+                    {source.kind === 'camera' ? 'Camera' : 'Screen or window'}
+                  </label>
+                  {source.kind === 'screen' && (
+                    <span className="source-actions">
                       <button
                         type="button"
                         className="secondary"
-                        data-testid="stop-screen"
-                        onClick={onStopScreen}
+                        data-testid="share-screen"
+                        onClick={props.onShareScreen}
                       >
-                        Stop sharing
+                        {sharing ? 'Share another' : 'Choose screen or window'}
                       </button>
-                    )}
-                  </span>
-                )}
-              </li>
-            ))}
-          {images.map((s) => {
-            const img = state.images.find((i) => s.kind === 'image' && i.id === s.imageId)
-            return (
-              <li key={s.id} data-testid="image-source">
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={!s.hidden}
-                    onChange={(e) => edit(s.id, { hidden: !e.target.checked })}
-                  />
-                  {img?.name ?? 'Image'}
-                </label>
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => remove(s.id)}
-                  aria-label={`Remove ${img?.name ?? 'image'}`}
-                >
-                  Remove
-                </button>
-              </li>
-            )
-          })}
-          {titles.map((t, i) => (
-            <li key={t.id} className="title-editor" data-testid="title-source">
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={!t.hidden}
-                  onChange={(e) => edit(t.id, { hidden: !e.target.checked })}
+                      {sharing && (
+                        <button
+                          type="button"
+                          className="secondary"
+                          data-testid="stop-screen"
+                          onClick={props.onStopScreen}
+                        >
+                          Stop sharing
+                        </button>
+                      )}
+                    </span>
+                  )}
+                </li>
+              )
+            case 'image':
+              return (
+                <li key={item.id} data-testid="image-source">
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={item.visible}
+                      onChange={(e) => visible(item.id)(e.target.checked)}
+                    />
+                    {source.name}
+                  </label>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={remove(item.id)}
+                    aria-label={`Remove ${source.name}`}
+                  >
+                    Remove
+                  </button>
+                </li>
+              )
+            case 'text':
+              return (
+                <TextEditor
+                  key={item.id}
+                  item={item}
+                  text={source}
+                  label={`Title ${texts.length > 1 ? texts.findIndex((t) => t.item.id === item.id) + 1 : ''}`}
+                  onVisible={visible(item.id)}
+                  onEdit={(patch) => onChange((s) => editText(s, source.id, patch))}
+                  onRemove={remove(item.id)}
                 />
-                Title {titles.length > 1 ? i + 1 : ''}
-              </label>
-              <input
-                aria-label="Title text"
-                data-testid="title-text"
-                value={t.text}
-                maxLength={LIMITS.titleLength}
-                onChange={(e) => edit(t.id, { text: e.target.value })}
-              />
-              <span className="title-style">
-                <label>
-                  Size
-                  <input
-                    type="number"
-                    min={LIMITS.titleSize.min}
-                    max={LIMITS.titleSize.max}
-                    value={t.size}
-                    data-testid="title-size"
-                    onChange={(e) => {
-                      const v = Number(e.target.value)
-                      if (v >= LIMITS.titleSize.min && v <= LIMITS.titleSize.max)
-                        edit(t.id, { size: v })
-                    }}
-                  />
-                </label>
-                <label>
-                  Text
-                  <input
-                    type="color"
-                    value={t.color}
-                    data-testid="title-color"
-                    onChange={(e) => edit(t.id, { color: e.target.value })}
-                  />
-                </label>
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={t.band !== null}
-                    onChange={(e) =>
-                      edit(t.id, {
-                        band: e.target.checked ? (DEFAULT_TITLE.band ?? '#000000') : null
-                      })
-                    }
-                  />
-                  Band
-                </label>
-                {t.band !== null && (
-                  <input
-                    type="color"
-                    aria-label="Band colour"
-                    value={t.band}
-                    data-testid="title-band"
-                    onChange={(e) => edit(t.id, { band: e.target.value })}
-                  />
-                )}
-                <button type="button" className="secondary" onClick={() => remove(t.id)}>
-                  Remove
-                </button>
-              </span>
-            </li>
-          ))}
-        </ul>
-        <div className="add-sources">
-          <button
-            type="button"
-            className="secondary"
-            data-testid="add-title"
-            disabled={full}
-            onClick={() => add({ id: newId('title'), rect: TITLE_RECT, ...DEFAULT_TITLE })}
-          >
-            Add title
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            data-testid="add-image"
-            disabled={full}
-            onClick={() => file.current?.click()}
-          >
-            Add image…
-          </button>
-          <input
-            ref={file}
-            type="file"
-            accept="image/*"
-            hidden
-            data-testid="image-file"
-            onChange={(e) => {
-              void pickImage(e.target.files?.[0])
-              e.target.value = ''
-            }}
-          />
-        </div>
-        {imageError && (
-          <ErrorNote
-            error={imageError}
-            onRetry={() => setImageError(null)}
-            retryLabel="Dismiss"
-            testId="image-error"
-          />
-        )}
-        {live && (
-          <p className="hint">Changes show on the broadcast at once; it is not interrupted.</p>
-        )}
-      </fieldset>
-    </div>
+              )
+          }
+        })}
+      </ul>
+      <div className="add-sources">
+        <button
+          type="button"
+          className="secondary"
+          data-testid="add-title"
+          disabled={full}
+          onClick={() => onChange(addText)}
+        >
+          Add title
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          data-testid="add-image"
+          disabled={full}
+          onClick={() => file.current?.click()}
+        >
+          Add image…
+        </button>
+        <input
+          ref={file}
+          type="file"
+          accept="image/*"
+          hidden
+          data-testid="image-file"
+          onChange={(e) => {
+            void pickImage(e.target.files?.[0])
+            e.target.value = ''
+          }}
+        />
+      </div>
+      {imageError && (
+        <ErrorNote
+          error={imageError}
+          onRetry={() => setImageError(null)}
+          retryLabel="Dismiss"
+          testId="image-error"
+        />
+      )}
+      {live && (
+        <p className="hint">Changes show on the broadcast at once; it is not interrupted.</p>
+      )}
+    </fieldset>
   )
 }

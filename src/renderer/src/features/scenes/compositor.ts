@@ -3,11 +3,22 @@
 // and hands the canvas track exactly one frame. The canvas track is what MediaRecorder encodes, so the
 // preview (this canvas, on screen) is the output exactly as it is sent.
 import { fitContain, toPixels, type Rect } from '../../../../shared/scene-layout'
-import type { Scene, SceneSource, TitleSource } from '../../../../shared/scenes'
+import {
+  DEFAULT_TRANSITION,
+  showsKind,
+  transitionMs,
+  type Layer,
+  type TextSource,
+  type Transition
+} from '../../../../shared/scenes'
 import type { FrameSource } from './frames'
 
-/** How long a scene change dissolves into the next (ms). A cut would be 0. */
-export const FADE_MS = 300
+/** A scene as the compositor draws it: its id and its visible layers, bottom to top. */
+export interface ShownScene {
+  id: string
+  layers: Layer[]
+}
+
 const COST_SAMPLES = 900 // 30 s at 30 fps
 /** Two draws are at least this share of a frame interval apart (the canvas track takes one frame per paint). */
 const MIN_GAP = 0.6
@@ -32,8 +43,9 @@ export class Compositor {
   readonly canvas: HTMLCanvasElement
   readonly track: CanvasTrack
   private ctx: CanvasRenderingContext2D
-  private scene: Scene | null = null
-  private previous: { scene: Scene; since: number } | null = null
+  private scene: ShownScene | null = null
+  /** The scene going out, while the transition still shows it: kept here only. */
+  private previous: { scene: ShownScene; since: number; ms: number } | null = null
   private timer: ReturnType<typeof setTimeout> | undefined
   private nextAt = 0
   private lastDraw = -Infinity
@@ -44,6 +56,7 @@ export class Compositor {
 
   camera: FrameSource | null = null
   screen: FrameSource | null = null
+  /** Decoded pictures by file name (ImageSource.file). */
   images = new Map<string, HTMLImageElement>()
 
   constructor(width: number, height: number, fps: number) {
@@ -73,14 +86,30 @@ export class Compositor {
     this.interval = 1000 / fps
   }
 
-  /** Shows a scene; with `fade` the previous one dissolves into it. */
-  setScene(scene: Scene, fade = true): void {
+  /**
+   * Shows a scene. Another scene than the one shown goes through the transition (a dissolve of its
+   * duration; a cut, or `transition` null, shows the new one at once); the same scene edited changes
+   * at once.
+   */
+  setScene(scene: ShownScene, transition: Transition | null = DEFAULT_TRANSITION): void {
     const before = this.scene
     this.scene = scene
-    if (fade && before && before.id !== scene.id)
-      this.previous = { scene: before, since: performance.now() }
-    else if (before?.id !== scene.id) this.previous = null
+    const ms = transition ? transitionMs(transition) : 0
+    if (before && before.id !== scene.id)
+      this.previous = ms > 0 ? { scene: before, since: performance.now(), ms } : null
     this.updateActive()
+  }
+
+  /** The scenes on the output now: the one shown and, during a transition, the one going out. */
+  onAir(now = performance.now()): ShownScene[] {
+    const out =
+      this.previous && now - this.previous.since < this.previous.ms ? [this.previous.scene] : []
+    return this.scene ? [this.scene, ...out] : out
+  }
+
+  /** How long the transition still runs (ms; 0 when none does). */
+  transitionLeft(now = performance.now()): number {
+    return this.previous ? Math.max(0, this.previous.since + this.previous.ms - now) : 0
   }
 
   start(): void {
@@ -109,11 +138,6 @@ export class Compositor {
       costP50: pick(0.5),
       costP95: pick(0.95)
     }
-  }
-
-  resetStats(): void {
-    this.costs = []
-    this.counters = { ticks: 0, cameraDistinct: 0, screenDistinct: 0, late: 0 }
   }
 
   // The clock. While the camera is on screen it follows the camera: each new camera frame is drawn when
@@ -175,7 +199,7 @@ export class Compositor {
     ctx.fillRect(0, 0, this.width, this.height)
     const fade = this.previous
     if (fade) {
-      const p = (now - fade.since) / FADE_MS
+      const p = (now - fade.since) / fade.ms
       if (p >= 1) {
         this.previous = null
         this.updateActive()
@@ -208,22 +232,22 @@ export class Compositor {
    */
   updateActive(): void {
     for (const kind of ['camera', 'screen'] as const) {
-      const shown = [this.scene, this.previous?.scene].some((sc) =>
-        sc?.sources.some((s) => s.kind === kind && !s.hidden)
+      const shown = [this.scene, this.previous?.scene].some(
+        (sc) => !!sc && showsKind(sc.layers, kind)
       )
       this[kind]?.setActive?.(shown)
     }
   }
 
   private shows(kind: 'camera' | 'screen'): boolean {
-    return !!this.scene?.sources.some((s) => s.kind === kind && !s.hidden)
+    return !!this.scene && showsKind(this.scene.layers, kind)
   }
 
-  private drawScene(scene: Scene): void {
-    for (const source of scene.sources) if (!source.hidden) this.drawSource(source)
+  private drawScene(scene: ShownScene): void {
+    for (const layer of scene.layers) this.drawLayer(layer)
   }
 
-  private drawSource(source: SceneSource): void {
+  private drawLayer({ source, rect }: Layer): void {
     switch (source.kind) {
       case 'camera':
       case 'screen': {
@@ -231,17 +255,17 @@ export class Compositor {
         const picture = frames?.current()
         // No picture (not shared yet, or the share ended): an empty slot, nothing drawn.
         if (!frames || !picture || !frames.width || !frames.height) return
-        this.drawPicture(picture, frames.width / frames.height, source.rect)
+        this.drawPicture(picture, frames.width / frames.height, rect)
         return
       }
       case 'image': {
-        const img = this.images.get(source.imageId)
+        const img = this.images.get(source.file)
         if (img && img.naturalWidth)
-          this.drawPicture(img, img.naturalWidth / img.naturalHeight, source.rect)
+          this.drawPicture(img, img.naturalWidth / img.naturalHeight, rect)
         return
       }
-      case 'title':
-        this.drawTitle(source)
+      case 'text':
+        this.drawText(source, rect)
     }
   }
 
@@ -251,9 +275,9 @@ export class Compositor {
     if (px.w > 0 && px.h > 0) this.ctx.drawImage(picture, px.x, px.y, px.w, px.h)
   }
 
-  private drawTitle(t: TitleSource): void {
+  private drawText(t: TextSource, rect: Rect): void {
     const { ctx } = this
-    const px = toPixels(t.rect, this.width, this.height)
+    const px = toPixels(rect, this.width, this.height)
     const size = Math.round((t.size * this.height) / 720)
     ctx.save()
     ctx.beginPath()

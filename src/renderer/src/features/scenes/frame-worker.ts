@@ -1,24 +1,36 @@
 // Runs in a worker: turns each video frame of one track into an ImageBitmap and hands it to the
 // compositor. Without a GPU (software rendering) converting a 720p frame costs 4-7 ms; done here it
 // runs beside the compositor instead of inside its frame budget, and drawing the bitmap costs ~0.1 ms.
-type Message = { readable: ReadableStream<VideoFrame> } | { active: boolean }
+// Every frame read is closed here, converted or not; `stop` cancels the reading (the track processor
+// then closes what it still holds) before the worker ends itself.
+type Message = { readable: ReadableStream<VideoFrame> } | { active: boolean } | { stop: true }
 interface WorkerScope {
   onmessage: ((e: MessageEvent<Message>) => void) | null
   postMessage(message: unknown, transfer?: Transferable[]): void
+  close(): void
 }
 const scope = self as unknown as WorkerScope
 /** Off while no scene on screen shows this source: frames are then dropped unconverted. */
 let active = true
+let reader: ReadableStreamDefaultReader<VideoFrame> | null = null
 
 scope.onmessage = (e) => {
-  if ('readable' in e.data) void pump(e.data.readable.getReader())
+  if ('readable' in e.data) void pump((reader = e.data.readable.getReader()))
+  else if ('stop' in e.data) void stop()
   else active = e.data.active
 }
+// Loaded: the page hands over the track's frames only now (a worker that cannot load gets none).
+scope.postMessage({ ready: true })
 
-async function pump(reader: ReadableStreamDefaultReader<VideoFrame>): Promise<void> {
+async function stop(): Promise<void> {
+  await reader?.cancel().catch(() => undefined)
+  scope.close()
+}
+
+async function pump(r: ReadableStreamDefaultReader<VideoFrame>): Promise<void> {
   try {
     for (;;) {
-      const { value, done } = await reader.read()
+      const { value, done } = await r.read()
       if (done || !value) break
       try {
         if (!active) continue

@@ -126,7 +126,14 @@ class VideoElementFrames implements FrameSource {
   }
 }
 
-/** Frames converted to bitmaps in a worker (frame-worker.ts); the draw is then a cheap blit. */
+/** How long a worker told to stop may take to close its frames before it is ended. */
+const STOP_GRACE_MS = 1000
+
+/**
+ * Frames converted to bitmaps in a worker (frame-worker.ts); the draw is then a cheap blit. The track's
+ * frames are handed over only once the worker says it runs, so a worker that cannot load leaves no
+ * reader behind: the frames are then read on this thread instead.
+ */
 class WorkerFrames implements FrameSource {
   onFrame?: () => void
   width = 0
@@ -135,13 +142,24 @@ class WorkerFrames implements FrameSource {
   ended = false
   private bitmap: ImageBitmap | null = null
   private worker: Worker
+  private inner: ProcessorFrames | null = null
+  private active = true
+  /** The worker runs and reads the track. */
+  private reading = false
 
   constructor(Processor: TrackProcessorCtor, track: MediaStreamTrack, onEnded: () => void) {
-    const readable = new Processor({ track, maxBufferSize: 1 }).readable
     this.worker = new Worker(new URL('./frame-worker.ts', import.meta.url), { type: 'module' })
-    this.worker.onmessage = (e: MessageEvent<{ bitmap?: ImageBitmap; ended?: boolean }>) => {
-      const { bitmap, ended } = e.data
-      if (bitmap) {
+    this.worker.onmessage = (
+      e: MessageEvent<{ ready?: boolean; bitmap?: ImageBitmap; ended?: boolean }>
+    ) => {
+      const { ready, bitmap, ended } = e.data
+      if (ready) {
+        if (this.ended) return
+        const readable = new Processor({ track, maxBufferSize: 1 }).readable
+        this.worker.postMessage({ readable }, [readable as unknown as Transferable])
+        if (!this.active) this.worker.postMessage({ active: false })
+        this.reading = true
+      } else if (bitmap) {
         if (this.ended) return bitmap.close()
         this.bitmap?.close()
         this.bitmap = bitmap
@@ -157,7 +175,7 @@ class WorkerFrames implements FrameSource {
     // A worker that cannot load (a packaging or policy problem) must not leave the slot empty: the
     // frames are then converted on this thread.
     this.worker.onerror = () => {
-      if (this.ended || this.serial > 0) return
+      if (this.ended || this.reading) return
       this.worker.terminate()
       this.inner = new ProcessorFrames(Processor, track, onEnded)
       this.inner.onFrame = () => {
@@ -167,16 +185,14 @@ class WorkerFrames implements FrameSource {
         this.onFrame?.()
       }
     }
-    this.worker.postMessage({ readable }, [readable as unknown as Transferable])
   }
-
-  private inner: ProcessorFrames | null = null
-  private active = true
 
   setActive(active: boolean): void {
     if (active === this.active) return
     this.active = active
-    this.worker.postMessage({ active })
+    // Before the handover the worker is told with it; after the fallback (or the close) the worker
+    // is gone: the frames are read on this thread.
+    if (this.reading && !this.inner && !this.ended) this.worker.postMessage({ active })
   }
 
   current(): CanvasImageSource | null {
@@ -184,8 +200,15 @@ class WorkerFrames implements FrameSource {
   }
 
   close(): void {
+    if (this.ended) return
     this.ended = true
-    this.worker.terminate()
+    // The worker cancels its reader (closing what it holds) and ends itself; one that never got the
+    // frames, or fell back, is simply ended.
+    if (this.reading && !this.inner) {
+      this.worker.postMessage({ stop: true })
+      const worker = this.worker
+      setTimeout(() => worker.terminate(), STOP_GRACE_MS) // one that does not answer is ended
+    } else this.worker.terminate()
     this.inner?.close()
     this.bitmap?.close()
     this.bitmap = null

@@ -1,12 +1,16 @@
-// A picked image file becomes a SceneImage: checked, decoded, scaled down to the output's largest
-// size and re-encoded (PNG when it has transparency, JPEG otherwise), so what is kept in the settings
-// is small, a known format, and never the original file. Nothing is uploaded.
+// A picked image file becomes a scene picture: checked, decoded, scaled down to the output's largest
+// size and re-encoded (PNG when it has transparency, JPEG otherwise), so what is kept is small, a known
+// format, and never the original file. The bytes go to the app's data folder (saveSceneImage), which
+// answers the file's name; the scenes keep only that name. Nothing is uploaded.
+import type { OnairApi } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
-import { LIMITS, newId, type SceneImage } from '../../../../shared/scenes'
+import { LIMITS, type ImageSource } from '../../../../shared/scenes'
 
 const mb = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`
 
-export async function readImageFile(file: File): Promise<SceneImage | AppError> {
+export type KeptImage = Omit<ImageSource, 'id' | 'kind'>
+
+export async function keepImageFile(api: OnairApi, file: File): Promise<KeptImage | AppError> {
   if (file.size > LIMITS.imageFileBytes)
     return {
       code: 'media',
@@ -45,14 +49,19 @@ export async function readImageFile(file: File): Promise<SceneImage | AppError> 
       transparent = true
       break
     }
-  const dataUrl = transparent ? canvas.toDataURL('image/png') : canvas.toDataURL('image/jpeg', 0.9)
-  if (dataUrl.length > LIMITS.imageDataUrl)
+  const blob = await new Promise<Blob | null>((resolve) =>
+    transparent ? canvas.toBlob(resolve, 'image/png') : canvas.toBlob(resolve, 'image/jpeg', 0.9)
+  )
+  if (!blob) return { code: 'media', message: `"${file.name}" could not be re-encoded.` }
+  if (blob.size > LIMITS.imageBytes)
     return {
       code: 'media',
       message: `"${file.name}" is still too large once scaled to ${width}x${height}.`,
       hint: 'Pick a simpler image, or one without transparency.'
     }
-  return { id: newId('img'), name: file.name.slice(0, 300), dataUrl, width, height }
+  const saved = await api.saveSceneImage(new Uint8Array(await blob.arrayBuffer()))
+  if (!saved.ok) return saved.error
+  return { name: file.name.slice(0, 300), file: saved.value, width, height }
 }
 
-export const failedToRead = (v: SceneImage | AppError): v is AppError => 'code' in v
+export const failedToKeep = (v: KeptImage | AppError): v is AppError => 'code' in v

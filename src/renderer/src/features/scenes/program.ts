@@ -6,18 +6,20 @@ import type { OutputSettings } from '../../../../shared/contract'
 import {
   activeScene,
   cameraCaptureScale,
-  needs,
-  type Scene,
+  layersOf,
   type ScenesState
 } from '../../../../shared/scenes'
-import { cameraConstraints } from '../live/capture'
-import { Compositor, FADE_MS } from './compositor'
+import { cameraConstraints } from '../../lib/capture'
+import { Compositor } from './compositor'
 import { frameSource } from './frames'
 import { AudioMix } from './mixer'
 import { Changes } from './changes'
 
 /** The camera gives video, the microphone audio, a screen share both (its audio where the OS gives it). */
 export type Slot = 'camera' | 'mic' | 'screen'
+
+/** Reads a kept picture's bytes by its file name (the readSceneImage call). */
+export type ImageLoader = (file: string) => Promise<Uint8Array | null>
 
 export class SceneProgram {
   readonly compositor: Compositor
@@ -26,19 +28,20 @@ export class SceneProgram {
   readonly stream: MediaStream
   private captures: Record<Slot, MediaStream | null> = { camera: null, mic: null, screen: null }
   private changes = new Changes()
-  /** Tells when to read it again (a channel's gain, mute or input; a capture; the scene on air). */
+  /** Tells when to read it again (a capture put or emptied; the scene on air or its name). */
   readonly onChange = this.changes.on
-  private imageSrc = new Map<string, string>()
-  private scene: Scene | null = null
+  /** Pictures asked for or decoded, by file name: each is read and decoded once. */
+  private images = new Set<string>()
+  private scene: { id: string; name: string } | null = null
   private output: OutputSettings
   /** The size the camera was last asked for ("1280x720@30"). */
   private cameraSize = ''
   private rescale: ReturnType<typeof setTimeout> | undefined
-  /** The scene dissolving out, while it still shows. */
-  private fadingOut: { scene: Scene; until: number } | null = null
+  private readonly loadImage: ImageLoader
 
-  constructor(output: OutputSettings) {
+  constructor(output: OutputSettings, loadImage: ImageLoader) {
     this.output = output
+    this.loadImage = loadImage
     this.compositor = new Compositor(output.width, output.height, output.fps)
     this.mix = new AudioMix()
     this.stream = new MediaStream([this.compositor.track, this.mix.track])
@@ -56,43 +59,51 @@ export class SceneProgram {
     return { ...this.output, width: even(this.output.width), height: even(this.output.height) }
   }
 
-  /** Shows the state's active scene (dissolving from the previous one) and loads its images. */
-  setScenes(state: ScenesState, fade = true): void {
-    for (const img of state.images) {
-      if (this.imageSrc.get(img.id) === img.dataUrl) continue
-      const el = new Image()
-      el.src = img.dataUrl
-      this.imageSrc.set(img.id, img.dataUrl)
-      // Drawn once decoded; until then the slot is empty (never a half-decoded picture).
-      void el.decode().then(
-        () => this.compositor.images.set(img.id, el),
-        () => this.compositor.images.delete(img.id)
-      )
-    }
-    for (const id of [...this.imageSrc.keys()])
-      if (!state.images.some((i) => i.id === id)) {
-        this.imageSrc.delete(id)
-        this.compositor.images.delete(id)
+  /**
+   * Shows the state's active scene (through the state's transition from the previous one; `transition`
+   * false shows it at once) and loads the pictures its sources name.
+   */
+  setScenes(state: ScenesState, transition = true): void {
+    const files = new Set(state.sources.flatMap((s) => (s.kind === 'image' ? [s.file] : [])))
+    for (const file of files) if (!this.images.has(file)) this.decode(file)
+    for (const file of [...this.images])
+      if (!files.has(file)) {
+        this.images.delete(file)
+        this.compositor.images.delete(file)
       }
     const before = this.scene
-    this.scene = activeScene(state)
-    this.compositor.setScene(this.scene, fade)
-    if (fade && before && before.id !== this.scene.id)
-      this.fadingOut = { scene: before, until: performance.now() + FADE_MS }
+    const scene = activeScene(state)
+    this.scene = { id: scene.id, name: scene.name }
+    this.compositor.setScene(
+      { id: scene.id, layers: layersOf(state, scene) },
+      transition ? state.transition : null
+    )
     this.fitCamera()
-    if (before?.id !== this.scene.id || before.name !== this.scene.name) this.emit()
+    if (before?.id !== scene.id || before.name !== scene.name) this.emit()
+  }
+
+  /** Reads and decodes a picture; it is drawn once decoded (never half-decoded), until then nothing. */
+  private decode(file: string): void {
+    this.images.add(file)
+    void this.loadImage(file)
+      .then(async (bytes) => {
+        if (!bytes || !this.images.has(file)) return
+        const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>]))
+        const el = new Image()
+        el.src = url
+        try {
+          await el.decode()
+          if (this.images.has(file)) this.compositor.images.set(file, el)
+        } finally {
+          URL.revokeObjectURL(url)
+        }
+      })
+      .catch(() => this.compositor.images.delete(file))
   }
 
   /** The scene on the output now. */
   get sceneName(): string | null {
     return this.scene?.name ?? null
-  }
-
-  /** What the active scene shows that is not captured now (to offer opening it). */
-  missing(): ('camera' | 'screen')[] {
-    if (!this.scene) return []
-    const need = needs(this.scene)
-    return (['camera', 'screen'] as const).filter((s) => need[s] && !this.captures[s])
   }
 
   capture(slot: Slot): MediaStream | null {
@@ -147,12 +158,10 @@ export class SceneProgram {
     clearTimeout(this.rescale)
     const track = this.captures.camera?.getVideoTracks()[0]
     if (!track || !this.scene) return
-    const left = this.fadingOut ? this.fadingOut.until - performance.now() : 0
-    if (left <= 0) this.fadingOut = null
-    else this.rescale = setTimeout(() => this.fitCamera(), left)
-    const want = cameraCaptureScale(
-      this.fadingOut ? [this.scene, this.fadingOut.scene] : [this.scene]
-    )
+    // During a transition the scene going out still shows: look again once it is over.
+    const left = this.compositor.transitionLeft()
+    if (left > 0) this.rescale = setTimeout(() => this.fitCamera(), left)
+    const want = cameraCaptureScale(this.compositor.onAir().map((s) => s.layers))
     // No camera on screen: it keeps its size (it is not converted), ready for the next scene.
     if (want === 0) return
     const o = this.cameraOutput(want)

@@ -1,19 +1,32 @@
-// Keeps a scene program in the live context while the Scene source is chosen: creates it, shows the
-// scenes as they are edited, and opens the camera and microphone (and, on a click, a screen). Each
-// capture fails on its own with a named error; the program goes on with the others.
+// Keeps a scene program in its host (the live context) while the Scene source is chosen: creates it,
+// shows the scenes as they are edited, and opens the camera and microphone (and, on a click, a screen).
+// Each capture fails on its own with a named error; the program goes on with the others.
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react'
 import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { needs, type ScenesState } from '../../../../shared/scenes'
+import { useApi } from '../../lib/api'
 import {
   isScreenCancel,
   mediaError,
   openCameraVideo,
   openMicrophone,
   openScreen
-} from '../live/capture'
-import { useLive } from '../live/live-context'
+} from '../../lib/capture'
 import { SceneProgram } from './program'
+
+/**
+ * Where the program lives while it runs: the live run (features/live) holds it, so a broadcast
+ * survives navigation. Scenes know it only through this, and never import the live feature.
+ */
+export interface ProgramHost {
+  /** The program held now, if any. */
+  program: SceneProgram | null
+  /** A broadcast is running: the program it has is kept as it is. */
+  running: boolean
+  /** Hands a new program to the host (which releases whatever it held before). */
+  hold(program: SceneProgram): void
+}
 
 export interface SceneDevices {
   videoDeviceId?: string
@@ -28,15 +41,14 @@ export interface SceneErrors {
 }
 
 export function useSceneProgram(
+  host: ProgramHost,
   active: boolean,
   output: OutputSettings,
   scenes: ScenesState | null,
   devices: SceneDevices
 ) {
-  const live = useLive()
-  const { setCapture, running } = live
-  const capture = live.capture
-  const program = capture?.kind === 'scene' ? (capture.program ?? null) : null
+  const api = useApi()
+  const { program, running, hold } = host
   const [errors, setErrors] = useState<SceneErrors>({})
   const [attempt, setAttempt] = useState(0)
   const [, rerender] = useReducer((n: number) => n + 1, 0)
@@ -52,8 +64,11 @@ export function useSceneProgram(
   useEffect(() => {
     if (!active || running || program) return
     try {
-      const p = new SceneProgram(output)
-      setCapture({ kind: 'scene', stream: p.stream, program: p })
+      const p = new SceneProgram(output, async (file) => {
+        const r = await api.readSceneImage(file)
+        return r.ok ? r.value : null
+      })
+      hold(p)
       setError('program', undefined)
     } catch (e) {
       setError('program', {
@@ -78,7 +93,7 @@ export function useSceneProgram(
   }, [program, scenes])
 
   // The camera opens when any scene shows it; the microphone always (a screen-only scene still talks).
-  const wantsCamera = !!scenes?.scenes.some((s) => needs(s).camera)
+  const wantsCamera = !!scenes?.scenes.some((s) => needs(scenes, s).camera)
   /**
    * Opens a device into its slot, unless it is open on that device already; a failure is named on the
    * slot. Returns the effect's cleanup: a device that opens after it is dropped and stopped.

@@ -1,7 +1,7 @@
 // Camera, microphone and screen capture, and how their failures are named. Browsers report capture
 // problems as DOMException names; each becomes a sentence a creator can act on.
-import type { OutputSettings } from '../../../../shared/contract'
-import type { AppError } from '../../../../shared/result'
+import type { OutputSettings } from '../../../shared/contract'
+import type { AppError } from '../../../shared/result'
 
 /** H.264 first: main can then copy the video instead of re-encoding it. VP8/VP9 otherwise. */
 const MIME_CANDIDATES = [

@@ -1,0 +1,62 @@
+// The Go live screen's remembered choices (source, devices, output, scenes): read once when the screen
+// opens, saved a moment after the last change. A drag or a typed title is one save, not one per event;
+// a save still pending when the screen goes (the creator navigates away) is made at once.
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { DeviceSettings, OutputSettings } from '../../../../shared/contract'
+import { DEFAULT_OUTPUT } from '../../../../shared/output'
+import { readScenes, type ScenesState } from '../../../../shared/scenes'
+import { useApi } from '../../lib/api'
+import type { SourceChoice } from './use-source'
+
+const SAVE_AFTER_MS = 400
+
+export function useGoLiveSettings() {
+  const api = useApi()
+  const [choice, setChoice] = useState<SourceChoice | null>(null)
+  const [output, setOutput] = useState<OutputSettings>(DEFAULT_OUTPUT)
+  const [scenes, setScenes] = useState<ScenesState | null>(null)
+  const loaded = useRef(false)
+
+  // Remembered choices first, so the camera opens once, on the device the creator used last time.
+  useEffect(() => {
+    void api.getSettings().then((r) => {
+      const s: DeviceSettings = r.ok ? r.value : {}
+      const out = { ...DEFAULT_OUTPUT, ...s.output, keyframeIntervalSec: 2 }
+      setOutput(out)
+      setScenes(readScenes(s.scenes, out.width / out.height))
+      setChoice({
+        kind: s.sourceKind ?? 'camera',
+        videoDeviceId: s.videoDeviceId,
+        audioDeviceId: s.audioDeviceId
+      })
+      loaded.current = true
+    })
+  }, [api])
+
+  const pendingSave = useRef<(() => void) | null>(null)
+  useEffect(() => {
+    if (!loaded.current || !choice) return
+    const save = (): void => {
+      pendingSave.current = null
+      void api.saveSettings({
+        sourceKind: choice.kind,
+        videoDeviceId: choice.videoDeviceId,
+        audioDeviceId: choice.audioDeviceId,
+        output,
+        ...(scenes ? { scenes } : {})
+      })
+    }
+    pendingSave.current = save
+    const t = setTimeout(save, SAVE_AFTER_MS)
+    return () => clearTimeout(t)
+  }, [api, choice, output, scenes])
+  useEffect(() => () => pendingSave.current?.(), [])
+
+  /** Applies a scenes reducer (shared/scenes.ts) to the scenes as they are then. */
+  const changeScenes = useCallback(
+    (update: (s: ScenesState) => ScenesState) => setScenes((s) => (s ? update(s) : s)),
+    []
+  )
+
+  return { choice, setChoice, output, setOutput, scenes, changeScenes }
+}
