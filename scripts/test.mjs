@@ -1,5 +1,5 @@
-// `npm test`: every suite (unit, integration, e2e) in one vitest run, then one line:
-// `tests: N passed, N failed`. On Linux it runs inside a private D-Bus session with an unlocked
+// `npm test`: build, then the three layers (unit, integration, e2e), one vitest run each, one after
+// the other, then one line: `tests: N passed, N failed` (and `, N skipped` when some were). On Linux it runs inside a private D-Bus session with an unlocked
 // gnome-keyring, so the keychain tests use a real Secret Service without touching the user's own.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'

@@ -371,9 +371,10 @@ export type OnairApi = { [K in CallName]: Promised<OnairCalls[K]> } & {
 }
 
 /**
- * The most one call may carry, 16 MiB: a pushMedia chunk (far above what a 250 ms MediaRecorder slice
- * holds at any sane bitrate) or a settings call with the scenes' images (shared/scenes.ts LIMITS).
- * The web shell refuses a larger body, and the dispatcher's schema a larger chunk.
+ * The most one call may carry, 16 MiB: set for a pushMedia chunk (far above what a 250 ms
+ * MediaRecorder slice holds at any sane bitrate). The web shell refuses a larger body on any call,
+ * JSON or bytes, and the dispatcher's schema a larger chunk. Scene pictures travel on their own
+ * (saveSceneImage) and have a tighter bound, LIMITS.imageBytes in shared/scenes.ts.
  */
 export const MAX_CALL_BYTES = 16 * 1024 * 1024
 

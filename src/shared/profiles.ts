@@ -1,6 +1,7 @@
 // Transcoding profiles: presets and the service's own validation rules (Livepeer Studio's
-// ffmpeg-profile schema plus its two server checks), shared by the renderer (validate before
-// sending) and the local studio.
+// ffmpeg-profile schema plus its two server checks), which the renderer applies before sending. The
+// local studio shares only the Profile type: it checks with Ajv and checkProfileNames (studio/
+// validate.ts), and tests/unit/studio/profiles-agree.test.ts keeps the two verdicts the same.
 import type { components } from './api/schema'
 
 /**

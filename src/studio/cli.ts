@@ -1,6 +1,6 @@
-// `npm run studio -- [--host H] [--port N] [--rtmp-port N] [--data DIR] [--resume-window MS]`
-// runs the studio until SIGINT/SIGTERM; `npm run studio -- keys create --data DIR [--user NAME]`
-// prints a new API key.
+// `npm run studio -- [--host H] [--port N] [--rtmp-port N] [--port-fallback] [--data DIR]
+// [--resume-window MS]` runs the studio until SIGINT/SIGTERM; `npm run studio -- keys create
+// [--data DIR] [--user NAME]` prints a new API key. --data defaults to the app's <app data>/studio.
 // stdout carries only the ONAIR_STUDIO_READY line (or the key); logs go to stderr.
 // Started by the app (with an IPC channel), it says ready/failed on the channel instead, stops on the
 // app's "stop", and stops by itself when the channel closes: the app died (crash, Force Quit, End task,

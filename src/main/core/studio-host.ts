@@ -339,7 +339,7 @@ export class StudioHost {
     return key
   }
 
-  /** Orderly stop (SIGTERM lets it finalize sessions), SIGKILL to the group after 5 s. */
+  /** Orderly stop ('stop' on the channel, or SIGTERM, lets it finalize sessions); the whole tree forced after 5 s. */
   async stop(graceMs = 5000): Promise<void> {
     this.stopped = true
     await this.starting?.catch(() => undefined)

@@ -112,7 +112,7 @@ export async function ffmpegVersion(path: string, timeoutMs = 10_000): Promise<s
   return m?.[1] ?? 'unknown'
 }
 
-/** ffprobe beside the resolved ffmpeg (FFPROBE_PATH wins); tests and the studio's checks use it. */
+/** ffprobe beside the resolved ffmpeg (FFPROBE_PATH wins), then on PATH; only the tests use it. */
 export function resolveFfprobe(env: NodeJS.ProcessEnv = process.env): string {
   if (env.FFPROBE_PATH?.trim()) return env.FFPROBE_PATH.trim()
   const ff = resolveFfmpeg(env).path
