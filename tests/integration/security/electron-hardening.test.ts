@@ -36,6 +36,18 @@ const ready = new Promise<void>((r) => (readyResolve = r))
 let dataDir = ''
 
 function fakeElectron(): Record<string, unknown> {
+  // One session, as in Electron: session.defaultSession is every window's webContents.session.
+  const defaultSession = {
+    setPermissionRequestHandler: (fn: Fn) => (rec.permissionRequest = fn),
+    setPermissionCheckHandler: (fn: Fn) => (rec.permissionCheck = fn),
+    setDisplayMediaRequestHandler: (handler: Fn, options: unknown) =>
+      (rec.displayMedia = { handler, options }),
+    on: (ev: string, fn: Fn) => rec.sessionEvents.set(ev, fn),
+    removeListener: (ev: string, fn: Fn) => {
+      if (rec.sessionEvents.get(ev) === fn) rec.sessionEvents.delete(ev)
+    },
+    webRequest: { onHeadersReceived: (fn: Fn) => (rec.headers = fn) }
+  }
   class BrowserWindow {
     static getAllWindows = (): unknown[] => rec.windows
     webContents: Record<string, unknown>
@@ -46,7 +58,8 @@ function fakeElectron(): Record<string, unknown> {
         on: (ev: string, fn: Fn) => entry.wc.set(ev, fn),
         setWindowOpenHandler: (fn: Fn) => (entry.openHandler = fn),
         send: (channel: string, payload: unknown) => rec.sent.push({ channel, payload }),
-        getURL: () => 'app://onair/index.html'
+        getURL: () => 'app://onair/index.html',
+        session: defaultSession
       }
       this.loadURL = (u: string) => {
         entry.loaded = u
@@ -102,14 +115,7 @@ function fakeElectron(): Record<string, unknown> {
       removeHandler: (ch: string) => rec.ipc.delete(ch)
     },
     session: {
-      defaultSession: {
-        setPermissionRequestHandler: (fn: Fn) => (rec.permissionRequest = fn),
-        setPermissionCheckHandler: (fn: Fn) => (rec.permissionCheck = fn),
-        setDisplayMediaRequestHandler: (handler: Fn, options: unknown) =>
-          (rec.displayMedia = { handler, options }),
-        on: (ev: string, fn: Fn) => rec.sessionEvents.set(ev, fn),
-        webRequest: { onHeadersReceived: (fn: Fn) => (rec.headers = fn) }
-      }
+      defaultSession
     },
     protocol: {
       registerSchemesAsPrivileged: (list: typeof rec.schemes) => rec.schemes.push(...list),
