@@ -4,6 +4,7 @@ import { formatDuration } from '../../lib/format'
 import { useNow } from '../../lib/use-now'
 import { ErrorNote } from '../../components/ErrorNote'
 import { HealthStrip } from './HealthStrip'
+import { StreamHealthNote } from './StreamHealthNote'
 import { useLive } from './live-context'
 import { ProgramStatus } from '../scenes/ProgramStatus'
 import { DestinationsSummary } from '../destinations/DestinationsSummary'
@@ -121,6 +122,9 @@ export function LiveBanner({
           troubleSince={live.troubleSince}
           now={now}
         />
+      )}
+      {(run.state === 'live' || run.state === 'reconnecting') && (
+        <StreamHealthNote streamId={run.streamId} />
       )}
     </section>
   )
