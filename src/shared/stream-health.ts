@@ -91,7 +91,9 @@ export function streamHealthInWords(h: StreamHealthInput): StreamHealthWords {
     const reason = retryingReason(issue)
     const name = /"([^"]*)"/.exec(issue)?.[1]
     if (reason !== undefined)
-      sentences.push(`${name ? `"${name}"` : 'A destination'} is not receiving the stream: ${reason}.`)
+      sentences.push(
+        `${name ? `"${name}"` : 'A destination'} is not receiving the stream: ${reason}.`
+      )
     else if (MULTISTREAM.test(issue)) sentences.push(`A destination has trouble: ${issue}`)
     else sentences.push(`The service reports: ${issue}`)
   }

@@ -18,11 +18,7 @@ import { QUIET_WITH_PROGRESS } from '../node/ffmpeg/progress'
 import { pushOutputArgs } from '../node/ffmpeg/push'
 import { SupervisedFfmpeg } from '../node/ffmpeg/supervised'
 import type { Backoff } from '../shared/backoff'
-import {
-  DESTINATION_LIVE_AFTER_US,
-  retryingIssue,
-  startingIssue
-} from '../shared/destinations'
+import { DESTINATION_LIVE_AFTER_US, retryingIssue, startingIssue } from '../shared/destinations'
 import { redactSecrets, targetUrlSecrets } from '../shared/redact'
 
 /**

@@ -215,7 +215,9 @@ describe('broadcaster under ingest faults', () => {
     const pushing = (async () => {
       while (!isFinal(b.status()?.state)) {
         for (let at = 0; at < bytes.length && !isFinal(b.status()?.state); at += 64 * 1024)
-          await b.pushMedia(runId, new Uint8Array(bytes.subarray(at, at + 64 * 1024))).catch(() => {})
+          await b
+            .pushMedia(runId, new Uint8Array(bytes.subarray(at, at + 64 * 1024)))
+            .catch(() => {})
         await waitFor(
           async () => b.status()!.state === 'reconnecting' || isFinal(b.status()!.state),
           30_000,

@@ -162,7 +162,9 @@ describe('destination state', () => {
   it("is starting while the local studio's starting line names it, live once the line is gone", () => {
     const starting = startingIssue({ id: t.id, name: 'YouTube' })
     expect(isStartingIssue(starting)).toBe(true)
-    expect(isStartingIssue(issue('YouTube', t.id, 'the server rejected the stream key'))).toBe(false)
+    expect(isStartingIssue(issue('YouTube', t.id, 'the server rejected the stream key'))).toBe(
+      false
+    )
     // A retrying reason that happens to end in "is starting" is still a retrying line.
     expect(isStartingIssue(issue('YouTube', t.id, 'the server is starting'))).toBe(false)
     expect(retryingReason(starting)).toBeUndefined()

@@ -36,9 +36,7 @@ describe('stream health in words', () => {
         conditions: conditions(false, true, null),
         renditions: ['720p']
       }).sentences
-    ).toEqual([
-      '720p is not being made: the transcoder failed. Viewers get the source only.'
-    ])
+    ).toEqual(['720p is not being made: the transcoder failed. Viewers get the source only.'])
     expect(
       streamHealthInWords({
         isHealthy: false,
@@ -97,9 +95,9 @@ describe('stream health in words', () => {
   })
 
   it('says an unhealthy verdict with nothing named, and an optional Multistreaming false', () => {
-    expect(streamHealthInWords({ isHealthy: false, issues: [], renditions: [] }).sentences).toEqual([
-      'The service says the stream is not healthy, without saying why.'
-    ])
+    expect(streamHealthInWords({ isHealthy: false, issues: [], renditions: [] }).sentences).toEqual(
+      ['The service says the stream is not healthy, without saying why.']
+    )
     expect(
       streamHealthInWords({
         isHealthy: false,
