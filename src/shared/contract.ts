@@ -240,6 +240,20 @@ export interface GoLiveResult {
   runId: string
 }
 
+/**
+ * A broadcast that Onair did not end itself (it crashed, or was killed, while live): what the next
+ * start says about it, once.
+ */
+export interface CutOffNotice {
+  runId: string
+  streamId: string
+  streamName: string
+  /** When it was cut off (ms since epoch): the session's last media, else the app's last sign of life. */
+  cutAt: number
+  /** The run's session on the service, when the connection it went out on is the active one. */
+  session?: SessionView
+}
+
 // ---- settings (non-secret) ------------------------------------------------------------------------
 /** What "Go live" captures: a scene, the camera, a screen, or the test pattern. */
 export const CAPTURE_KINDS = ['scene', 'camera', 'screen', 'test-pattern'] as const
@@ -329,6 +343,10 @@ export interface OnairCalls {
   stopLive(runId: string): Promise<void>
   retryNow(runId: string): Promise<void>
   liveStatus(): Promise<LiveStateEvent | null>
+  /** A broadcast cut off by a crash or a kill of Onair, found at this start; null when there is none. */
+  cutOffNotice(): Promise<CutOffNotice | null>
+  /** The creator has seen the notice: it is not shown again. */
+  dismissCutOffNotice(runId: string): Promise<void>
 
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
@@ -407,6 +425,8 @@ export const CALL_NAMES = [
   'stopLive',
   'retryNow',
   'liveStatus',
+  'cutOffNotice',
+  'dismissCutOffNotice',
   'getSettings',
   'saveSettings',
   'saveSceneImage',

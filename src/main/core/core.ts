@@ -9,6 +9,8 @@ import { connectHostsOf } from './csp'
 import { recordingFileName } from './download-name'
 import { Broadcaster, type BroadcastTuning } from './broadcaster'
 import { Connections } from './connections'
+import { CrashMarker, cutOffNoticeOf } from './crash-marker'
+import { isFinal } from '../../shared/live-state'
 import { CoreEvents } from './events'
 import { DisplayChooser } from './display-chooser'
 import { Keychain } from './keychain'
@@ -78,10 +80,20 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onStatus: (s) => events.emit('connection:status', s)
   })
   const c = conns
+  // A run the previous process never ended (it crashed or was killed while live): told once.
+  const marker = new CrashMarker(opts.appDataDir)
+  let cutOff = marker.read()
   const live = new Broadcaster({
     tuning: opts.broadcast,
-    onState: (e) => events.emit('live:state', e),
-    onHealth: (e) => events.emit('live:health', e)
+    onState: (e) => {
+      if (isFinal(e.state)) marker.ended(e.runId)
+      else marker.alive(e.runId)
+      events.emit('live:state', e)
+    },
+    onHealth: (e) => {
+      marker.alive(e.runId)
+      events.emit('live:health', e)
+    }
   })
   const api = async () => c.active()
   const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })
@@ -201,18 +213,29 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
           code: 'not-found',
           message: 'This stream has no stream key to go live with.'
         })
+      const connectionId = (await c.status()).active?.id ?? ''
       const runId = live.start({
         args,
         streamName: stream.name,
         streamKey: stream.streamKey,
         ingestRtmp: ingest.rtmp
       })
+      marker.started({ runId, streamId: args.streamId, streamName: stream.name, connectionId })
       return { runId }
     },
     pushMedia: (runId, chunk) => live.pushMedia(runId, chunk),
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
     liveStatus: async () => live.status(),
+    async cutOffNotice() {
+      if (!cutOff) return null
+      return cutOffNoticeOf(cutOff, (await c.status()).active?.id, async () => (await api()).client)
+    },
+    async dismissCutOffNotice(runId) {
+      if (cutOff?.runId !== runId) return
+      cutOff = null
+      marker.forget(runId)
+    },
 
     getSettings: async () => store.get().devices,
     saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices,

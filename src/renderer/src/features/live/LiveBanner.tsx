@@ -61,7 +61,8 @@ export function LiveBanner({
       <div className="live-head">
         <span className="live-dot" aria-hidden="true" />
         <strong data-testid="live-title">
-          {live.running ? `Live on ${run.streamName}` : run.streamName}
+          {/* "Live" only once the ingest has taken media (the supervisor's live state), never before. */}
+          {run.state === 'live' ? `Live on ${run.streamName}` : run.streamName}
         </strong>
         {live.running && <DestinationsSummary streamId={run.streamId} />}
         <span className="state-pill" data-testid="live-state" aria-live="polite">
