@@ -234,6 +234,11 @@ export interface LiveHealthEvent {
   targetKbps: number
   /** Why the stream falls short, in one sentence (“the camera delivers 22 fps (of 30)”), if it does. */
   shortfall?: string
+  /**
+   * The pushed media clock: when (ms since epoch) this attempt's media time 0 went out, the earliest
+   * `at − media time` of its progress blocks. The live monitor measures its delay against it.
+   */
+  mediaEpoch?: number
 }
 
 export interface GoLiveResult {

@@ -39,6 +39,7 @@ export function App(): ReactNode {
       if (r.ok && r.value.playbackUrl)
         setPlaying({
           kind: 'live',
+          streamId: r.value.id,
           streamName: r.value.name,
           url: r.value.playbackUrl,
           profiles: r.value.profiles

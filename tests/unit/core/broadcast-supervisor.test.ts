@@ -144,6 +144,21 @@ describe('broadcast supervisor', () => {
     await stopped(sup)
   })
 
+  it("reports the pushed media clock with health: the earliest 'at − media time' of the attempt", async () => {
+    const health: { mediaEpoch?: number }[] = []
+    const { sup, child } = setup({ onHealth: (h) => health.push(h) })
+    sup.start()
+    child().flowing(1) // at 1_000_000 ms, media time 1 s: epoch 999_000
+    await tick(1000)
+    child().flowing(1.5) // at 1_001_000 ms, media time 1.5 s: 999_500, later than the first
+    await tick(1000)
+    child().flowing(3) // at 1_002_000 ms, media time 3 s: 999_000 again
+    await tick()
+    expect(health.length).toBeGreaterThan(0)
+    expect(health.every((h) => h.mediaEpoch === 999_000)).toBe(true)
+    await stopped(sup)
+  })
+
   it('reconnects with backoff 1 s, x1.5 ..., capped, and resets after going live again', async () => {
     const { sup, child, children, states } = setup({ backoff: { capMs: 3000 } })
     sup.start()
