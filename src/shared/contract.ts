@@ -5,6 +5,7 @@ import type { Result } from './result'
 import type { Profile } from './profiles'
 import type { ScenesState } from './scenes'
 import type { DestinationState } from './destinations'
+import type { HealthCondition } from './stream-health'
 
 export type ShellKind = 'electron' | 'web'
 
@@ -76,6 +77,11 @@ export interface StreamView {
   /** The service's health verdict while active (null when it has none) and its issues, in words. */
   isHealthy: boolean | null
   issues: string[]
+  /**
+   * While active, Livepeer's health conditions (GET /data/stream/{id}/health: Transcoding,
+   * TranscodeRealTime, Multistreaming), when the service has that endpoint.
+   */
+  healthConditions?: HealthCondition[]
   /** Where the service forwards this stream (multistream targets): ids only, never a URL. */
   multistream: StreamTargetRef[]
 }

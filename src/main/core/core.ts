@@ -16,7 +16,7 @@ import { DisplayChooser } from './display-chooser'
 import { Keychain } from './keychain'
 import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
-import { toPlaybackView, toSessionView, toStreamView } from './views'
+import { healthConditionsOf, toPlaybackView, toSessionView, toStreamView } from './views'
 import * as destinations from './destinations'
 
 export interface CoreOptions {
@@ -98,6 +98,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const api = async () => c.active()
   const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })
   let shutdownP: Promise<void> | undefined
+  /** Services that answered 404 for a stream's health: they have no such endpoint. */
+  const noHealthAt = new Set<string>()
 
   // An exit without shutdown() (process.exit, an uncaught exception) still takes every child along:
   // node/process.ts forces the tracked ones from its 'exit' hook.
@@ -141,7 +143,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     async getStream(id) {
       const { client, ingest } = await api()
-      return toStreamView(await client.getStream(id), ingest)
+      const view = toStreamView(await client.getStream(id), ingest)
+      // While live, the same read carries the service's health conditions (Livepeer's
+      // /data/stream/{id}/health), so the one poller needs no second request of its own. A service
+      // without that endpoint (404) is not asked again.
+      if (!view.isActive || noHealthAt.has(client.baseUrl)) return view
+      const health = await client.getStreamHealth(id).catch(() => undefined)
+      if (health === null) noHealthAt.add(client.baseUrl)
+      const healthConditions = healthConditionsOf(health)
+      return healthConditions ? { ...view, healthConditions } : view
     },
     async createStream(args) {
       const { client, ingest } = await api()

@@ -3,6 +3,7 @@
 // livepeer-data's reducers name them (Transcoding, TranscodeRealTime required; Multistreaming optional).
 import { describe, expect, it } from 'vitest'
 import { retryingIssue, startingIssue } from '../../../src/shared/destinations'
+import { healthConditionsOf } from '../../../src/main/core/views'
 import { andList, streamHealthInWords } from '../../../src/shared/stream-health'
 
 const LADDER = ['720p', '480p']
@@ -125,6 +126,37 @@ describe('stream health in words', () => {
         renditions: LADDER
       })
     ).toEqual({ level: 'unknown', sentences: [] })
+  })
+
+  it("reads Livepeer's health answer (livepeer-data's HealthStatus) into conditions", () => {
+    // As GET /data/stream/{id}/health answers: the verdict, each condition with its probe times.
+    const answer = {
+      id: 'stream-1',
+      healthy: { status: false, lastProbeTime: 1700000000000, lastTransitionTime: 1700000000000 },
+      conditions: [
+        { type: 'Transcoding', status: false, lastProbeTime: 1700000000000 },
+        { type: 'TranscodeRealTime', status: null, lastProbeTime: null },
+        { type: 'Multistreaming', status: true, lastProbeTime: 1700000000000 },
+        { status: true },
+        { type: 'NoErrors', status: 'yes' }
+      ],
+      multistream: [{ target: { id: 't1', profile: 'source' }, connected: { status: true } }]
+    }
+    const conditions = healthConditionsOf(answer)
+    expect(conditions).toEqual([
+      { type: 'Transcoding', status: false },
+      { type: 'TranscodeRealTime', status: null },
+      { type: 'Multistreaming', status: true },
+      { type: 'NoErrors', status: null }
+    ])
+    expect(healthConditionsOf(null)).toBeUndefined()
+    expect(healthConditionsOf({ healthy: {} })).toBeUndefined()
+    expect(
+      streamHealthInWords({ isHealthy: false, issues: [], conditions, renditions: LADDER })
+        .sentences
+    ).toEqual([
+      '720p and 480p are not being made: the transcoder failed. Viewers get the source only.'
+    ])
   })
 
   it('joins names as a sentence does', () => {
