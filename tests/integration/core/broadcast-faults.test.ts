@@ -8,13 +8,13 @@ import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
-import { isFinal } from '../../../src/shared/live-state'
 import { AppFailure } from '../../../src/shared/result'
 import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 import {
   FAST,
   ffmpegChildren,
   liveBroadcaster,
+  feedPaced,
   makeCameraFile,
   OUTPUT,
   sleep
@@ -196,7 +196,7 @@ describe('broadcaster under ingest faults', () => {
     expect(text).not.toContain('zzzz-zzzz-zzzz-zzzz')
   })
 
-  it('camera chunks pushed in a burst into an ingest that refuses the key: never live (the burst sits in the socket, not taken)', async () => {
+  it('camera media pushed faster than real time into an ingest that refuses the key: never live (each first block counts a burst the socket holds, not taken)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'onair-refused-'))
     const { b, states } = liveBroadcaster()
     const runId = b.start({
@@ -209,28 +209,19 @@ describe('broadcaster under ingest faults', () => {
       streamKey: 'yyyy-yyyy-yyyy-yyyy',
       ingestRtmp: studio.rtmpUrl
     })
-    // 6 s of camera media handed over at once, again after each refusal: every attempt's first
-    // block counts seconds of media.
-    const bytes = readFileSync(makeCameraFile(dir, 6))
-    const pushing = (async () => {
-      while (!isFinal(b.status()?.state)) {
-        for (let at = 0; at < bytes.length && !isFinal(b.status()?.state); at += 64 * 1024)
-          await b
-            .pushMedia(runId, new Uint8Array(bytes.subarray(at, at + 64 * 1024)))
-            .catch(() => {})
-        await waitFor(
-          async () => b.status()!.state === 'reconnecting' || isFinal(b.status()!.state),
-          30_000,
-          'the refusal'
-        )
-        await waitFor(async () => b.status()!.state !== 'reconnecting', 30_000, 'the next try')
-      }
-    })()
-    await waitFor(async () => (b.status()!.attempt ?? 0) >= 3, 45_000, 'attempt 3')
-    await b.stop(runId)
-    await pushing
+    // 30 s of camera media in 10 s: three times real time, and buffered while reconnecting, so
+    // every attempt starts with seconds of media queued.
+    const feed = feedPaced((c) => b.pushMedia(runId, c), makeCameraFile(dir, 30), 10)
+    try {
+      await waitFor(async () => (b.status()!.attempt ?? 0) >= 3, 45_000, 'attempt 3')
+    } finally {
+      feed.stop()
+      await feed.done.catch(() => 0)
+      await b.stop(runId)
+      rmSync(dir, { recursive: true, force: true })
+    }
     expect(states.map((s) => s.state)).not.toContain('live')
-    rmSync(dir, { recursive: true, force: true })
+    expect(states.map((s) => s.state)).toContain('reconnecting')
   })
 
   it('Live only once the ingest has the stream: at that moment the studio says it is active', async () => {
