@@ -20,7 +20,7 @@ export function StreamHealthNote({ streamId }: { streamId: string }): ReactNode 
   })
   if (words.level !== 'trouble') return null
   return (
-    <div className="warning" role="status" data-testid="stream-health">
+    <div className="warning stream-health" role="status" data-testid="stream-health">
       {words.sentences.map((line) => (
         <p key={line}>{line}</p>
       ))}
