@@ -118,10 +118,11 @@ describe('true states', () => {
     const page = await open(shell)
     const notice = page.getByTestId('cut-off-notice')
     await notice.waitFor({ timeout: 30_000 })
-    const at = new Date(session!.lastSeen).toLocaleTimeString(undefined, {
-      hour: '2-digit',
-      minute: '2-digit'
-    })
+    // The time of day as the page's own locale and clock write it.
+    const at = await page.evaluate(
+      (ms) => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }),
+      session!.lastSeen
+    )
     const seconds = Math.floor(session!.sourceSegmentsDuration)
     const length = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
     expect(await text(page.getByTestId('cut-off-words'))).toBe(
