@@ -236,7 +236,7 @@ export async function runLiveBench(): Promise<BenchRow[]> {
         name: 'Go live: call -> ingest accepted (720p30 test pattern)',
         value: round(median(golive.map((g) => g.live)) / 1000),
         unit: 's',
-        note: `median of ${RUNS}; 'live' = first progress block with bytes out after the RTMP publish was accepted`
+        note: `median of ${RUNS}; 'live' = the ingest took media: a progress block after the attempt's first (not its last) with 0.5 s of media out`
       },
       {
         name: 'Go live: call -> first live playlist (local studio, source only)',

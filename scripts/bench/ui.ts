@@ -279,6 +279,8 @@ async function measureUi(): Promise<BenchRow[]> {
   ensureBuilt()
   // ONAIR_BENCH_ONLY=scenes: just the scene rows (the others take minutes).
   if (process.env.ONAIR_BENCH_ONLY === 'scenes') return sceneBenchRows()
+  // ONAIR_BENCH_ONLY=monitor: just the live monitor's rows (glass-to-glass, shown vs measured).
+  if (process.env.ONAIR_BENCH_ONLY === 'monitor') return liveMonitorRows()
   return [
     ...bundleRows(),
     ...(await sessionsRows()),

@@ -5,6 +5,7 @@ import type { Result } from './result'
 import type { Profile } from './profiles'
 import type { ScenesState } from './scenes'
 import type { DestinationState } from './destinations'
+import type { HealthCondition } from './stream-health'
 
 export type ShellKind = 'electron' | 'web'
 
@@ -76,6 +77,11 @@ export interface StreamView {
   /** The service's health verdict while active (null when it has none) and its issues, in words. */
   isHealthy: boolean | null
   issues: string[]
+  /**
+   * While active, Livepeer's health conditions (GET /data/stream/{id}/health: Transcoding,
+   * TranscodeRealTime, Multistreaming), when the service has that endpoint.
+   */
+  healthConditions?: HealthCondition[]
   /** Where the service forwards this stream (multistream targets): ids only, never a URL. */
   multistream: StreamTargetRef[]
 }
@@ -234,10 +240,29 @@ export interface LiveHealthEvent {
   targetKbps: number
   /** Why the stream falls short, in one sentence (“the camera delivers 22 fps (of 30)”), if it does. */
   shortfall?: string
+  /**
+   * The pushed media clock: when (ms since epoch) this attempt's media time 0 went out, the earliest
+   * `at − media time` of its progress blocks. The live monitor measures its delay against it.
+   */
+  mediaEpoch?: number
 }
 
 export interface GoLiveResult {
   runId: string
+}
+
+/**
+ * A broadcast that Onair did not end itself (it crashed, or was killed, while live): what the next
+ * start says about it, once.
+ */
+export interface CutOffNotice {
+  runId: string
+  streamId: string
+  streamName: string
+  /** When it was cut off (ms since epoch): the session's last media, else the app's last sign of life. */
+  cutAt: number
+  /** The run's session on the service, when the connection it went out on is the active one. */
+  session?: SessionView
 }
 
 // ---- settings (non-secret) ------------------------------------------------------------------------
@@ -329,6 +354,10 @@ export interface OnairCalls {
   stopLive(runId: string): Promise<void>
   retryNow(runId: string): Promise<void>
   liveStatus(): Promise<LiveStateEvent | null>
+  /** A broadcast cut off by a crash or a kill of Onair, found at this start; null when there is none. */
+  cutOffNotice(): Promise<CutOffNotice | null>
+  /** The creator has seen the notice: it is not shown again. */
+  dismissCutOffNotice(runId: string): Promise<void>
 
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
@@ -408,6 +437,8 @@ export const CALL_NAMES = [
   'stopLive',
   'retryNow',
   'liveStatus',
+  'cutOffNotice',
+  'dismissCutOffNotice',
   'getSettings',
   'saveSettings',
   'saveSceneImage',

@@ -94,7 +94,18 @@ export function checkDestination(
 
 // ---- live state -------------------------------------------------------------------------------------
 
-export type DestinationState = 'idle' | 'live' | 'retrying' | 'disabled'
+/**
+ * idle while the stream is not active; starting until media has flowed to the target for
+ * DESTINATION_LIVE_AFTER_US; live only then; retrying (with the reason) after a failed attempt.
+ */
+export type DestinationState = 'idle' | 'starting' | 'live' | 'retrying' | 'disabled'
+
+/**
+ * How much media must have reached a target before it shows "live": 1.5 s. A server that takes
+ * the publish and then refuses the key closes the connection within a moment of the first media,
+ * so by 1.5 s of media written (with the connection still up) the target has taken the stream.
+ */
+export const DESTINATION_LIVE_AFTER_US = 1_500_000
 
 export interface TargetStateInput {
   id: string
@@ -116,7 +127,21 @@ export function retryingIssue(target: { id: string; name: string }, reason: stri
   return `Multistream target "${target.name}" (${target.id}) is retrying: ${reason}`
 }
 
+/**
+ * The local studio's issue line for a target that has not yet taken 1.5 s of media: the service has
+ * no other per-target state on the stream, so the stream's issues carry it. Not a health problem
+ * (shared/stream-health.ts leaves it out).
+ */
+export function startingIssue(target: { id: string; name: string }): string {
+  return `Multistream target "${target.name}" (${target.id}) is starting`
+}
+
 const RETRYING = /\bis retrying:\s*(.+)$/
+const STARTING = /\bis starting$/
+
+/** Whether an issue line is a target's `startingIssue`. */
+export const isStartingIssue = (issue: string): boolean =>
+  STARTING.test(issue) && !RETRYING.test(issue)
 
 /** The reason of an issue line in `retryingIssue`'s format; undefined for any other line. */
 export function retryingReason(issue: string): string | undefined {
@@ -124,8 +149,9 @@ export function retryingReason(issue: string): string | undefined {
 }
 
 /**
- * One destination's state from the stream's `isActive` and `issues`. A target is retrying when an
- * issue names its id in parentheses (the local studio) or, for other services, its quoted name.
+ * One destination's state from the stream's `isActive` and `issues`. A target is starting or
+ * retrying when an issue names its id in parentheses (the local studio) or, for other services, its
+ * quoted name; starting when that issue is a `startingIssue`.
  */
 export function targetState(
   target: TargetStateInput,
@@ -137,6 +163,7 @@ export function targetState(
     (i) => i.includes(`(${target.id})`) || (!!target.name && i.includes(`"${target.name}"`))
   )
   if (issue === undefined) return { state: 'live' }
+  if (isStartingIssue(issue)) return { state: 'starting' }
   return { state: 'retrying', reason: retryingReason(issue) ?? issue }
 }
 
@@ -194,12 +221,16 @@ export function targetsOf(view: DestinationsView): Map<string, TargetInfo> {
  */
 export function destinationsSummary(states: readonly DestinationState[]): string {
   const sending = states.filter((s) => s !== 'disabled')
-  const retrying = sending.filter((s) => s === 'retrying').length
+  const count = (st: DestinationState): number => sending.filter((s) => s === st).length
+  const notes = [
+    count('starting') ? `${count('starting')} starting` : '',
+    count('retrying') ? `${count('retrying')} retrying` : ''
+  ].filter(Boolean)
   const disabled = states.length - sending.length
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
   const off = disabled ? `${plural(disabled, 'destination')} disabled` : ''
   if (!sending.length) return off ? `(${off})` : ''
-  const main = `+ ${plural(sending.length, 'destination')}${retrying ? ` (${retrying} retrying)` : ''}`
+  const main = `+ ${plural(sending.length, 'destination')}${notes.length ? ` (${notes.join(', ')})` : ''}`
   return off ? `${main}, ${disabled} disabled` : main
 }
 

@@ -18,7 +18,7 @@ import { QUIET_WITH_PROGRESS } from '../node/ffmpeg/progress'
 import { pushOutputArgs } from '../node/ffmpeg/push'
 import { SupervisedFfmpeg } from '../node/ffmpeg/supervised'
 import type { Backoff } from '../shared/backoff'
-import { retryingIssue } from '../shared/destinations'
+import { DESTINATION_LIVE_AFTER_US, retryingIssue, startingIssue } from '../shared/destinations'
 import { redactSecrets, targetUrlSecrets } from '../shared/redact'
 
 /**
@@ -116,8 +116,9 @@ const sleep = (ms: number, signal: { cancel?: () => void }): Promise<void> =>
   })
 
 /**
- * One target of one publish run: a supervised ffmpeg (restarts with FORWARD_BACKOFF; live once media
- * is flowing, as node/ffmpeg/progress.ts defines it), stopped on request.
+ * One target of one publish run: a supervised ffmpeg (restarts with FORWARD_BACKOFF), starting until
+ * media has flowed to the target for 1.5 s (DESTINATION_LIVE_AFTER_US), live only then, stopped on
+ * request.
  */
 export class Forwarder {
   private stopped = false
@@ -139,13 +140,15 @@ export class Forwarder {
   /** The target's name can change while it runs (PATCH): only the issue text uses it. */
   rename(name: string): void {
     this.o.target.name = name
-    if (this.reason) this.o.onChange?.()
+    if (this.issue()) this.o.onChange?.()
   }
 
-  /** The contract issue string while the target is retrying, else undefined. */
+  /** The contract issue string while the target is starting or retrying, else undefined. */
   issue(): string | undefined {
-    if (!this.reason || this.stopped) return undefined
+    if (this.stopped) return undefined
     const t = this.o.target
+    if (this.state === 'starting') return startingIssue({ id: t.targetId, name: t.name })
+    if (!this.reason) return undefined
     return retryingIssue({ id: t.targetId, name: t.name }, this.reason)
   }
 
@@ -186,6 +189,8 @@ export class Forwarder {
     while (!this.stopped && input.kind === 'hls' && !existsSync(input.playlist))
       await sleep(200, this.wait)
     if (this.stopped) return
+    // This attempt's media is flowing (the shared definition) and its connection is up.
+    let flowing = false
     this.ffmpeg = new SupervisedFfmpeg({
       ffmpeg: this.o.ffmpeg,
       args: () => forwardArgs(input, this.o.target),
@@ -193,12 +198,20 @@ export class Forwarder {
       secrets: this.secrets,
       ringLines: 20,
       stallMs: FORWARD_STALL_MS,
-      onFlowing: () => {
+      onFlowing: () => (flowing = true),
+      // Live only once DESTINATION_LIVE_AFTER_US of media has gone out on a connection that is
+      // still up: a target that takes the publish and then refuses the key (node-media-server does)
+      // ends the attempt long before, so it goes from starting to retrying, never through live.
+      onProgress: (b) => {
+        if (!flowing || b.end || b.outTimeUs < DESTINATION_LIVE_AFTER_US) return
+        if (this.state === 'live' || this.stopped) return
         this.state = 'live'
         this.log('is live')
-        this.setReason(undefined)
+        this.reason = undefined
+        this.o.onChange?.()
       },
       onExit: (exit, next) => {
+        flowing = false
         if (!next || this.stopped) return
         // A stall (its media time stopped) reads as what it is: lost when it had been flowing.
         const reason = exit.spawnError

@@ -10,6 +10,7 @@ import type { Db } from './db'
 import { Forwarder, type ForwardInput, type ForwardTarget } from './forwarder'
 import type { Ingest, IngestHooks, Publisher } from './ingest'
 import { getOwnTargets } from './multistream-store'
+import { isStartingIssue } from '../shared/destinations'
 import {
   assembleRecording,
   type RenditionInfo,
@@ -195,7 +196,8 @@ export class LiveManager implements LiveControl, IngestHooks {
 
   /**
    * The stream's health while it is live: healthy unless a target is retrying (one issue per
-   * target). undefined when it is not live (the API then says null, as the reference does).
+   * target; a target still starting has its line too, which is no trouble: Livepeer's optional
+   * Multistreaming condition is unknown, not false, until a target connects). undefined when it is not live (the API then says null, as the reference does).
    */
   health(streamId: string): { isHealthy: boolean; issues: string[] } | undefined {
     const r = this.runs.get(streamId)
@@ -203,7 +205,7 @@ export class LiveManager implements LiveControl, IngestHooks {
     const issues = [
       ...new Set([...r.forwarders.values()].map((f) => f.issue()).filter((i) => i !== undefined))
     ]
-    return { isHealthy: issues.length === 0, issues }
+    return { isHealthy: issues.every(isStartingIssue), issues }
   }
 
   liveDir(playbackId: string): string | undefined {

@@ -57,6 +57,19 @@ export class ApiClient {
     return this.json('GET', `/stream/${enc(id)}`, 'stream')
   }
 
+  /**
+   * Livepeer's stream health (livepeer-data: `{healthy, conditions: [{type, status}], multistream}`)
+   * for an active stream; null when the service has no such endpoint (404).
+   */
+  async getStreamHealth(id: string): Promise<unknown> {
+    try {
+      return await this.json<unknown>('GET', `/data/stream/${enc(id)}/health`, 'stream')
+    } catch (e) {
+      if (e instanceof AppFailure && e.error.status === 404) return null
+      throw e
+    }
+  }
+
   createStream(args: { name: string; profiles: Profile[]; record: boolean }): Promise<ApiStream> {
     const body: NewStream = { name: args.name, profiles: args.profiles, record: args.record }
     return this.json('POST', '/stream', 'stream', body)

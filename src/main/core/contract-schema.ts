@@ -200,6 +200,8 @@ export const CALL_ARGS = {
   stopLive: z.tuple([id]),
   retryNow: z.tuple([id]),
   liveStatus: none,
+  cutOffNotice: none,
+  dismissCutOffNotice: z.tuple([id]),
   getSettings: none,
   saveSettings: z.tuple([settings]),
   // The re-encoded picture (PNG or JPEG, checked again by its first bytes in the core).

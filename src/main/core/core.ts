@@ -9,12 +9,14 @@ import { connectHostsOf } from './csp'
 import { recordingFileName } from './download-name'
 import { Broadcaster, type BroadcastTuning } from './broadcaster'
 import { Connections } from './connections'
+import { CrashMarker, cutOffNoticeOf } from './crash-marker'
+import { isFinal } from '../../shared/live-state'
 import { CoreEvents } from './events'
 import { DisplayChooser } from './display-chooser'
 import { Keychain } from './keychain'
 import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
-import { toPlaybackView, toSessionView, toStreamView } from './views'
+import { healthConditionsOf, toPlaybackView, toSessionView, toStreamView } from './views'
 import * as destinations from './destinations'
 
 export interface CoreOptions {
@@ -78,14 +80,26 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onStatus: (s) => events.emit('connection:status', s)
   })
   const c = conns
+  // A run the previous process never ended (it crashed or was killed while live): told once.
+  const marker = new CrashMarker(opts.appDataDir)
+  let cutOff = marker.read()
   const live = new Broadcaster({
     tuning: opts.broadcast,
-    onState: (e) => events.emit('live:state', e),
-    onHealth: (e) => events.emit('live:health', e)
+    onState: (e) => {
+      if (isFinal(e.state)) marker.ended(e.runId)
+      else marker.alive(e.runId)
+      events.emit('live:state', e)
+    },
+    onHealth: (e) => {
+      marker.alive(e.runId)
+      events.emit('live:health', e)
+    }
   })
   const api = async () => c.active()
   const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })
   let shutdownP: Promise<void> | undefined
+  /** Services that answered 404 for a stream's health: they have no such endpoint. */
+  const noHealthAt = new Set<string>()
 
   // An exit without shutdown() (process.exit, an uncaught exception) still takes every child along:
   // node/process.ts forces the tracked ones from its 'exit' hook.
@@ -129,7 +143,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     async getStream(id) {
       const { client, ingest } = await api()
-      return toStreamView(await client.getStream(id), ingest)
+      const view = toStreamView(await client.getStream(id), ingest)
+      // While live, the same read carries the service's health conditions (Livepeer's
+      // /data/stream/{id}/health), so the one poller needs no second request of its own. A service
+      // without that endpoint (404) is not asked again.
+      if (!view.isActive || noHealthAt.has(client.baseUrl)) return view
+      const health = await client.getStreamHealth(id).catch(() => undefined)
+      if (health === null) noHealthAt.add(client.baseUrl)
+      const healthConditions = healthConditionsOf(health)
+      return healthConditions ? { ...view, healthConditions } : view
     },
     async createStream(args) {
       const { client, ingest } = await api()
@@ -201,18 +223,29 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
           code: 'not-found',
           message: 'This stream has no stream key to go live with.'
         })
+      const connectionId = (await c.status()).active?.id ?? ''
       const runId = live.start({
         args,
         streamName: stream.name,
         streamKey: stream.streamKey,
         ingestRtmp: ingest.rtmp
       })
+      marker.started({ runId, streamId: args.streamId, streamName: stream.name, connectionId })
       return { runId }
     },
     pushMedia: (runId, chunk) => live.pushMedia(runId, chunk),
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
     liveStatus: async () => live.status(),
+    async cutOffNotice() {
+      if (!cutOff) return null
+      return cutOffNoticeOf(cutOff, (await c.status()).active?.id, async () => (await api()).client)
+    },
+    async dismissCutOffNotice(runId) {
+      if (cutOff?.runId !== runId) return
+      cutOff = null
+      marker.forget(runId)
+    },
 
     getSettings: async () => store.get().devices,
     saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices,

@@ -11,6 +11,7 @@ import type {
 } from '../../shared/contract'
 import { destinationsOf, type TargetInfo } from '../../shared/destinations'
 import type { Profile } from '../../shared/profiles'
+import type { HealthCondition } from '../../shared/stream-health'
 
 export type ApiStream = components['schemas']['stream']
 export type ApiSession = components['schemas']['session']
@@ -46,6 +47,17 @@ export function toStreamView(s: ApiStream, ingest: IngestView): StreamView {
     issues: issuesOf(s.issues),
     multistream: targetRefsOf(s)
   }
+}
+
+/** The conditions of a Livepeer health answer ({conditions: [{type, status}]}); undefined if none. */
+export function healthConditionsOf(health: unknown): HealthCondition[] | undefined {
+  const list = (health as { conditions?: unknown } | null)?.conditions
+  if (!Array.isArray(list)) return undefined
+  return list.flatMap((c: { type?: unknown; status?: unknown }) =>
+    typeof c?.type === 'string'
+      ? [{ type: c.type, status: typeof c.status === 'boolean' ? c.status : null }]
+      : []
+  )
 }
 
 const issuesOf = (x: unknown): string[] =>

@@ -69,22 +69,27 @@ export class ProgressParser {
 export const FLOWING_AFTER_US = 500_000
 
 /**
- * The one definition of "media is flowing", for the broadcaster's push, the studio's forwarders and
- * its transcoders: a block that is not ffmpeg's last shows at least FLOWING_AFTER_US of media time
- * written to the output. (Media time, not bytes: outputs that write their own files, HLS among them,
- * report no total size.)
+ * The one definition of "media is flowing", for the broadcaster's push (its Live), the studio's
+ * forwarders and its transcoders: a block of an attempt that is not its first and not ffmpeg's last
+ * shows at least FLOWING_AFTER_US of media time written to the output. (Media time, not bytes:
+ * outputs that write their own files, HLS among them, report no total size.)
  *
  * What a first block proves is only that ffmpeg opened its output and wrote its header. For RTMP that
  * means the server answered the publish, not that it accepted the stream: some servers
  * (node-media-server, so the local studio, among them) answer NetStream.Publish.Start and check the
  * key afterwards, then close the connection. ffmpeg prints its first block as soon as the output's
- * header is written (media time about 0) and the next ones a stats period apart (half a second or a
- * second); a refused publish fails ffmpeg's next writes within milliseconds, so it ends before a
- * second block. The final block (`progress=end`) can count what a burst wrote before the refusal was
- * noticed, so it never counts.
+ * header is written, and that block can already count a burst of media (the packets queued while
+ * the header waited for every stream: a camera's backlog, a forwarder's first HLS segment), all of it
+ * in the socket's buffer, none of it taken. The next blocks come a stats period apart (half a
+ * second or a second). A refused publish fails ffmpeg's next writes within milliseconds, so the
+ * attempt ends before a second block: a later block that is not the last proves the connection
+ * stayed up a whole stats period after media went out on it. The final block (`progress=end`) can
+ * count what a burst wrote before the refusal was noticed, so it never counts.
+ *
+ * `nth` is the block's place in its attempt (1 = the first block after the header).
  */
-export const showsMediaFlowing = (b: ProgressBlock): boolean =>
-  !b.end && b.outTimeUs >= FLOWING_AFTER_US
+export const showsMediaFlowing = (b: ProgressBlock, nth: number): boolean =>
+  nth > 1 && !b.end && b.outTimeUs >= FLOWING_AFTER_US
 
 /**
  * The start of every supervised ffmpeg's arguments: warnings only on stderr (the redacted ring keeps

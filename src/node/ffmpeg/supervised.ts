@@ -152,17 +152,19 @@ export class SupervisedFfmpeg<C extends SupervisedChild = ChildProcess> {
     const parser = new ProgressParser()
     let flowing = false
     let mediaUs = -1
+    let blocks = 0
     child.stdout?.on('data', (d: Buffer) => {
       // The last blocks can arrive after the exit (the final media time counts): only a running
       // attempt arms the stall timer or goes flowing.
       const running = this.sup.child === child
       for (const b of parser.push(d)) {
+        blocks++
         // The stall timer runs on media time: blocks that repeat the same time are a hung output.
         if (running && b.outTimeUs > mediaUs) {
           mediaUs = b.outTimeUs
           this.armStall()
         }
-        if (running && !flowing && showsMediaFlowing(b)) {
+        if (running && !flowing && showsMediaFlowing(b, blocks)) {
           flowing = true
           this.sup.up()
           this.o.onFlowing?.(n)

@@ -10,6 +10,7 @@ import { GoLiveScreen } from './features/live/GoLiveScreen'
 import { FreshPolicy } from './features/connection/use-fresh-policy'
 import { LiveProvider } from './features/live/live-context'
 import { LiveBanner } from './features/live/LiveBanner'
+import { CutOffNotice } from './features/live/CutOffNotice'
 import { DisplayChooser } from './features/live/DisplayChooser'
 import { SessionsScreen } from './features/sessions/SessionsScreen'
 import { PlayerDialog, type PlayerSource } from './features/player/PlayerDialog'
@@ -38,6 +39,7 @@ export function App(): ReactNode {
       if (r.ok && r.value.playbackUrl)
         setPlaying({
           kind: 'live',
+          streamId: r.value.id,
           streamName: r.value.name,
           url: r.value.playbackUrl,
           profiles: r.value.profiles
@@ -80,6 +82,7 @@ export function App(): ReactNode {
           </nav>
           <ConnectionBadge onOpen={() => setRoute({ name: 'connection' })} />
         </header>
+        <CutOffNotice onPlay={play} />
         <LiveBanner onOpen={(streamId) => setRoute({ name: 'live', streamId })} onWatch={watch} />
         <main className="content">
           {route.name === 'connection' && <ConnectionScreen navigate={setRoute} />}

@@ -5,11 +5,12 @@
 // finalized. (Windows: libuv puts every non-detached child in a kill-on-close job; that branch is
 // covered by injection in tests/unit/foundation/process-control.test.ts.)
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createCore } from '../../../src/main/core/core'
+import { MARKER_FILE } from '../../../src/main/core/crash-marker'
 import { waitUntil } from '../../helpers/wait-until'
 import { makeCameraFile } from './live-helpers'
 
@@ -98,6 +99,7 @@ describe.each(['test pattern', 'camera'])('SIGKILL of the app while live (%s)', 
       90_000
     )
     expect(out).toContain('LIVE ')
+    const liveAt = Date.now()
     const { streamId } = JSON.parse(/LIVE (.+)/.exec(out)![1]!) as { streamId: string }
 
     // Live means the broadcaster's ffmpeg is pushing; the studio's transcoder starts a moment later.
@@ -118,6 +120,8 @@ describe.each(['test pattern', 'camera'])('SIGKILL of the app while live (%s)', 
     )
     expect(kinds()).toEqual({ studio: 1, transcoder: 1, broadcaster: 1 })
 
+    // While live, the run's marker is in the app data folder.
+    expect(existsSync(join(appData, MARKER_FILE))).toBe(true)
     const killedAt = Date.now()
     process.kill(app.pid!, 'SIGKILL')
     const pids = kids.map((k) => k.pid)
@@ -149,6 +153,24 @@ describe.each(['test pattern', 'camera'])('SIGKILL of the app while live (%s)', 
         500
       )
       expect(['ready', 'failed']).toContain(status)
+
+      // The next start tells the creator, through the contract, that the broadcast was cut off:
+      // the stream, when (the session's last media, between going live and the kill), and the
+      // session with its recording's duration; once dismissed, never again.
+      const notice = await core.cutOffNotice()
+      const session = (await core.listSessions({ streamId })).items[0]!
+      expect(notice).toMatchObject({
+        streamId,
+        streamName: 'Crash test',
+        session: { id: session.id, recordingStatus: status }
+      })
+      expect(notice!.cutAt).toBeGreaterThanOrEqual(liveAt - 1000)
+      expect(notice!.cutAt).toBeLessThanOrEqual(killedAt + 2000)
+      // The length the notice gives is the session's own record's.
+      expect(notice!.session!.sourceSegmentsDuration).toBe(session.sourceSegmentsDuration)
+      await core.dismissCutOffNotice(notice!.runId)
+      expect(await core.cutOffNotice()).toBeNull()
+      expect(existsSync(join(appData, MARKER_FILE))).toBe(false)
     } finally {
       await core.shutdown()
     }

@@ -1,7 +1,8 @@
 // From the stress issue: the ingest goes away and comes back at random moments while live; every time
 // the broadcaster reconnects and media flows again, Stop works at any moment, no ffmpeg is left.
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +10,15 @@ import { ApiClient } from '../../../src/main/core/api-client'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
 import { AppFailure } from '../../../src/shared/result'
 import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
-import { ffmpegChildren, liveBroadcaster, OUTPUT, sleep } from './live-helpers'
+import {
+  FAST,
+  ffmpegChildren,
+  liveBroadcaster,
+  feedPaced,
+  makeCameraFile,
+  OUTPUT,
+  sleep
+} from './live-helpers'
 
 const run = promisify(execFile)
 /** Running (not a zombie: this container's pid 1 does not reap orphans). */
@@ -178,9 +187,62 @@ describe('broadcaster under ingest faults', () => {
       ingestRtmp: studio.rtmpUrl
     })
     await waitState('reconnecting', 30_000)
+    // Two more refused attempts: none of them is ever shown live.
+    await waitFor(async () => (b.status()!.attempt ?? 0) >= 3, 30_000, 'attempt 3')
     await b.stop(runId)
     expect(b.status()!.state).toBe('ended')
+    expect(states.map((s) => s.state)).not.toContain('live')
     const text = JSON.stringify(states)
     expect(text).not.toContain('zzzz-zzzz-zzzz-zzzz')
+  })
+
+  it('camera media pushed faster than real time into an ingest that refuses the key: never live (each first block counts a burst the socket holds, not taken)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onair-refused-'))
+    const { b, states } = liveBroadcaster()
+    const runId = b.start({
+      args: {
+        streamId: 'x',
+        source: { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' },
+        output: OUTPUT
+      },
+      streamName: 'nobody',
+      streamKey: 'yyyy-yyyy-yyyy-yyyy',
+      ingestRtmp: studio.rtmpUrl
+    })
+    // 30 s of camera media in 10 s: three times real time, and buffered while reconnecting, so
+    // every attempt starts with seconds of media queued.
+    const feed = feedPaced((c) => b.pushMedia(runId, c), makeCameraFile(dir, 30), 10)
+    try {
+      await waitFor(async () => (b.status()!.attempt ?? 0) >= 3, 45_000, 'attempt 3')
+    } finally {
+      feed.stop()
+      await feed.done.catch(() => 0)
+      await b.stop(runId)
+      rmSync(dir, { recursive: true, force: true })
+    }
+    expect(states.map((s) => s.state)).not.toContain('live')
+    expect(states.map((s) => s.state)).toContain('reconnecting')
+  })
+
+  it('Live only once the ingest has the stream: at that moment the studio says it is active', async () => {
+    const s = await client.createStream({ name: 'truth', profiles: [], record: false })
+    const activeAtLive: boolean[] = []
+    const b = new Broadcaster({
+      tuning: FAST,
+      onState: (e) => {
+        if (e.state === 'live')
+          void client.getStream(s.id!).then((x) => activeAtLive.push(x.isActive === true))
+      },
+      onHealth: () => {}
+    })
+    const runId = b.start({
+      args: { streamId: s.id!, source: { kind: 'test-pattern' }, output: OUTPUT },
+      streamName: 'truth',
+      streamKey: s.streamKey!,
+      ingestRtmp: studio.rtmpUrl
+    })
+    await waitFor(async () => activeAtLive.length > 0, 30_000, 'live')
+    await b.stop(runId)
+    expect(activeAtLive).toEqual([true])
   })
 })

@@ -1,7 +1,7 @@
 // createCore with the default local connection: the studio runs as a real child process (node + tsx
 // on src/studio/cli.ts), its key goes to the keychain, and shutdown leaves no process behind.
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
 import { createCore, type Core } from '../../../src/main/core/core'
+import { MARKER_FILE } from '../../../src/main/core/crash-marker'
 import { Keychain } from '../../../src/main/core/keychain'
 import type { ConnectionStatus, LiveStateEvent } from '../../../src/shared/contract'
 import { startStudio } from '../../../src/studio/index'
@@ -113,6 +114,9 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
           ).code
         ).toBe('busy')
         expect((await core.liveStatus())!.runId).toBe(runId)
+        // A running broadcast has its crash marker; nothing was cut off before this start.
+        expect(existsSync(join(dir, MARKER_FILE))).toBe(true)
+        expect(await core.cutOffNotice()).toBeNull()
         await sleep(4000)
         const studioPid = (await studioPidOf(core))!
         expect(alive(studioPid)).toBe(true)
@@ -120,6 +124,8 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
         await core.shutdown()
       }
       expect(await ffmpegChildren()).toEqual([])
+      // Quitting while live ends the run in order: no marker is left, so no notice next time.
+      expect(existsSync(join(dir, MARKER_FILE))).toBe(false)
       const pid = lastStudioPid!
       expect(alive(pid)).toBe(false)
       expect(await groupMembers(pid)).toEqual([])

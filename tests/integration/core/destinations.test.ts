@@ -160,6 +160,71 @@ describe('destinations against the local studio', () => {
     expect((await client.getTarget(foreign)).disabled).toBeFalsy()
   })
 
+  it('a destination is starting until media has flowed to it for 1.5 s; one whose key the server refuses after the publish never shows live', async () => {
+    const show = await client.createStream({ name: 'truth show', profiles: [], record: false })
+    const a = await relay('truth relay')
+    await addDestination(client, {
+      streamId: show.id!,
+      name: 'Takes it',
+      url: a.url,
+      profile: 'source',
+      videoOnly: false
+    })
+    // The studio's own ingest with a key it does not know: node-media-server answers the publish
+    // (NetStream.Publish.Start), then the studio refuses the key and drops the connection.
+    await addDestination(client, {
+      streamId: show.id!,
+      name: 'Wrong key',
+      url: buildTargetUrl(studio.rtmpUrl, 'no-such-stream-key-987654'),
+      profile: 'source',
+      videoOnly: false
+    })
+    const push = pushTestPattern(
+      `${studio.rtmpUrl}/${(await client.getStream(show.id!)).streamKey}`,
+      { seconds: 60, width: 640, height: 360, fps: 25 }
+    )
+    const seen: Record<string, string[]> = { 'Takes it': [], 'Wrong key': [] }
+    const note = (v: DestinationsView): void => {
+      for (const d of v.destinations) {
+        const trail = seen[d.name]!
+        if (trail[trail.length - 1] !== d.state) trail.push(d.state)
+      }
+    }
+    try {
+      await waitFor(
+        async () => {
+          const v = await listDestinations(client, show.id!)
+          note(v)
+          return v.streamActive && byName(v, 'Takes it')?.state === 'live'
+        },
+        45_000,
+        'Takes it live'
+      )
+      // The refusing target goes on being refused (several attempts): it is never shown live.
+      const from = Date.now()
+      await waitFor(
+        async () => {
+          note(await listDestinations(client, show.id!))
+          return Date.now() - from > 6000
+        },
+        15_000,
+        'six more seconds of reads'
+      )
+      // The live target has no line left; the refused one has its retrying line, no starting one.
+      const stream = await client.getStream(show.id!)
+      expect(stream.issues?.filter((i) => i.includes('is starting'))).toEqual([])
+      expect(stream.issues?.some((i) => i.includes('is retrying'))).toBe(true)
+      expect(stream.isHealthy).toBe(false)
+    } finally {
+      await push.kill()
+    }
+    expect(seen['Wrong key']).not.toContain('live')
+    expect(seen['Wrong key']).toContain('retrying')
+    // Both began as starting (not live) once the stream was active.
+    expect(seen['Takes it']!.filter((s) => s !== 'idle')[0]).toBe('starting')
+    expect(seen['Wrong key']!.filter((s) => s !== 'idle')[0]).toBe('starting')
+  })
+
   it('while live: forwards to a destination (live), reports one that refuses (retrying, with the reason), and a disabled one', async () => {
     const show = await client.createStream({ name: 'live show', profiles: [], record: false })
     const a = await relay('live relay')

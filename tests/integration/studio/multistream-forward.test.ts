@@ -101,6 +101,12 @@ describe('multistream forwarding', () => {
       const video = probe.streams.find((s) => s.codec_type === 'video')!
       expect([video.width, video.height]).toEqual([640, 360])
       expect(probe.streams.some((s) => s.codec_type === 'audio')).toBe(true)
+      // The target is starting until 1.5 s of media reached it (its own line, no trouble), then live.
+      await waitFor(
+        async () => (await getStream(a, stream.id)).issues?.length === 0,
+        10_000,
+        'the 360p target live'
+      )
       const live = await getStream(a, stream.id)
       expect([live.isActive, live.isHealthy, live.issues]).toEqual([true, true, []])
 
@@ -188,6 +194,12 @@ describe('multistream forwarding', () => {
     const refused = `Multistream target "127.0.0.1:${rtmpPort(b)}" (${tWrong.id}) is retrying: the server rejected the stream key`
     await waitFor(async () => (await issuesOf()).includes(refused), 30_000, 'the refused key issue')
     await waitFor(async () => (await getStream(b, good.id)).isActive, 30_000, 'B live')
+    // The good target is starting until 1.5 s of media reached B, then live: its line goes.
+    await waitFor(
+      async () => !(await issuesOf()).some((i) => i.includes(tGood.id)),
+      10_000,
+      'the good target live'
+    )
     let s = await getStream(a, stream.id)
     expect(s.isHealthy).toBe(false)
     expect(s.issues).toEqual([refused])

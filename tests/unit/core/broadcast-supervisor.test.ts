@@ -37,8 +37,20 @@ class FakeChild extends EventEmitter implements ChildLike {
     else if (this.obeys) setTimeout(() => this.exit(255), 50)
     return true
   }
-  /** One progress block with media flowing: the ingest accepted the publish. */
+  private opened = false
+  /** The block ffmpeg prints once its output's header is written: the publish was answered. */
+  opensOutput(): void {
+    this.opened = true
+    this.stdout.write(
+      `frame=0\nfps=0\nbitrate=N/A\ntotal_size=N/A\nout_time_us=0\ndrop_frames=0\ndup_frames=0\nspeed=N/A\nprogress=continue\n`
+    )
+  }
+  /**
+   * One progress block with media flowing, after the header's block (written first if this attempt
+   * has none yet): the ingest kept the connection a stats period after media went out.
+   */
   flowing(seconds = 1): void {
+    if (!this.opened) this.opensOutput()
     this.stdout.write(
       `frame=${seconds * 30}\nfps=30\nbitrate=1000kbits/s\ntotal_size=${seconds * 125000}\nout_time_us=${seconds * 1e6}\ndrop_frames=0\ndup_frames=0\nspeed=1.0x\nprogress=continue\n`
     )
@@ -113,6 +125,38 @@ describe('broadcast supervisor', () => {
     expect(sup.state).toBe('live')
     expect(states.map((s) => s.state)).toEqual(['connecting', 'live'])
     expect(sup.status().liveSince).toBe(1_000_000)
+  })
+
+  it('is not live on a first block that counts a burst, nor on the last block: an ingest that takes the publish and refuses the key never shows Live', async () => {
+    const { sup, child, states } = setup()
+    sup.start()
+    // The header's block already counts 2 s of queued media (a camera's backlog), then the ingest
+    // closes the connection: ffmpeg's last block counts what it wrote before noticing.
+    child().stdout.write('frame=60\ntotal_size=250000\nout_time_us=2000000\nprogress=continue\n')
+    await tick()
+    expect(sup.state).toBe('connecting')
+    child().stdout.write('frame=75\ntotal_size=300000\nout_time_us=2500000\nprogress=end\n')
+    child().stderr.write('Error writing trailer: Broken pipe\n')
+    child().exit(1)
+    await tick()
+    expect(states.map((s) => s.state)).not.toContain('live')
+    expect(sup.state).toBe('reconnecting')
+    await stopped(sup)
+  })
+
+  it("reports the pushed media clock with health: the earliest 'at − media time' of the attempt", async () => {
+    const health: { mediaEpoch?: number }[] = []
+    const { sup, child } = setup({ onHealth: (h) => health.push(h) })
+    sup.start()
+    child().flowing(1) // at 1_000_000 ms, media time 1 s: epoch 999_000
+    await tick(1000)
+    child().flowing(1.5) // at 1_001_000 ms, media time 1.5 s: 999_500, later than the first
+    await tick(1000)
+    child().flowing(3) // at 1_002_000 ms, media time 3 s: 999_000 again
+    await tick()
+    expect(health.length).toBeGreaterThan(0)
+    expect(health.every((h) => h.mediaEpoch === 999_000)).toBe(true)
+    await stopped(sup)
   })
 
   it('reconnects with backoff 1 s, x1.5 ..., capped, and resets after going live again', async () => {

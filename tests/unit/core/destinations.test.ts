@@ -17,8 +17,10 @@ import {
   checkTargetUrl,
   destinationsOf,
   destinationsSummary,
+  isStartingIssue,
   retryingIssue,
   retryingReason,
+  startingIssue,
   targetsOf,
   targetState
 } from '../../../src/shared/destinations'
@@ -157,6 +159,25 @@ describe('destination state', () => {
     })
   })
 
+  it("is starting while the local studio's starting line names it, live once the line is gone", () => {
+    const starting = startingIssue({ id: t.id, name: 'YouTube' })
+    expect(isStartingIssue(starting)).toBe(true)
+    expect(isStartingIssue(issue('YouTube', t.id, 'the server rejected the stream key'))).toBe(
+      false
+    )
+    // A retrying reason that happens to end in "is starting" is still a retrying line.
+    expect(isStartingIssue(issue('YouTube', t.id, 'the server is starting'))).toBe(false)
+    expect(retryingReason(starting)).toBeUndefined()
+    expect(targetState(t, { isActive: true, issues: [starting] })).toEqual({ state: 'starting' })
+    expect(
+      targetState(t, {
+        isActive: true,
+        issues: [startingIssue({ id: 'other-id', name: 'Twitch' })]
+      })
+    ).toEqual({ state: 'live' })
+    expect(targetState(t, { isActive: false, issues: [starting] })).toEqual({ state: 'idle' })
+  })
+
   it('is disabled whatever the stream or its issues say', () => {
     const off = { ...t, disabled: true }
     expect(targetState(off, { isActive: false, issues: null })).toEqual({ state: 'disabled' })
@@ -174,6 +195,13 @@ describe('the live banner sentence', () => {
     expect(destinationsSummary(['live', 'retrying'])).toBe('+ 2 destinations (1 retrying)')
     expect(destinationsSummary(['retrying', 'retrying', 'live'])).toBe(
       '+ 3 destinations (2 retrying)'
+    )
+  })
+
+  it('counts the destinations still starting', () => {
+    expect(destinationsSummary(['starting', 'live'])).toBe('+ 2 destinations (1 starting)')
+    expect(destinationsSummary(['starting', 'retrying', 'disabled'])).toBe(
+      '+ 2 destinations (1 starting, 1 retrying), 1 disabled'
     )
   })
 

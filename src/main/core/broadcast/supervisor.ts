@@ -56,6 +56,8 @@ export class BroadcastSupervisor {
   /** What goes into ffmpeg's stdin: the camera's chunks, or the test pattern's tone. */
   private feed: MediaFeed | ToneFeed
   private lastHealthAt = 0
+  /** This attempt's pushed media clock (LiveHealthEvent.mediaEpoch); reset at each start. */
+  private mediaEpoch?: number
   private meter: CongestionMeter
   private resolveDone!: (ev: LiveStateEvent) => void
   readonly done: Promise<LiveStateEvent>
@@ -85,6 +87,7 @@ export class BroadcastSupervisor {
       decide: (exit) => this.decide(exit),
       onStart: (child) => {
         if (this.st.nextRetryAt !== undefined) this.set({ nextRetryAt: undefined })
+        this.mediaEpoch = undefined
         if (child.stdin) this.feed.attach(child.stdin)
       },
       onFlowing: () => this.wentLive(),
@@ -173,6 +176,12 @@ export class BroadcastSupervisor {
   private onBlock(b: ProgressBlock): void {
     const congestion = this.meter.add(b)
     const at = this.now()
+    // Media time t went out at or after epoch + t (it cannot leave before it is made, and the output
+    // runs at real time): the earliest at − t of the attempt is its media clock's start.
+    if (!b.end && b.outTimeUs > 0) {
+      const epoch = at - b.outTimeUs / 1000
+      this.mediaEpoch = Math.min(this.mediaEpoch ?? epoch, epoch)
+    }
     if (this.st.state === 'live' && at - this.lastHealthAt >= 1000) {
       this.lastHealthAt = at
       this.o.onHealth?.({
@@ -186,7 +195,8 @@ export class BroadcastSupervisor {
         congestion,
         targetFps: this.o.output.fps,
         targetKbps: this.o.output.videoBitrateKbps + this.o.output.audioBitrateKbps,
-        shortfall: explainShortfall(this.meter.blocks, videoPath(this.o.source), this.o.output.fps)
+        shortfall: explainShortfall(this.meter.blocks, videoPath(this.o.source), this.o.output.fps),
+        mediaEpoch: this.mediaEpoch === undefined ? undefined : Math.round(this.mediaEpoch)
       })
     }
   }

@@ -10,6 +10,7 @@ import { useDestinations } from './use-destinations'
 
 const STATE_TEXT: Record<DestinationView['state'], string> = {
   idle: 'ready',
+  starting: 'starting',
   live: 'live',
   retrying: 'retrying',
   disabled: 'disabled'

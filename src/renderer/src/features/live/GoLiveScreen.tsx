@@ -151,7 +151,11 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
             >
               {live.busy && !running ? 'Starting…' : 'Go live'}
             </button>
-            {running && <span className="muted">Live now: use Stop in the bar above.</span>}
+            {running && (
+              <span className="muted">
+                {live.run?.state === 'live' ? 'Live now' : 'Going live'}: use Stop in the bar above.
+              </span>
+            )}
           </div>
         </div>
       </div>

@@ -4,6 +4,7 @@ import { formatDuration } from '../../lib/format'
 import { useNow } from '../../lib/use-now'
 import { ErrorNote } from '../../components/ErrorNote'
 import { HealthStrip } from './HealthStrip'
+import { StreamHealthNote } from './StreamHealthNote'
 import { useLive } from './live-context'
 import { ProgramStatus } from '../scenes/ProgramStatus'
 import { DestinationsSummary } from '../destinations/DestinationsSummary'
@@ -60,7 +61,8 @@ export function LiveBanner({
       <div className="live-head">
         <span className="live-dot" aria-hidden="true" />
         <strong data-testid="live-title">
-          {live.running ? `Live on ${run.streamName}` : run.streamName}
+          {/* "Live" only once the ingest has taken media (the supervisor's live state), never before. */}
+          {run.state === 'live' ? `Live on ${run.streamName}` : run.streamName}
         </strong>
         {live.running && <DestinationsSummary streamId={run.streamId} />}
         <span className="state-pill" data-testid="live-state" aria-live="polite">
@@ -121,6 +123,9 @@ export function LiveBanner({
           troubleSince={live.troubleSince}
           now={now}
         />
+      )}
+      {(run.state === 'live' || run.state === 'reconnecting') && (
+        <StreamHealthNote streamId={run.streamId} />
       )}
     </section>
   )

@@ -6,6 +6,7 @@ import { ErrorNote, Loading } from '../../components/ErrorNote'
 import { useNow } from '../../lib/use-now'
 import { useDialog } from '../../components/use-dialog'
 import { useHls, type Rendition } from './use-hls'
+import { useLive } from '../live/live-context'
 
 /**
  * "360p (640×360), 800 kbps": the bitrate is the profile's own when the session says which profile
@@ -23,7 +24,7 @@ export const renditionLabel = (r: Rendition, profiles: readonly Profile[] = []):
 /** What the player shows: a session's recording, or a stream's live output (the live monitor). */
 export type PlayerSource =
   | { kind: 'recording'; session: SessionView }
-  | { kind: 'live'; streamName: string; url: string; profiles: Profile[] }
+  | { kind: 'live'; streamId: string; streamName: string; url: string; profiles: Profile[] }
 
 /**
  * A recording, or the live monitor, in an overlay: video, quality menu, the rendition playing now,
@@ -44,7 +45,13 @@ export function PlayerDialog({
   const hls = useHls(video, url, { live })
   // Live: re-read how far behind live the picture is twice a second.
   useNow(500, live)
-  const behind = live ? hls.behindLive() : null
+  // The broadcaster's pushed media clock, when this app is the one broadcasting this stream.
+  const { run, health } = useLive()
+  const epoch =
+    live && run?.streamId === source.streamId && health?.runId === run.runId
+      ? health.mediaEpoch
+      : undefined
+  const behind = live ? hls.behindLive(epoch) : null
 
   const box = useRef<HTMLDivElement>(null)
   // Focus moves into the dialog, stays there, and goes back to the Play button that opened it.

@@ -3,6 +3,7 @@
 // surfaced for the Retry button instead of a frozen frame.
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { AppError } from '../../../../shared/result'
+import { mediaBehind } from '../../../../shared/live-state'
 
 export interface Rendition {
   index: number
@@ -13,8 +14,12 @@ export interface Rendition {
 }
 
 export interface HlsState {
-  /** Live only: seconds between the frame on screen and now (from EXT-X-PROGRAM-DATE-TIME). */
-  behindLive: () => number | null
+  /**
+   * Live only: seconds between the frame on screen being sent and now. Given the broadcaster's
+   * pushed media clock (LiveHealthEvent.mediaEpoch), from the frame's media time (see mediaBehind);
+   * otherwise from EXT-X-PROGRAM-DATE-TIME.
+   */
+  behindLive: (mediaEpoch?: number) => number | null
   renditions: Rendition[]
   /** -1 = automatic selection. */
   selected: number
@@ -181,10 +186,18 @@ export function useHls(
     [hls]
   )
 
-  const behindLive = useCallback((): number | null => {
-    const at = hls?.playingDate?.getTime()
-    return at ? Math.max(0, (Date.now() - at) / 1000) : null
-  }, [hls])
+  const behindLive = useCallback(
+    (mediaEpoch?: number): number | null => {
+      const at = hls?.playingDate?.getTime()
+      if (!at) return null
+      const details = hls && hls.currentLevel >= 0 ? hls.levels[hls.currentLevel]?.details : null
+      const first = details?.fragments[0]
+      const firstPdt =
+        details?.type === 'EVENT' && first?.sn === 0 ? (first.programDateTime ?? null) : null
+      return mediaBehind({ now: Date.now(), playingPdt: at, firstPdt, mediaEpoch })
+    },
+    [hls]
+  )
 
   return {
     behindLive,
