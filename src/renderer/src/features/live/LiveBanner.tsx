@@ -59,7 +59,7 @@ export function LiveBanner({
     >
       <div className="live-head">
         <span className="live-dot" aria-hidden="true" />
-        <strong data-testid="live-title">
+        <strong data-testid="live-title" className="ellipsis" title={run.streamName}>
           {live.running ? `Live on ${run.streamName}` : run.streamName}
         </strong>
         {live.running && <DestinationsSummary streamId={run.streamId} />}

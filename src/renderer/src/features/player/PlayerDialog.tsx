@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import type { SessionView } from '../../../../shared/contract'
 import type { Profile } from '../../../../shared/profiles'
 import { formatBitrate, formatDate } from '../../lib/format'
@@ -45,6 +45,11 @@ export function PlayerDialog({
   // Live: re-read how far behind live the picture is twice a second.
   useNow(500, live)
   const behind = live ? hls.behindLive() : null
+  // Titled with the stream's name (cut with an ellipsis when long; whole in the tooltip).
+  const title = live
+    ? `Live monitor: ${source.streamName}`
+    : `${source.session.name || 'Recording'}: recorded ${formatDate(source.session.createdAt)}`
+  const [soundOn, setSoundOn] = useState(false)
 
   const box = useRef<HTMLDivElement>(null)
   // Focus moves into the dialog, stays there, and goes back to the Play button that opened it.
@@ -62,17 +67,28 @@ export function PlayerDialog({
         onClick={(e) => e.stopPropagation()}
       >
         <div className="screen-head">
-          <h2 id="player-title">
-            {live
-              ? `Live monitor: ${source.streamName}`
-              : `Recording from ${formatDate(source.session.createdAt)}`}
+          <h2 id="player-title" className="ellipsis" title={title}>
+            {title}
           </h2>
           <span className="spacer" />
           <button type="button" ref={closeButton} className="secondary" onClick={onClose}>
             Close
           </button>
         </div>
-        <video ref={video} controls muted playsInline data-testid="player-video" />
+        <video ref={video} controls playsInline data-testid="player-video" />
+        {hls.autoplay === 'muted' && !soundOn && (
+          <button
+            type="button"
+            className="sound-on"
+            data-testid="player-sound"
+            onClick={() => {
+              if (video.current) video.current.muted = false
+              setSoundOn(true)
+            }}
+          >
+            Muted by the browser: click for sound
+          </button>
+        )}
         {hls.loading && (
           <Loading label={live ? 'Waiting for the live stream…' : 'Loading recording…'} />
         )}

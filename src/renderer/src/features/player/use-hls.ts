@@ -3,6 +3,7 @@
 // surfaced for the Retry button instead of a frozen frame.
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { AppError } from '../../../../shared/result'
+import { playWithSound, type Autoplay } from './autoplay'
 
 export interface Rendition {
   index: number
@@ -19,6 +20,8 @@ export interface HlsState {
   /** -1 = automatic selection. */
   selected: number
   playing: Rendition | null
+  /** How playback started: 'muted' when the browser refused sound (the player offers it on a click). */
+  autoplay: Autoplay | null
   error: AppError | null
   loading: boolean
   select: (index: number) => void
@@ -77,6 +80,7 @@ export function useHls(
   const [selected, setSelected] = useState(-1)
   const [playingIndex, setPlayingIndex] = useState<number | null>(null)
   const [error, setError] = useState<AppError | null>(null)
+  const [autoplay, setAutoplay] = useState<Autoplay | null>(null)
   const [loading, setLoading] = useState(true)
   const [hls, setHls] = useState<HlsInstance | null>(null)
   const [attempt, setAttempt] = useState(0)
@@ -120,9 +124,7 @@ export function useHls(
             }))
           )
           setLoading(false)
-          void el.play().catch(() => {
-            // Autoplay may be refused; the controls are there for the viewer to press play.
-          })
+          void playWithSound(el).then((how) => !disposed && setAutoplay(how))
         })
         instance.on(Hls.Events.LEVEL_SWITCHED, (_e, data) => setPlayingIndex(data.level))
         instance.on(Hls.Events.ERROR, (_e, data) => {
@@ -191,6 +193,7 @@ export function useHls(
     renditions,
     selected,
     playing: playingIndex === null ? null : (renditions[playingIndex] ?? null),
+    autoplay,
     error,
     loading,
     select,
