@@ -195,7 +195,13 @@ export const CALL_ARGS = {
   removeDestination: z.tuple([id, id]),
   listSessions: z.tuple([pageArgs.extend({ streamId: id.optional() }).strict()]),
   getSession: z.tuple([id]),
-  downloadRecording: z.tuple([id]),
+  downloadRecording: z.tuple([
+    id,
+    z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional()
+  ]),
   getPlayback: z.tuple([id]),
   getIngest: none,
   goLive: z.tuple([

@@ -11,6 +11,8 @@ export interface Rendition {
   height: number
   bitrate: number
   name?: string
+  /** Its playlist (absolute): how a download names the rendition. */
+  url: string
 }
 
 export interface HlsState {
@@ -120,7 +122,8 @@ export function useHls(
               width: l.width,
               height: l.height,
               bitrate: l.bitrate,
-              name: l.name
+              name: l.name,
+              url: l.uri
             }))
           )
           setLoading(false)
