@@ -35,12 +35,12 @@ export function keychainFailure(platform: NodeJS.Platform, what: string, detail:
 }
 
 const PROBE_ACCOUNT = '__onair_probe__'
+/** Read on Linux only: a Secret Service, never the kernel keyring (lost at reboot). */
+const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } }
 
 export class Keychain {
   readonly service: string
   private verified = false
-
-  private readonly options: EntryOptions
 
   constructor(
     service?: string,
@@ -48,8 +48,6 @@ export class Keychain {
     private readonly platform: NodeJS.Platform = process.platform
   ) {
     this.service = service || process.env.ONAIR_KEYCHAIN_SERVICE || 'onair'
-    // Only read on Linux: never the kernel keyring (lost at reboot), only a Secret Service.
-    this.options = { linux: { store: 'secret-service' } }
   }
 
   async get(account: string): Promise<string | undefined> {
@@ -83,7 +81,7 @@ export class Keychain {
   }
 
   private entry(account: string): AsyncEntry {
-    return new AsyncEntry(this.service, account, this.options)
+    return new AsyncEntry(this.service, account, ENTRY_OPTIONS)
   }
 
   private signal(): AbortSignal {
