@@ -85,7 +85,8 @@ describe('rendition downloads', () => {
 
   it('a rendition that cannot be read fails with a named error and leaves no file', async () => {
     const d = await downloads.prepare(session, new URL('v0.m3u8', session.recordingUrl).href)
-    await rm(join(studio.dataDir, 'media', session.id, 'v0_001.ts'))
+    // Gone between the listing and the save (the session deleted meanwhile): ffmpeg gets a 404.
+    await rm(join(studio.dataDir, 'media', session.id, 'v0.m3u8'))
     const e = await failure(downloads.save(d.url, join(out, 'broken.mp4')))
     expect(e.code).toBe('ffmpeg-failed')
     expect(e.message).toMatch(/^The rendition could not be saved as MP4: /)
