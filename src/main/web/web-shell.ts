@@ -271,6 +271,8 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     res.writeHead(200, attachment(filename, String(size)))
     const body = createReadStream(file)
     body.on('close', cleanup)
+    // A browser that stops the download early: the file is closed (and removed) all the same.
+    res.on('close', () => body.destroy())
     body.pipe(res)
   }
 
