@@ -114,6 +114,11 @@ export interface SessionView {
 export interface RecordingDownload {
   url: string
   filename: string
+  /**
+   * 'mp4': a file fetched as it is (the session's MP4). 'hls': a rendition's playlist, which the shell
+   * has the core remux to MP4 where the file goes (Core.saveRendition).
+   */
+  format: 'mp4' | 'hls'
 }
 
 export interface Page<T> {
@@ -340,11 +345,12 @@ export interface OnairCalls {
   listSessions(args: PageArgs & { streamId?: string }): Promise<Page<SessionView>>
   getSession(id: string): Promise<SessionView>
   /**
-   * Saves the session's MP4 as "<stream name> <date>.mp4": the Electron shell opens a save dialog
-   * (its session's will-download), the web shell's bridge makes the browser download it. Returns
-   * where it comes from and the file name offered.
+   * Saves the session's MP4 as "<stream name> <date>.mp4", or with `rendition` (a rendition's playlist
+   * URL from the recording's master playlist, as the player lists it) that rendition as
+   * "<stream name> <date> 720p.mp4": the Electron shell opens a save dialog, the web shell's bridge
+   * makes the browser download it. Returns where it comes from and the file name offered.
    */
-  downloadRecording(sessionId: string): Promise<RecordingDownload>
+  downloadRecording(sessionId: string, rendition?: string): Promise<RecordingDownload>
   getPlayback(playbackId: string): Promise<PlaybackView>
   getIngest(): Promise<IngestView>
 

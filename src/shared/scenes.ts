@@ -53,6 +53,18 @@ export interface Pip {
   size: number
 }
 
+/** The audio channels of the mix: the microphone and the screen's sound. */
+export const MIX_CHANNELS = ['mic', 'screen'] as const
+export type MixChannelId = (typeof MIX_CHANNELS)[number]
+
+export interface ChannelLevel {
+  /** Linear gain, 0..2 (1 = unchanged). */
+  gain: number
+  muted: boolean
+}
+/** A scene's mixer settings: each channel's level and mute, applied when the scene goes on air. */
+export type SceneMix = Record<MixChannelId, ChannelLevel>
+
 export interface Scene {
   id: string
   name: string
@@ -61,6 +73,8 @@ export interface Scene {
   layout: LayoutKind | null
   /** The corner and width of the camera picture, for the PiP layout. */
   pip: Pip
+  /** The mixer's levels and mutes in this scene. */
+  mix: SceneMix
 }
 
 export type TransitionKind = 'dissolve' | 'cut'
@@ -96,6 +110,12 @@ export const TRANSITIONS: readonly { kind: TransitionKind; label: string }[] = [
 /** Today's scene change: a 300 ms dissolve. */
 export const DEFAULT_TRANSITION: Transition = { kind: 'dissolve', durationMs: 300 }
 export const DEFAULT_PIP: Pip = { corner: 'bottom-right', size: 0.28 }
+/** Every channel at its own level, none muted (also what a scene saved before mixes were kept gets). */
+export const DEFAULT_MIX: SceneMix = {
+  mic: { gain: 1, muted: false },
+  screen: { gain: 1, muted: false }
+}
+export const MAX_GAIN = 2
 
 /** The one camera and the one screen every scene can show. */
 export const CAMERA_ID = 'camera'
@@ -287,7 +307,8 @@ export function addScene(state: ScenesState, canvasAspect: number): ScenesState 
     name: `Scene ${state.scenes.length + 1}`,
     items: [],
     layout: null,
-    pip: DEFAULT_PIP
+    pip: DEFAULT_PIP,
+    mix: DEFAULT_MIX
   }
   const fresh = arrange(blank, 'pip', canvasAspect)
   return { ...state, scenes: [...state.scenes, fresh], activeId: fresh.id }
@@ -306,6 +327,18 @@ export const renameScene = (state: ScenesState, name: string, done = false): Sce
     ...s,
     name: done && !name.trim() ? 'Scene' : name.slice(0, LIMITS.nameLength)
   }))
+
+/** A mixer channel's level or mute changed in the active scene (the gain kept within 0..MAX_GAIN). */
+export const setChannel = (
+  state: ScenesState,
+  channel: MixChannelId,
+  patch: Partial<ChannelLevel>
+): ScenesState =>
+  mapActive(state, (s) => {
+    const next = { ...s.mix[channel], ...patch }
+    const gain = Number.isFinite(next.gain) ? Math.min(MAX_GAIN, Math.max(0, next.gain)) : 1
+    return { ...s, mix: { ...s.mix, [channel]: { gain, muted: next.muted } } }
+  })
 
 /** A new PiP corner or size: the active scene goes to the PiP layout with it. */
 export const setPip = (state: ScenesState, pip: Pip, canvasAspect: number): ScenesState =>
@@ -354,7 +387,14 @@ function addItem(state: ScenesState, source: SceneSource, rect: Rect): ScenesSta
 export const addText = (state: ScenesState): ScenesState =>
   addItem(state, { id: newId('text'), ...DEFAULT_TEXT }, TITLE_RECT)
 
-/** A saved image file on top of the active scene, top right, about a fifth of the height. */
+/** How far each further image is placed from the one before (down and to the left). */
+export const IMAGE_STEP = 0.05
+
+/**
+ * A saved image file on top of the active scene, top right, about a fifth of the height. An image
+ * already there is not covered: each image the scene has moves the new one a step down and to the
+ * left (within the picture).
+ */
 export function addImage(
   state: ScenesState,
   image: Omit<ImageSource, 'id' | 'kind'>,
@@ -362,7 +402,15 @@ export function addImage(
 ): ScenesState {
   if (!canAddImage(state)) return state
   const w = Math.min(0.25, (0.2 * image.width) / image.height / canvasAspect)
-  const rect = { x: 1 - w - 0.03, y: 0.05, w, h: (w * canvasAspect * image.height) / image.width }
+  const h = Math.min(1, (w * canvasAspect * image.height) / image.width)
+  const images = itemsOf(state, activeScene(state)).filter((x) => x.source.kind === 'image').length
+  const step = IMAGE_STEP * images
+  const rect = {
+    x: Math.max(0, 1 - w - 0.03 - step),
+    y: Math.min(1 - h, 0.05 + step),
+    w,
+    h
+  }
   return addItem(state, { id: newId('image'), kind: 'image', ...image }, rect)
 }
 
@@ -398,7 +446,8 @@ export function defaultScenes(canvasAspect = 16 / 9): ScenesState {
     name,
     items: [],
     layout: null,
-    pip: DEFAULT_PIP
+    pip: DEFAULT_PIP,
+    mix: DEFAULT_MIX
   })
   const scenes = [
     arrange(blank('Screen + camera'), 'pip', canvasAspect),
@@ -472,6 +521,15 @@ function readSource(v: unknown): SceneSource | null {
   }
 }
 
+const readLevel = (v: unknown, fallback: ChannelLevel): ChannelLevel =>
+  isObj(v) ? { gain: num(v.gain, 0, MAX_GAIN) ?? fallback.gain, muted: v.muted === true } : fallback
+
+/** A scene's mix; a scene saved before mixes were kept (or a broken one) gets DEFAULT_MIX. */
+const readMix = (v: unknown): SceneMix =>
+  isObj(v)
+    ? { mic: readLevel(v.mic, DEFAULT_MIX.mic), screen: readLevel(v.screen, DEFAULT_MIX.screen) }
+    : DEFAULT_MIX
+
 const readPip = (v: unknown): Pip =>
   isObj(v) && CORNERS.includes(v.corner as Corner) && num(v.size, 0.05, 1) !== null
     ? { corner: v.corner as Corner, size: v.size as number }
@@ -528,7 +586,8 @@ export function readScenes(saved: unknown, canvasAspect = 16 / 9): ScenesState {
       name,
       items: items.slice(0, LIMITS.itemsPerScene),
       layout,
-      pip: readPip(s.pip)
+      pip: readPip(s.pip),
+      mix: readMix(s.mix)
     })
   }
   if (scenes.length === 0) return defaultScenes(canvasAspect)
@@ -598,7 +657,14 @@ export function migrateScenes(
       }
     })
     const pip = readPip(s.pip)
-    const scene: Scene = { id: String(s.id), name: String(s.name), items: [], layout: null, pip }
+    const scene: Scene = {
+      id: String(s.id),
+      name: String(s.name),
+      items: [],
+      layout: null,
+      pip,
+      mix: DEFAULT_MIX
+    }
     const typed = items.flatMap((i) => {
       const rect = readRect(i.rect)
       return rect && typeof i.id === 'string' && typeof i.sourceId === 'string'

@@ -124,10 +124,10 @@ describe('renderer journey', () => {
     expect(options[0]).toBe('Auto')
     expect(options).toHaveLength(4)
     expect(options.slice(1).join(' ')).toMatch(/720p.*480p.*360p|360p.*480p.*720p/)
-    // Labels give each profile's own bitrate, exactly: 800 kbps is not "1.0 Mbps".
+    // Labels give each profile's own bitrate, exactly and in one unit: 800 kbps is "0.8 Mbps", not "1.0 Mbps".
     expect(options).toContain('720p (1280×720), 3 Mbps')
     expect(options).toContain('480p (854×480), 1.6 Mbps')
-    expect(options).toContain('360p (640×360), 800 kbps')
+    expect(options).toContain('360p (640×360), 0.8 Mbps')
 
     await nav(page, 'Sessions')
     const all = page.locator(`[data-testid=session-row][data-session-id="${sessionId}"]`)

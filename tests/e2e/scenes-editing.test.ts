@@ -133,6 +133,52 @@ describe('scene editing', () => {
     ).toBe(true)
   })
 
+  it("mixer levels and mutes are the scene's: a level set in one scene comes back after reopening, the other keeps its own", async () => {
+    const { page } = app()
+    await nav(page, 'Go live')
+    await page.getByTestId('scene-canvas').waitFor()
+    const tabs = page.getByTestId('scene-tab')
+    const micGain = page.getByTestId('gain-mic')
+    const screenMute = page.getByTestId('mute-screen')
+    await tabs.nth(0).click()
+    await micGain.fill('40')
+    await screenMute.click()
+    expect(await micGain.inputValue()).toBe('40')
+    expect(await screenMute.getAttribute('aria-pressed')).toBe('true')
+    // Another scene has its own levels; going back brings the first one's again.
+    await tabs.nth(1).click()
+    await eventually(() => micGain.inputValue()).toBe('100')
+    expect(await screenMute.getAttribute('aria-pressed')).toBe('false')
+    await micGain.fill('150')
+    await tabs.nth(0).click()
+    await eventually(() => micGain.inputValue()).toBe('40')
+    expect(await screenMute.getAttribute('aria-pressed')).toBe('true')
+    // Saved with the scenes.
+    await eventually(async () => (await savedScenes()).scenes.map((x) => x.mix)).toEqual(
+      expect.arrayContaining([
+        { mic: { gain: 0.4, muted: false }, screen: { gain: 1, muted: true } },
+        { mic: { gain: 1.5, muted: false }, screen: { gain: 1, muted: false } }
+      ])
+    )
+    const first = (await savedScenes()).scenes[0]!
+    expect(first.mix).toEqual({
+      mic: { gain: 0.4, muted: false },
+      screen: { gain: 1, muted: true }
+    })
+
+    // Reopen the app: the scene on air comes back with its level and its mute, heard as set.
+    await page.reload()
+    await nav(page, 'Go live')
+    await page.getByTestId('scene-canvas').waitFor()
+    await eventually(() => micGain.inputValue()).toBe('40')
+    expect(await screenMute.getAttribute('aria-pressed')).toBe('true')
+    await tabs.nth(1).click()
+    await eventually(() => micGain.inputValue()).toBe('150')
+    expect(await screenMute.getAttribute('aria-pressed')).toBe('false')
+    await tabs.nth(0).click()
+    await eventually(() => micGain.inputValue()).toBe('40')
+  })
+
   it('names a bad file, a huge file and a missing camera, and keeps the rest of the scene', async () => {
     const { page, shell } = app()
     await shell.core.saveSettings({

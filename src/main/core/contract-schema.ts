@@ -8,6 +8,7 @@ import {
   IMAGE_FILE,
   LAYOUT_KINDS,
   LIMITS,
+  MAX_GAIN,
   TRANSITION_KINDS,
   type ScenesState
 } from '../../shared/scenes'
@@ -89,6 +90,9 @@ const sceneSource = z.discriminatedUnion('kind', [
     })
     .strict()
 ])
+const channelLevel = z
+  .object({ gain: z.number().min(0).max(MAX_GAIN), muted: z.boolean() })
+  .strict()
 const sceneItem = z.object({ id, sourceId: id, rect, visible: z.boolean() }).strict()
 const scene = z
   .object({
@@ -96,7 +100,8 @@ const scene = z
     name: z.string().max(LIMITS.nameLength),
     items: z.array(sceneItem).max(LIMITS.itemsPerScene),
     layout: z.enum(LAYOUT_KINDS).nullable(),
-    pip: z.object({ corner: z.enum(CORNERS), size: z.number() }).strict()
+    pip: z.object({ corner: z.enum(CORNERS), size: z.number() }).strict(),
+    mix: z.object({ mic: channelLevel, screen: channelLevel }).strict()
   })
   .strict()
 const scenes = z
@@ -190,7 +195,13 @@ export const CALL_ARGS = {
   removeDestination: z.tuple([id, id]),
   listSessions: z.tuple([pageArgs.extend({ streamId: id.optional() }).strict()]),
   getSession: z.tuple([id]),
-  downloadRecording: z.tuple([id]),
+  downloadRecording: z.tuple([
+    id,
+    z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional()
+  ]),
   getPlayback: z.tuple([id]),
   getIngest: none,
   goLive: z.tuple([

@@ -7,6 +7,8 @@ import { killAllTracked } from '../../node/process'
 import { readAppInfo } from './app-info'
 import { connectHostsOf } from './csp'
 import { recordingFileName } from './download-name'
+import { RenditionDownloads } from './rendition-downloads'
+import { resolveFfmpeg } from '../../node/ffmpeg/locate'
 import { Broadcaster, type BroadcastTuning } from './broadcaster'
 import { Connections } from './connections'
 import { CrashMarker, cutOffNoticeOf } from './crash-marker'
@@ -48,6 +50,11 @@ export interface Core extends OnairCalls {
   displayChooser: DisplayChooser
   /** connect-src hosts for the renderer's CSP, from the active connection (csp.ts). */
   connectHosts(): Promise<string[]>
+  /**
+   * Remuxes a rendition that downloadRecording named (format 'hls') into `file`, as MP4: the shells
+   * call it once they know where the file goes.
+   */
+  saveRendition(url: string, file: string): Promise<void>
   /** Stops every ffmpeg child and the local studio; safe to call twice. */
   shutdown(): Promise<void>
 }
@@ -97,6 +104,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   })
   const api = async () => c.active()
   const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })
+  const renditions = new RenditionDownloads({ ffmpeg: () => resolveFfmpeg().path })
   let shutdownP: Promise<void> | undefined
   /** Services that answered 404 for a stream's health: they have no such endpoint. */
   const noHealthAt = new Set<string>()
@@ -116,6 +124,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     events,
     displayChooser,
     connectHosts: async () => connectHostsOf(await c.activeHosts()),
+    saveRendition: (url, file) => renditions.save(url, file),
     shutdown: () =>
       (shutdownP ??= (async () => {
         displayChooser.cancel()
@@ -197,15 +206,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     async getSession(id) {
       return toSessionView(await (await api()).client.getSession(id))
     },
-    async downloadRecording(sessionId) {
+    async downloadRecording(sessionId, rendition) {
       const s = toSessionView(await (await api()).client.getSession(sessionId))
+      if (rendition !== undefined) return renditions.prepare(s, rendition)
       if (!s.mp4Url || s.recordingStatus !== 'ready')
         throw new AppFailure({
           code: 'not-found',
           message: 'This session has no MP4 to save yet.',
           hint: 'Wait until its recording is ready, then try again.'
         })
-      return { url: s.mp4Url, filename: recordingFileName(s.name, s.createdAt) }
+      return { url: s.mp4Url, filename: recordingFileName(s.name, s.createdAt), format: 'mp4' }
     },
     async getPlayback(playbackId) {
       return toPlaybackView(await (await api()).client.getPlayback(playbackId))

@@ -2,13 +2,41 @@
 // Windows) through @napi-rs/keyring. Service "onair" unless ONAIR_KEYCHAIN_SERVICE says otherwise
 // (tests use their own so they never touch the user's entries); account = connection id.
 // There is no plain-text fallback: without a keychain the caller gets 'keychain-unavailable'.
-import { AsyncEntry } from '@napi-rs/keyring'
-import { AppFailure } from '../../shared/result'
+// On Linux the entries are pinned to the Secret Service: left to itself, the keyring library falls back
+// to the kernel's keyring when none answers, which forgets every key at reboot (a connection would
+// silently vanish). Without a Secret Service a save is refused, naming it and how to start one.
+import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring'
+import { AppFailure, type AppError } from '../../shared/result'
 
-const HINT =
-  'Install and unlock a keyring: gnome-keyring or KWallet on Linux (a Secret Service must be running in your session). Onair never stores API keys in plain text.'
+const NO_PLAIN_TEXT = 'Onair never stores API keys in plain text.'
+const HINTS: Partial<Record<NodeJS.Platform, string>> = {
+  darwin: `Unlock your login keychain (Keychain Access) and try again. ${NO_PLAIN_TEXT}`,
+  win32: `Windows Credential Manager must be available to your account; sign in to Windows normally and try again. ${NO_PLAIN_TEXT}`
+}
+const LINUX_HINT =
+  'Start a Secret Service in your session and try again: gnome-keyring (`gnome-keyring-daemon --start --components=secrets`, or log in to a GNOME session), ' +
+  `KWallet (a KDE session) or KeePassXC with its Secret Service integration on. ${NO_PLAIN_TEXT}`
+
+/** What the D-Bus side says when no Secret Service is there (no bus, or no one owns the name). */
+const NO_SECRET_SERVICE = /org\.freedesktop\.secrets|dbus|secret service/i
+
+/** The failure a keychain operation ends in, in the creator's words for their OS. */
+export function keychainFailure(platform: NodeJS.Platform, what: string, detail: string): AppError {
+  const linux = platform !== 'darwin' && platform !== 'win32'
+  const cause =
+    linux && NO_SECRET_SERVICE.test(detail)
+      ? `no Secret Service (org.freedesktop.secrets) answers on this session's D-Bus, and the kernel keyring Onair could fall back to forgets keys at reboot (${detail})`
+      : detail
+  return {
+    code: 'keychain-unavailable',
+    message: `Could not ${what} the API key in the system keychain: ${cause}.`,
+    hint: linux ? LINUX_HINT : HINTS[platform]!
+  }
+}
 
 const PROBE_ACCOUNT = '__onair_probe__'
+/** Read on Linux only: a Secret Service, never the kernel keyring (lost at reboot). */
+const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } }
 
 export class Keychain {
   readonly service: string
@@ -16,7 +44,8 @@ export class Keychain {
 
   constructor(
     service?: string,
-    private readonly timeoutMs = 10_000
+    private readonly timeoutMs = 10_000,
+    private readonly platform: NodeJS.Platform = process.platform
   ) {
     this.service = service || process.env.ONAIR_KEYCHAIN_SERVICE || 'onair'
   }
@@ -52,7 +81,7 @@ export class Keychain {
   }
 
   private entry(account: string): AsyncEntry {
-    return new AsyncEntry(this.service, account)
+    return new AsyncEntry(this.service, account, ENTRY_OPTIONS)
   }
 
   private signal(): AbortSignal {
@@ -64,11 +93,7 @@ export class Keychain {
       return await fn()
     } catch (e) {
       const detail = (e as Error).message?.split('\n')[0] ?? String(e)
-      throw new AppFailure({
-        code: 'keychain-unavailable',
-        message: `Could not ${what} the API key in the system keychain: ${detail}.`,
-        hint: HINT
-      })
+      throw new AppFailure(keychainFailure(this.platform, what, detail))
     }
   }
 }

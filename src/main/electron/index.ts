@@ -1,6 +1,6 @@
 // Electron's entry: one instance, one window, the core behind the contract, everything stopped on quit.
 import { join } from 'node:path'
-import { app, BrowserWindow } from 'electron'
+import { app, BrowserWindow, dialog } from 'electron'
 import { createAppLog, type Log } from '../core/app-log'
 import { createCore, type Core } from '../core/core'
 import { recordingDownloads } from './downloads'
@@ -60,7 +60,10 @@ void app.whenReady().then(async () => {
       env: { ELECTRON_RUN_AS_NODE: '1' }
     }
   })
-  const downloads = recordingDownloads(() => app.getPath('downloads'))
+  const downloads = recordingDownloads(
+    () => app.getPath('downloads'),
+    (options) => (win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options))
+  )
   registerIpc(
     core,
     () => win,

@@ -5,6 +5,7 @@ import type { Result } from '../../shared/result'
 import type { Core } from '../core/core'
 import type { RecordingDownloads } from './downloads'
 import { makeIpcHandler } from './ipc-handler'
+import { saveFailure } from '../core/rendition-downloads'
 
 export function registerIpc(
   core: Core,
@@ -20,13 +21,22 @@ export function registerIpc(
       continue
     }
     // Saving a recording: the core says where it is and what to call it; the download itself is
-    // Electron's, with a save dialog (downloads.ts), never a navigation of the window.
+    // Electron's, with a save dialog (downloads.ts), never a navigation of the window. A rendition
+    // is asked a place first, then remuxed there by the core.
     ipcMain.handle(channelOf(name), async (event: IpcMainInvokeEvent, ...args: unknown[]) => {
       const r = (await handler(event, ...args)) as Result<RecordingDownload>
-      if (r.ok) {
-        downloads.expect(r.value.url, r.value.filename)
-        event.sender.downloadURL(r.value.url)
+      if (!r.ok) return r
+      if (r.value.format === 'hls') {
+        const { url } = r.value
+        try {
+          await downloads.saveRendition(r.value, (file) => core.saveRendition(url, file))
+        } catch (e) {
+          return { ok: false, error: saveFailure(e) }
+        }
+        return r
       }
+      downloads.expect(r.value.url, r.value.filename)
+      event.sender.downloadURL(r.value.url)
       return r
     })
   }

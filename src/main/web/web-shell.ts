@@ -3,8 +3,10 @@
 // every request also needs our own Host (no DNS rebinding) and, when a browser sends one, our own Origin.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { listen, readBody } from '../../node/http'
 import { contentTypeOf, resolveStaticFile } from '../../node/static-files'
@@ -16,6 +18,7 @@ import {
   type RecordingDownload
 } from '../../shared/contract'
 import type { Result } from '../../shared/result'
+import { saveFailure } from '../core/rendition-downloads'
 import type { Core } from '../core/core'
 import { dispatch, isCallName } from '../core/dispatch'
 import { contentSecurityPolicy } from '../core/csp'
@@ -225,13 +228,17 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
 
   /**
    * A recording's MP4, saved by the browser: same origin (a cross-origin link would ignore its
-   * download attribute and replace the app with the video) and named by Content-Disposition.
+   * download attribute and replace the app with the video) and named by Content-Disposition. With
+   * `?rendition=<its playlist>`, that rendition, remuxed to MP4 in a temporary folder first.
    */
   async function download(res: ServerResponse, url: URL): Promise<void> {
     const id = decodeURIComponent(url.pathname.slice('/download/'.length))
-    const r = await dispatch(opts.core, 'downloadRecording', [id], { log })
+    const rendition = url.searchParams.get('rendition')
+    const args = rendition === null ? [id] : [id, rendition]
+    const r = await dispatch(opts.core, 'downloadRecording', args, { log })
     if (!r.ok) return send(res, r.error.code === 'not-found' ? 404 : 400, r)
-    const { url: source, filename } = r.value as RecordingDownload
+    const { url: source, filename, format } = r.value as RecordingDownload
+    if (format === 'hls') return sendRendition(res, source, filename)
     const upstream = await fetch(source).catch(() => undefined)
     if (!upstream?.ok || !upstream.body)
       return send(res, 502, {
@@ -241,17 +248,43 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
           message: `The recording could not be fetched from the service (${upstream ? `HTTP ${upstream.status}` : 'no answer'}).`
         }
       })
+    res.writeHead(200, attachment(filename, upstream.headers.get('content-length')))
+    Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream).pipe(res)
+  }
+
+  /** A rendition: the core remuxes it into a temporary file, sent and then removed. */
+  async function sendRendition(
+    res: ServerResponse,
+    source: string,
+    filename: string
+  ): Promise<void> {
+    const dir = await mkdtemp(join(tmpdir(), 'onair-rendition-'))
+    const file = join(dir, 'rendition.mp4')
+    const cleanup = (): void => void rm(dir, { recursive: true, force: true })
+    try {
+      await opts.core.saveRendition(source, file)
+    } catch (e) {
+      cleanup()
+      return send(res, 502, { ok: false, error: saveFailure(e) })
+    }
+    const { size } = await stat(file)
+    res.writeHead(200, attachment(filename, String(size)))
+    const body = createReadStream(file)
+    body.on('close', cleanup)
+    // A browser that stops the download early: the file is closed (and removed) all the same.
+    res.on('close', () => body.destroy())
+    body.pipe(res)
+  }
+
+  function attachment(filename: string, length: string | null): Record<string, string> {
     const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-    res.writeHead(200, {
+    return {
       'content-type': 'video/mp4',
       'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
-      ...(upstream.headers.get('content-length')
-        ? { 'content-length': upstream.headers.get('content-length') as string }
-        : {})
-    })
-    Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream).pipe(res)
+      ...(length ? { 'content-length': length } : {})
+    }
   }
 
   async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { promisify } from 'node:util'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -67,6 +67,68 @@ if (!ss.ok && allowMissing) {
       expect(setErr!.hint).toContain('gnome-keyring')
       expect(setErr!.message).toContain('Could not save the API key in the system keychain')
       expect(getErr).toMatchObject({ code: 'keychain-unavailable' })
+    })
+
+    it('a D-Bus session with no Secret Service on it: a save is refused, naming it and how to start one; nothing goes to the kernel keyring', async () => {
+      // A session bus that cannot start gnome-keyring on demand (no service files): the keyring
+      // library would fall back to the kernel keyring here, which forgets keys at reboot.
+      const dir = await mkdtemp(join(tmpdir(), 'onair-bare-bus-'))
+      try {
+        const conf = join(dir, 'bus.conf')
+        await writeFile(
+          conf,
+          [
+            '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">',
+            '<busconfig><type>session</type>',
+            `<listen>unix:dir=${dir}</listen><auth>EXTERNAL</auth>`,
+            '<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>',
+            '</busconfig>'
+          ].join('\n')
+        )
+        const script = [
+          `import m from ${JSON.stringify(join(process.cwd(), 'src/main/core/keychain.ts'))}`,
+          'const { Keychain } = m',
+          `const kc = new Keychain('${service}', 3000)`,
+          'let err = null',
+          "try { await kc.set('bare-bus', 'kept-only-until-reboot') } catch (e) { err = e.error }",
+          'console.log(JSON.stringify({ bus: process.env.DBUS_SESSION_BUS_ADDRESS, err }))'
+        ].join('\n')
+        const { stdout } = await run(
+          'dbus-run-session',
+          [
+            `--config-file=${conf}`,
+            '--',
+            process.execPath,
+            '--import',
+            'tsx',
+            '--input-type=module',
+            '-e',
+            script
+          ],
+          { timeout: 30_000 }
+        )
+        const out = JSON.parse(stdout.trim().split('\n').pop()!) as { bus: string; err: AppError }
+        expect(out.bus).toContain(dir)
+        expect(out.err).toMatchObject({ code: 'keychain-unavailable' })
+        expect(out.err.message).toContain('Could not save the API key in the system keychain')
+        expect(out.err.message).toContain('no Secret Service (org.freedesktop.secrets) answers')
+        expect(out.err.hint).toContain('gnome-keyring-daemon --start --components=secrets')
+        // The kernel keyring holds nothing of this service (the library's silent fallback is off).
+        expect(await readFile('/proc/keys', 'utf8')).not.toContain(`@${service}`)
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('with a Secret Service the key goes there, not to the kernel keyring', async () => {
+      const kc = new Keychain(service)
+      await kc.set('not-kernel', 'kept-across-reboots')
+      try {
+        expect(await kc.get('not-kernel')).toBe('kept-across-reboots')
+        expect(await readFile('/proc/keys', 'utf8')).not.toContain(`@${service}`)
+      } finally {
+        await kc.delete('not-kernel')
+      }
     })
 
     it('the core without a keychain: the local studio still works (key in memory only), other services are refused plainly, nothing in plain text', async () => {

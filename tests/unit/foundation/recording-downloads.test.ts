@@ -68,4 +68,45 @@ describe('recording downloads', () => {
     second.emit('closed')
     expect(session.listenerCount('will-download')).toBe(0)
   })
+
+  it('a rendition asks where to save it (the same dialog), then has it saved there; a cancel saves nothing', async () => {
+    const asked: unknown[] = []
+    let answer: { canceled: boolean; filePath?: string } = {
+      canceled: false,
+      filePath: '/home/creator/Videos/show 720p.mp4'
+    }
+    const downloads = recordingDownloads(
+      () => DOWNLOADS,
+      async (o) => {
+        asked.push(o)
+        return answer
+      }
+    )
+    const saved: string[] = []
+    const rendition = {
+      url: 'http://127.0.0.1:8935/recordings/a/v1.m3u8',
+      filename: 'My stream 2026-11-24 12.00 720p.mp4',
+      format: 'hls' as const
+    }
+    const where = await downloads.saveRendition(rendition, async (file) => void saved.push(file))
+    expect(where).toBe('/home/creator/Videos/show 720p.mp4')
+    expect(saved).toEqual(['/home/creator/Videos/show 720p.mp4'])
+    expect(asked).toEqual([
+      {
+        title: 'Save recording',
+        defaultPath: join(DOWNLOADS, 'My stream 2026-11-24 12.00 720p.mp4'),
+        filters: [{ name: 'MP4 video', extensions: ['mp4'] }]
+      }
+    ])
+    answer = { canceled: true }
+    expect(await downloads.saveRendition(rendition, async (file) => void saved.push(file))).toBe(
+      null
+    )
+    expect(saved).toHaveLength(1)
+    // A failed save is the caller's to report.
+    answer = { canceled: false, filePath: '/x.mp4' }
+    await expect(
+      downloads.saveRendition(rendition, () => Promise.reject(new Error('remux failed')))
+    ).rejects.toThrow('remux failed')
+  })
 })

@@ -5,7 +5,10 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   CAMERA_ID,
+  DEFAULT_MIX,
   DEFAULT_TEXT,
+  IMAGE_STEP,
+  MAX_GAIN,
   DEFAULT_TRANSITION,
   LIMITS,
   TITLE_RECT,
@@ -26,6 +29,7 @@ import {
   removeItem,
   renameScene,
   setItemVisible,
+  setChannel,
   setPip,
   setTransition,
   switchScene,
@@ -34,6 +38,7 @@ import {
 } from '../../../src/shared/scenes'
 import { CALL_ARGS } from '../../../src/main/core/contract-schema'
 import { SettingsStore } from '../../../src/main/core/settings-store'
+import type { Rect } from '../../../src/shared/scene-layout'
 
 const A = 16 / 9
 const FILE = `${'ab'.repeat(32)}.png`
@@ -181,6 +186,62 @@ describe('reducers', () => {
     expect(s.sources.filter((x) => x.kind === 'image')).toHaveLength(LIMITS.images)
     const one = addImage(base, { name: 'logo.png', file: FILE, width: 200, height: 100 }, A)
     expect(removeItem(one, itemOf(one, 'image')!.item.id).sources).toHaveLength(2)
+  })
+
+  it('a second image is placed a step from the first, not on it; the steps stay inside the picture', () => {
+    const logo = { name: 'logo.png', file: FILE, width: 200, height: 100 }
+    const one = addImage(base, logo, A)
+    const two = addImage(one, { ...logo, name: 'badge.png' }, A)
+    const rects = itemsOf(two, activeScene(two))
+      .filter((x) => x.source.kind === 'image')
+      .map((x) => x.item.rect)
+    expect(rects).toHaveLength(2)
+    const [a, b] = rects as [Rect, Rect]
+    expect(b.x).toBeCloseTo(a.x - IMAGE_STEP, 9)
+    expect(b.y).toBeCloseTo(a.y + IMAGE_STEP, 9)
+    expect(b.w).toBeCloseTo(a.w, 9)
+    // Another scene's images do not push this scene's first one.
+    const other = addImage(switchScene(two, two.scenes[1]!.id), logo, A)
+    expect(itemOf(other, 'image')!.item.rect).toEqual(a)
+    // A tall picture near the limit still fits in the output.
+    let s = base
+    for (let i = 0; i < LIMITS.images; i++) s = addImage(s, { ...logo, width: 10, height: 1000 }, A)
+    for (const { item } of itemsOf(s, activeScene(s)).filter((x) => x.source.kind === 'image')) {
+      expect(item.rect.x).toBeGreaterThanOrEqual(0)
+      expect(item.rect.y + item.rect.h).toBeLessThanOrEqual(1 + 1e-9)
+    }
+  })
+
+  it('mixer levels and mutes belong to the scene: set in one, the others keep theirs', () => {
+    expect(activeScene(base).mix).toEqual(DEFAULT_MIX)
+    const a = base.scenes[0]!.id
+    const b = base.scenes[1]!.id
+    let s = setChannel(base, 'mic', { gain: 0.4 })
+    s = setChannel(s, 'screen', { muted: true })
+    expect(activeScene(s).mix).toEqual({
+      mic: { gain: 0.4, muted: false },
+      screen: { gain: 1, muted: true }
+    })
+    s = switchScene(s, b)
+    expect(activeScene(s).mix).toEqual(DEFAULT_MIX)
+    s = setChannel(s, 'mic', { muted: true, gain: 99 })
+    expect(activeScene(s).mix.mic).toEqual({ gain: MAX_GAIN, muted: true })
+    expect(setChannel(s, 'mic', { gain: -1 }).scenes[1]!.mix.mic.gain).toBe(0)
+    expect(setChannel(s, 'mic', { gain: Number.NaN }).scenes[1]!.mix.mic.gain).toBe(1)
+    s = switchScene(s, a)
+    expect(activeScene(s).mix.mic).toEqual({ gain: 0.4, muted: false })
+    // Saved and read back; the settings schema takes it.
+    expect(readScenes(JSON.parse(JSON.stringify(s)), A)).toEqual(s)
+    expect(CALL_ARGS.saveSettings.safeParse([{ scenes: s }]).success).toBe(true)
+  })
+
+  it('scenes saved before mixes were kept get the default mix; a broken level falls back', () => {
+    const saved = JSON.parse(JSON.stringify(base)) as { scenes: Record<string, unknown>[] }
+    delete saved.scenes[0]!.mix
+    saved.scenes[1]!.mix = { mic: { gain: 7, muted: 'yes' }, screen: 'loud' }
+    const read = readScenes(saved, A)
+    expect(read.scenes[0]!.mix).toEqual(DEFAULT_MIX)
+    expect(read.scenes[1]!.mix).toEqual(DEFAULT_MIX)
   })
 
   it('the transition: a dissolve of 300 ms by default, a cut takes no time', () => {

@@ -114,12 +114,15 @@ export function createWebBridge(): OnairApi {
   const api: Record<string, unknown> = {}
   for (const name of CALL_NAMES) api[name] = (...args: unknown[]) => call(name, args)
   // In a browser the download is the browser's: a same-origin link the web shell answers as an
-  // attachment, so the page never navigates away to the video.
-  api.downloadRecording = async (sessionId: string) => {
-    const r = (await call('downloadRecording', [sessionId])) as Result<RecordingDownload>
+  // attachment, so the page never navigates away to the video. A rendition goes as ?rendition=.
+  api.downloadRecording = async (sessionId: string, rendition?: string) => {
+    const args = rendition === undefined ? [sessionId] : [sessionId, rendition]
+    const r = (await call('downloadRecording', args)) as Result<RecordingDownload>
     if (r.ok) {
       const a = document.createElement('a')
-      a.href = `/download/${encodeURIComponent(sessionId)}`
+      a.href =
+        `/download/${encodeURIComponent(sessionId)}` +
+        (rendition === undefined ? '' : `?rendition=${encodeURIComponent(rendition)}`)
       a.download = r.value.filename
       document.body.append(a)
       a.click()

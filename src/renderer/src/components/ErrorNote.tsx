@@ -6,15 +6,24 @@ export function ErrorNote({
   error,
   onRetry,
   retryLabel = 'Try again',
-  testId
+  testId,
+  id
 }: {
   error: AppError
   onRetry?: () => void
   retryLabel?: string
   testId?: string
+  /** For a field whose problem this is (its aria-describedby). */
+  id?: string
 }): ReactNode {
   return (
-    <div className="error-note" role="alert" data-testid={testId ?? 'error'} data-code={error.code}>
+    <div
+      className="error-note"
+      role="alert"
+      id={id}
+      data-testid={testId ?? 'error'}
+      data-code={error.code}
+    >
       <p className="error-message">{error.message}</p>
       {error.hint && <p className="error-hint">{error.hint}</p>}
       {onRetry && (

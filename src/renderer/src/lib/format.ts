@@ -21,11 +21,5 @@ export function formatDate(ms: number): string {
   })
 }
 
-/**
- * Bits per second as kbps, or as Mbps when that is exact to a tenth (3 Mbps, 1.6 Mbps): never rounded
- * into a different number (800 kbps stays 800 kbps, 1,008 kbps is not "1.0 Mbps").
- */
-export function formatBitrate(bps: number): string {
-  if (bps >= 1_000_000 && bps % 100_000 === 0) return `${bps / 1_000_000} Mbps`
-  return `${Math.round(bps / 1000)} kbps`
-}
+// Rates have one formatter, shared with main and the tests.
+export { formatBitrate } from '../../../shared/rates'

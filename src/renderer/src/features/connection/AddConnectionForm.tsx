@@ -1,8 +1,9 @@
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import type { ConnectionView } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
 import { ErrorNote } from '../../components/ErrorNote'
+import { Field } from '../../components/Field'
 
 const LIVEPEER_URL = 'https://livepeer.studio/api'
 
@@ -23,6 +24,7 @@ export function AddConnectionForm({
   const [apiKey, setApiKey] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<AppError | null>(null)
+  const errorId = useId()
 
   const check = (): AppError | null => {
     if (kind === 'custom') {
@@ -86,37 +88,40 @@ export function AddConnectionForm({
         Name (optional)
         <input value={name} onChange={(e) => setName(e.target.value)} placeholder="My studio" />
       </label>
-      <label>
-        API URL
-        {kind === 'livepeer' ? (
-          <input value={LIVEPEER_URL} readOnly aria-readonly="true" />
-        ) : (
+      <Field label="API URL" describedBy={error?.field === 'baseUrl' ? errorId : undefined}>
+        {(control) =>
+          kind === 'livepeer' ? (
+            <input {...control} value={LIVEPEER_URL} readOnly aria-readonly="true" />
+          ) : (
+            <input
+              {...control}
+              value={baseUrl}
+              data-testid="connection-url"
+              onChange={(e) => setBaseUrl(e.target.value)}
+              placeholder="http://127.0.0.1:8080/api"
+            />
+          )
+        }
+      </Field>
+      <Field label="API key" describedBy={error?.field === 'apiKey' ? errorId : undefined}>
+        {(control) => (
           <input
-            value={baseUrl}
-            data-testid="connection-url"
-            aria-invalid={error?.field === 'baseUrl'}
-            onChange={(e) => setBaseUrl(e.target.value)}
-            placeholder="http://127.0.0.1:8080/api"
+            {...control}
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            value={apiKey}
+            data-testid="connection-key"
+            onChange={(e) => setApiKey(e.target.value)}
           />
         )}
-      </label>
-      <label>
-        API key
-        <input
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          value={apiKey}
-          data-testid="connection-key"
-          aria-invalid={error?.field === 'apiKey'}
-          onChange={(e) => setApiKey(e.target.value)}
-        />
-      </label>
+      </Field>
       <p className="hint">
         The key is checked with the service first, then kept in your OS keychain only.
       </p>
       {error && (
         <ErrorNote
+          id={errorId}
           testId="add-connection-error"
           error={
             error.code === 'key-rejected'

@@ -10,6 +10,7 @@ import {
 } from '../../../../shared/destinations'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
+import { Field } from '../../components/Field'
 import { FormActions } from '../../components/FormActions'
 
 /**
@@ -79,19 +80,6 @@ export function AddDestinationForm({
     onAdded(r.value)
   }
 
-  const fieldProps = (field: DestinationIssue['field']) => ({
-    'aria-invalid': !!issueOf(field),
-    'aria-describedby': issueOf(field) ? `${uid}-${field}-issue` : undefined
-  })
-  const note = (field: DestinationIssue['field']): ReactNode => {
-    const i = issueOf(field)
-    return i ? (
-      <span className="field-issue" id={`${uid}-${field}-issue`} data-testid={`issue-${field}`}>
-        {i.message}
-      </span>
-    ) : null
-  }
-
   return (
     <form
       className="form destination-form"
@@ -117,74 +105,73 @@ export function AddDestinationForm({
         ))}
       </fieldset>
       <div className="destination-grid">
-        <label>
-          Name
-          <input
-            value={name}
-            maxLength={200}
-            data-testid="destination-name"
-            placeholder="My channel"
-            onChange={(e) => setName(e.target.value)}
-            {...fieldProps('name')}
-          />
-          {note('name')}
-        </label>
-        <label>
-          Server URL
-          <input
-            ref={serverRef}
-            defaultValue={DESTINATION_PRESETS[0].server}
-            spellCheck={false}
-            autoComplete="off"
-            inputMode="url"
-            data-testid="destination-server"
-            placeholder="rtmp://… or rtmps://… or srt://…"
-            {...fieldProps('server')}
-          />
-          {note('server')}
-        </label>
-        <div className="field">
-          <label htmlFor={`${uid}-key`}>Stream key</label>
-          <div className="key-field">
+        <Field label="Name" issue={issueOf('name')?.message} issueTestId="issue-name">
+          {(control) => (
             <input
-              id={`${uid}-key`}
-              ref={keyRef}
-              type={showKey ? 'text' : 'password'}
+              {...control}
+              value={name}
+              maxLength={200}
+              data-testid="destination-name"
+              placeholder="My channel"
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Server URL" issue={issueOf('server')?.message} issueTestId="issue-server">
+          {(control) => (
+            <input
+              {...control}
+              ref={serverRef}
+              defaultValue={DESTINATION_PRESETS[0].server}
               spellCheck={false}
               autoComplete="off"
-              data-testid="destination-key"
-              {...fieldProps('key')}
+              inputMode="url"
+              data-testid="destination-server"
+              placeholder="rtmp://… or rtmps://… or srt://…"
             />
-            <button
-              type="button"
-              className="secondary"
-              aria-pressed={showKey}
-              aria-label={showKey ? 'Hide the stream key' : 'Show the stream key'}
-              data-testid="destination-key-toggle"
-              onClick={() => setShowKey((v) => !v)}
+          )}
+        </Field>
+        <Field label="Stream key" issue={issueOf('key')?.message} issueTestId="issue-key">
+          {(control) => (
+            <div className="key-field">
+              <input
+                {...control}
+                ref={keyRef}
+                type={showKey ? 'text' : 'password'}
+                spellCheck={false}
+                autoComplete="off"
+                data-testid="destination-key"
+              />
+              <button
+                type="button"
+                className="secondary"
+                aria-pressed={showKey}
+                aria-label={showKey ? 'Hide the stream key' : 'Show the stream key'}
+                data-testid="destination-key-toggle"
+                onClick={() => setShowKey((v) => !v)}
+              >
+                {showKey ? 'Hide' : 'Show'}
+              </button>
+            </div>
+          )}
+        </Field>
+        <Field label="Rendition" issue={issueOf('profile')?.message} issueTestId="issue-profile">
+          {(control) => (
+            <select
+              {...control}
+              value={profile}
+              data-testid="destination-profile"
+              onChange={(e) => setProfile(e.target.value)}
             >
-              {showKey ? 'Hide' : 'Show'}
-            </button>
-          </div>
-          {note('key')}
-        </div>
-        <label>
-          Rendition
-          <select
-            value={profile}
-            data-testid="destination-profile"
-            onChange={(e) => setProfile(e.target.value)}
-            {...fieldProps('profile')}
-          >
-            <option value={SOURCE_RENDITION}>Source (as sent, no transcoding)</option>
-            {stream.profiles.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name} ({p.width}×{p.height})
-              </option>
-            ))}
-          </select>
-          {note('profile')}
-        </label>
+              <option value={SOURCE_RENDITION}>Source (as sent, no transcoding)</option>
+              {stream.profiles.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name} ({p.width}×{p.height})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
       <label className="check">
         <input

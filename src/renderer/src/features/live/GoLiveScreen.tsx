@@ -34,10 +34,14 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
     }),
     [capture, running, setCapture]
   )
-  const scene = useSceneProgram(host, isScene, output, scenes, {
-    videoDeviceId: choice?.videoDeviceId,
-    audioDeviceId: choice?.audioDeviceId
-  })
+  const scene = useSceneProgram(
+    host,
+    isScene,
+    output,
+    scenes,
+    { videoDeviceId: choice?.videoDeviceId, audioDeviceId: choice?.audioDeviceId },
+    changeScenes
+  )
   const stream = capture?.stream ?? null
 
   // Leaving the screen while idle releases the camera; a running broadcast keeps it.

@@ -60,7 +60,7 @@ export function LiveBanner({
     >
       <div className="live-head">
         <span className="live-dot" aria-hidden="true" />
-        <strong data-testid="live-title">
+        <strong data-testid="live-title" className="ellipsis" title={run.streamName}>
           {/* "Live" only once the ingest has taken media (the supervisor's live state), never before. */}
           {run.state === 'live' ? `Live on ${run.streamName}` : run.streamName}
         </strong>

@@ -70,12 +70,13 @@ export function OutputForm({
           value={Number.isNaN(value.videoBitrateKbps) ? '' : value.videoBitrateKbps}
           data-testid="output-bitrate"
           aria-invalid={issue ? true : undefined}
+          aria-describedby={issue ? 'output-issue' : undefined}
           onChange={(e) => onChange({ ...value, videoBitrateKbps: Number(e.target.value) })}
         />
       </label>
       <p className="muted">Keyframe every {value.keyframeIntervalSec} s, no B-frames.</p>
       {issue && (
-        <p className="field-issue" role="alert">
+        <p className="field-issue" role="alert" id="output-issue">
           {issue}
         </p>
       )}

@@ -1,10 +1,12 @@
-import { useRef, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import type { SessionView } from '../../../../shared/contract'
 import type { Profile } from '../../../../shared/profiles'
 import { formatBitrate, formatDate } from '../../lib/format'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
 import { useNow } from '../../lib/use-now'
 import { useDialog } from '../../components/use-dialog'
+import { useApi } from '../../lib/api'
+import type { AppError } from '../../../../shared/result'
 import { useHls, type Rendition } from './use-hls'
 import { useLive } from '../live/live-context'
 
@@ -20,6 +22,70 @@ export const renditionLabel = (r: Rendition, profiles: readonly Profile[] = []):
   const size = r.width ? ` (${r.width}×${r.height})` : ''
   return `${name}${size}, ${formatBitrate(p?.bitrate ?? r.bitrate)}`
 }
+
+/**
+ * Saving the recording: its MP4 (the service's own file: the source) or any rendition of its ladder
+ * (remuxed to MP4 by the app, no re-encode), each through the app's one download path.
+ */
+function RecordingDownload({
+  session,
+  renditions,
+  profiles
+}: {
+  session: SessionView
+  renditions: readonly Rendition[]
+  profiles: readonly Profile[]
+}): ReactNode {
+  const api = useApi()
+  const hasMp4 = !!session.mp4Url && session.recordingStatus === 'ready'
+  const [choice, setChoice] = useState('')
+  const [saving, setSaving] = useState(false)
+  const [error, setError] = useState<AppError | null>(null)
+  const options = [
+    ...(hasMp4 ? [{ value: MP4, label: 'Source (the MP4 the service keeps)' }] : []),
+    ...renditions.map((r) => ({ value: r.url, label: renditionLabel(r, profiles) }))
+  ]
+  if (options.length === 0) return null
+  const picked = options.some((o) => o.value === choice) ? choice : options[0]!.value
+  const save = async (): Promise<void> => {
+    setSaving(true)
+    setError(null)
+    const r = await api.downloadRecording(session.id, picked === MP4 ? undefined : picked)
+    setSaving(false)
+    if (!r.ok) setError(r.error)
+  }
+  return (
+    <div className="player-download">
+      <label>
+        Download
+        <select
+          value={picked}
+          data-testid="download-choice"
+          onChange={(e) => setChoice(e.target.value)}
+        >
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        className="secondary"
+        data-testid="player-download"
+        disabled={saving}
+        onClick={() => void save()}
+      >
+        {saving ? 'Saving…' : 'Save MP4'}
+      </button>
+      {error && <ErrorNote error={error} testId="player-download-error" />}
+    </div>
+  )
+}
+
+/** The download choice that is the session's own MP4 (every other choice is a rendition's playlist). */
+const MP4 = 'mp4'
 
 /** What the player shows: a session's recording, or a stream's live output (the live monitor). */
 export type PlayerSource =
@@ -52,6 +118,11 @@ export function PlayerDialog({
       ? health.mediaEpoch
       : undefined
   const behind = live ? hls.behindLive(epoch) : null
+  // Titled with the stream's name (cut with an ellipsis when long; whole in the tooltip).
+  const title = live
+    ? `Live monitor: ${source.streamName}`
+    : `${source.session.name || 'Recording'}: recorded ${formatDate(source.session.createdAt)}`
+  const [soundOn, setSoundOn] = useState(false)
 
   const box = useRef<HTMLDivElement>(null)
   // Focus moves into the dialog, stays there, and goes back to the Play button that opened it.
@@ -69,17 +140,28 @@ export function PlayerDialog({
         onClick={(e) => e.stopPropagation()}
       >
         <div className="screen-head">
-          <h2 id="player-title">
-            {live
-              ? `Live monitor: ${source.streamName}`
-              : `Recording from ${formatDate(source.session.createdAt)}`}
+          <h2 id="player-title" className="ellipsis" title={title}>
+            {title}
           </h2>
           <span className="spacer" />
           <button type="button" ref={closeButton} className="secondary" onClick={onClose}>
             Close
           </button>
         </div>
-        <video ref={video} controls muted playsInline data-testid="player-video" />
+        <video ref={video} controls playsInline data-testid="player-video" />
+        {hls.autoplay === 'muted' && !soundOn && (
+          <button
+            type="button"
+            className="sound-on"
+            data-testid="player-sound"
+            onClick={() => {
+              if (video.current) video.current.muted = false
+              setSoundOn(true)
+            }}
+          >
+            Muted by the browser: click for sound
+          </button>
+        )}
         {hls.loading && (
           <Loading label={live ? 'Waiting for the live stream…' : 'Loading recording…'} />
         )}
@@ -112,6 +194,13 @@ export function PlayerDialog({
             <span data-testid="live-latency" data-seconds={behind ?? ''}>
               {behind === null ? 'Live' : `Live · ${behind.toFixed(1)} s behind`}
             </span>
+          )}
+          {!live && (
+            <RecordingDownload
+              session={source.session}
+              renditions={hls.renditions}
+              profiles={profiles}
+            />
           )}
           {hls.renditions.length === 1 && (
             <span className="muted">

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { AppError } from '../../../../shared/result'
 import { mediaBehind } from '../../../../shared/live-state'
+import { playWithSound, type Autoplay } from './autoplay'
 
 export interface Rendition {
   index: number
@@ -11,6 +12,8 @@ export interface Rendition {
   height: number
   bitrate: number
   name?: string
+  /** Its playlist (absolute): how a download names the rendition. */
+  url: string
 }
 
 export interface HlsState {
@@ -24,6 +27,8 @@ export interface HlsState {
   /** -1 = automatic selection. */
   selected: number
   playing: Rendition | null
+  /** How playback started: 'muted' when the browser refused sound (the player offers it on a click). */
+  autoplay: Autoplay | null
   error: AppError | null
   loading: boolean
   select: (index: number) => void
@@ -82,6 +87,7 @@ export function useHls(
   const [selected, setSelected] = useState(-1)
   const [playingIndex, setPlayingIndex] = useState<number | null>(null)
   const [error, setError] = useState<AppError | null>(null)
+  const [autoplay, setAutoplay] = useState<Autoplay | null>(null)
   const [loading, setLoading] = useState(true)
   const [hls, setHls] = useState<HlsInstance | null>(null)
   const [attempt, setAttempt] = useState(0)
@@ -121,13 +127,12 @@ export function useHls(
               width: l.width,
               height: l.height,
               bitrate: l.bitrate,
-              name: l.name
+              name: l.name,
+              url: l.uri
             }))
           )
           setLoading(false)
-          void el.play().catch(() => {
-            // Autoplay may be refused; the controls are there for the viewer to press play.
-          })
+          void playWithSound(el).then((how) => !disposed && setAutoplay(how))
         })
         instance.on(Hls.Events.LEVEL_SWITCHED, (_e, data) => setPlayingIndex(data.level))
         instance.on(Hls.Events.ERROR, (_e, data) => {
@@ -204,6 +209,7 @@ export function useHls(
     renditions,
     selected,
     playing: playingIndex === null ? null : (renditions[playingIndex] ?? null),
+    autoplay,
     error,
     loading,
     select,

@@ -1,6 +1,8 @@
 // The audio mixer: a meter, a gain and a mute per source, and the master meter with its clip light.
-// Meters move through refs on each animation frame (no React render per frame).
+// Meters move through refs on each animation frame (no React render per frame). Levels and mutes are
+// the scene's: a change goes through the program (heard at once) into the scenes, saved with them.
 import { useEffect, useReducer, useRef, type ReactNode } from 'react'
+import { setChannel } from '../../../../shared/scenes'
 import { meterLevel, type ChannelId } from './mixer'
 import type { SceneProgram } from './program'
 import { LevelMeter, setLevel } from '../../components/LevelMeter'
@@ -48,14 +50,16 @@ export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
             aria-label={`${ch.label} volume`}
             aria-valuetext={`${Math.round(ch.gain * 100)} percent`}
             data-testid={`gain-${ch.id}`}
-            onChange={(e) => program.mix.setGain(ch.id, Number(e.target.value) / 100)}
+            onChange={(e) =>
+              program.edit((s) => setChannel(s, ch.id, { gain: Number(e.target.value) / 100 }))
+            }
           />
           <button
             type="button"
             className={ch.muted ? 'danger mute' : 'secondary mute'}
             aria-pressed={ch.muted}
             data-testid={`mute-${ch.id}`}
-            onClick={() => program.mix.setMuted(ch.id, !ch.muted)}
+            onClick={() => program.edit((s) => setChannel(s, ch.id, { muted: !ch.muted }))}
           >
             {ch.muted ? 'Muted' : 'Mute'}
           </button>

@@ -1,6 +1,7 @@
 // In the live banner, for a scene broadcast: which scene is on air and whether the microphone is
 // muted, with the mute at hand on every screen (muting is instant, and seen where the creator looks).
 import { useEffect, useReducer, type ReactNode } from 'react'
+import { setChannel } from '../../../../shared/scenes'
 import type { SceneProgram } from './program'
 
 export function ProgramStatus({ program }: { program: SceneProgram }): ReactNode {
@@ -32,7 +33,7 @@ export function ProgramStatus({ program }: { program: SceneProgram }): ReactNode
         className="secondary"
         aria-pressed={muted}
         data-testid="banner-mute-mic"
-        onClick={() => program.mix.setMuted('mic', !muted)}
+        onClick={() => program.edit((s) => setChannel(s, 'mic', { muted: !muted }))}
       >
         {muted ? 'Unmute mic' : 'Mute mic'}
       </button>

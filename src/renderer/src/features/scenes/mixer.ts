@@ -2,16 +2,21 @@
 // meter on every channel and a clip light on the master. The master's track is the broadcast's audio:
 // it exists from the start (silent with no sources), so MediaRecorder always has one audio track and
 // adding or muting a source never changes the recorded stream's shape.
+// Levels and mutes belong to the scene (shared/scenes.ts): the program applies the scene's on a switch.
+import {
+  MAX_GAIN,
+  MIX_CHANNELS,
+  type ChannelLevel,
+  type MixChannelId,
+  type SceneMix
+} from '../../../../shared/scenes'
 import { Changes } from './changes'
 
-export type ChannelId = 'mic' | 'screen'
+export type ChannelId = MixChannelId
 
-export interface ChannelState {
+export interface ChannelState extends ChannelLevel {
   id: ChannelId
   label: string
-  /** Linear gain, 0..2 (1 = unchanged). */
-  gain: number
-  muted: boolean
   /** Whether a track is connected now (the screen share may have no audio). */
   present: boolean
 }
@@ -96,16 +101,15 @@ export class AudioMix {
     this.emit()
   }
 
-  setGain(id: ChannelId, gain: number): void {
-    const ch = this.channels[id]
-    ch.state = { ...ch.state, gain: Math.min(2, Math.max(0, gain)) }
-    this.apply(ch)
-  }
-
-  setMuted(id: ChannelId, muted: boolean): void {
-    const ch = this.channels[id]
-    ch.state = { ...ch.state, muted }
-    this.apply(ch)
+  /** A scene's levels and mutes; only the channels that change are touched. */
+  setLevels(mix: SceneMix): void {
+    for (const id of MIX_CHANNELS) {
+      const ch = this.channels[id]
+      const gain = Math.min(MAX_GAIN, Math.max(0, mix[id].gain))
+      if (ch.state.gain === gain && ch.state.muted === mix[id].muted) continue
+      ch.state = { ...ch.state, gain, muted: mix[id].muted }
+      this.apply(ch)
+    }
   }
 
   // A short exponential approach (setTargetAtTime, time constant 5 ms: within 1 % of the target after

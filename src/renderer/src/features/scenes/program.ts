@@ -9,6 +9,9 @@ import {
   layersOf,
   type ScenesState
 } from '../../../../shared/scenes'
+
+/** A change to the scenes: a reducer of shared/scenes.ts. */
+export type ScenesUpdate = (state: ScenesState) => ScenesState
 import { cameraConstraints } from '../../lib/capture'
 import { Compositor } from './compositor'
 import { frameSource } from './frames'
@@ -33,6 +36,12 @@ export class SceneProgram {
   /** Pictures asked for or decoded, by file name: each is read and decoded once. */
   private images = new Set<string>()
   private scene: { id: string; name: string } | null = null
+  /** The scenes as last given (by the keeper), before the pending changes. */
+  private given: ScenesState | null = null
+  /** Who keeps (and saves) the scenes, while the scene editor is open. */
+  private keeper: ((update: ScenesUpdate) => void) | null = null
+  /** Changes made on the program while no keeper was there, in order: handed to the next one. */
+  private pending: ScenesUpdate[] = []
   private output: OutputSettings
   /** The size the camera was last asked for ("1280x720@30"). */
   private cameraSize = ''
@@ -64,6 +73,15 @@ export class SceneProgram {
    * false shows it at once) and loads the pictures its sources name.
    */
   setScenes(state: ScenesState, transition = true): void {
+    this.given = state
+    // Changes made here that no keeper has had yet stay applied (a mute is never undone).
+    this.show(
+      this.pending.reduce((s, update) => update(s), state),
+      transition
+    )
+  }
+
+  private show(state: ScenesState, transition: boolean): void {
     const files = new Set(state.sources.flatMap((s) => (s.kind === 'image' ? [s.file] : [])))
     for (const file of files) if (!this.images.has(file)) this.decode(file)
     for (const file of [...this.images])
@@ -78,8 +96,36 @@ export class SceneProgram {
       { id: scene.id, layers: layersOf(state, scene) },
       transition ? state.transition : null
     )
+    this.mix.setLevels(scene.mix)
     this.fitCamera()
     if (before?.id !== scene.id || before.name !== scene.name) this.emit()
+  }
+
+  /**
+   * A change made on the program itself (the mixer, the live bar's mute, on any screen): heard at
+   * once, and handed to the keeper of the scenes so it is saved with the scene; with no keeper (the
+   * Go live screen closed) it waits for the next one.
+   */
+  edit(update: ScenesUpdate): void {
+    if (!this.given) return
+    if (this.keeper) {
+      this.keeper(update)
+      this.setScenes(update(this.given))
+    } else {
+      this.pending.push(update)
+      this.setScenes(this.given)
+    }
+  }
+
+  /** The scenes' keeper (the Go live screen's settings): gets the changes waiting for it. */
+  keepScenesWith(keeper: (update: ScenesUpdate) => void): () => void {
+    this.keeper = keeper
+    const waiting = this.pending
+    this.pending = []
+    for (const update of waiting) keeper(update)
+    return () => {
+      if (this.keeper === keeper) this.keeper = null
+    }
   }
 
   /** Reads and decodes a picture; it is drawn once decoded (never half-decoded), until then nothing. */

@@ -13,7 +13,7 @@ import {
   openMicrophone,
   openScreen
 } from '../../lib/capture'
-import { SceneProgram } from './program'
+import { SceneProgram, type ScenesUpdate } from './program'
 
 /**
  * Where the program lives while it runs: the live run (features/live) holds it, so a broadcast
@@ -45,7 +45,9 @@ export function useSceneProgram(
   active: boolean,
   output: OutputSettings,
   scenes: ScenesState | null,
-  devices: SceneDevices
+  devices: SceneDevices,
+  /** Applies a change made on the program (the mixer, the live bar's mute) to the kept scenes. */
+  changeScenes: (update: ScenesUpdate) => void
 ) {
   const api = useApi()
   const { program, running, hold } = host
@@ -91,6 +93,13 @@ export function useSceneProgram(
   useEffect(() => {
     if (program && scenes) program.setScenes(scenes)
   }, [program, scenes])
+
+  // After the scenes are shown (above): changes the program kept while no one held them come here.
+  const loaded = scenes !== null
+  useEffect(
+    () => (program && loaded ? program.keepScenesWith(changeScenes) : undefined),
+    [program, loaded, changeScenes]
+  )
 
   // The camera opens when any scene shows it; the microphone always (a screen-only scene still talks).
   const wantsCamera = !!scenes?.scenes.some((s) => needs(scenes, s).camera)

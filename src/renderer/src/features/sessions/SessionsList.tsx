@@ -100,7 +100,11 @@ export function SessionsList({
       >
         <span role="cell">{formatDate(s.createdAt)}</span>
         {!streamId && (
-          <span role="cell" className="ellipsis">
+          <span
+            role="cell"
+            className="ellipsis"
+            title={streamNames?.get(s.parentId) ?? s.name ?? undefined}
+          >
             {streamNames?.get(s.parentId) ?? s.name ?? s.parentId.slice(0, 8)}
           </span>
         )}

@@ -4,6 +4,7 @@ import { RECOMMENDED_PROFILES, type ProfileIssue } from '../../../../shared/prof
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
 import { useResult } from '../../lib/use-result'
+import { Field } from '../../components/Field'
 import { FormActions } from '../../components/FormActions'
 import { ProfilesEditor } from '../profiles/ProfilesEditor'
 import { checkRows, rowFromProfile, type ProfileRow } from '../profiles/profile-rows'
@@ -56,28 +57,29 @@ export function CreateStreamForm({
       data-testid="create-stream"
     >
       <h2>New stream</h2>
-      <label>
-        Name
-        <input
-          value={name}
-          data-testid="stream-name"
-          aria-invalid={nameIssue ? true : undefined}
-          aria-describedby={nameIssue ? 'stream-name-issue' : undefined}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="Friday night stream"
-        />
-        {nameIssue && (
-          <span className="field-issue" id="stream-name-issue">
-            {nameIssue.message}
-          </span>
+      <Field
+        label="Name"
+        issue={nameIssue?.message}
+        issueTestId="stream-name-issue"
+        note={
+          sameName && (
+            <span className="field-note" role="status" data-testid="name-exists">
+              A stream named “{name.trim()}” already exists. You can still create this one: each
+              stream has its own key.
+            </span>
+          )
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            value={name}
+            data-testid="stream-name"
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Friday night stream"
+          />
         )}
-        {sameName && (
-          <span className="field-note" role="status" data-testid="name-exists">
-            A stream named “{name.trim()}” already exists. You can still create this one: each
-            stream has its own key.
-          </span>
-        )}
-      </label>
+      </Field>
       <label className="check">
         <input
           type="checkbox"

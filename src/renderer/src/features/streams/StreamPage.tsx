@@ -81,7 +81,9 @@ export function StreamPage({
         >
           ← Streams
         </button>
-        <h1 id="stream-title">{s.name}</h1>
+        <h1 id="stream-title" className="ellipsis" title={s.name}>
+          {s.name}
+        </h1>
         <span
           className={`state-pill ${isLive ? 'state-live' : 'state-idle'}`}
           data-testid="stream-state"

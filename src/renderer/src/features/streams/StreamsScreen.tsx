@@ -69,10 +69,11 @@ export function StreamsScreen({ navigate }: { navigate: Navigate }): ReactNode {
           <tbody>
             {items.map((s) => (
               <tr key={s.id} data-testid="stream-row" data-stream-id={s.id}>
-                <td>
+                <td className="name-cell">
                   <button
                     type="button"
-                    className="link"
+                    className="link ellipsis"
+                    title={s.name}
                     onClick={() => navigate({ name: 'stream', id: s.id })}
                   >
                     {s.name}
