@@ -103,6 +103,8 @@ export interface SessionView {
   mp4Url?: string
   playbackId?: string
   profiles: Profile[]
+  /** The copy "Record on this computer" made of this session's broadcast, if there is one. */
+  localRecording?: LocalRecordingView
 }
 
 export interface RecordingDownload {
@@ -200,6 +202,49 @@ export interface GoLiveArgs {
   source: LiveSource
   output: OutputSettings
   autoReconnect?: boolean // default true
+  /** Record on this computer while live (the Go live switch): a copy of what is sent. Default false. */
+  recordLocally?: boolean
+}
+
+// ---- record on this computer (local-recording/) ---------------------------------------------------
+/**
+ * One local recording: recording while live, saved (remuxed to MP4, or kept as Matroska when the codecs
+ * cannot go into MP4), interrupted (the app closed mid-run: the .mkv plays), or stopped by an error
+ * (e.g. disk-full) while the broadcast went on.
+ */
+export interface LocalRecordingView {
+  id: string
+  runId: string
+  streamId: string
+  streamName: string
+  /** ms since epoch */
+  startedAt: number
+  endedAt?: number
+  /** Absolute path of the file (the first one, when a reconnect split a test pattern's file). */
+  file: string
+  /** Further files, when the recording could not be joined into one. */
+  moreFiles?: string[]
+  state: 'recording' | 'saved' | 'interrupted' | 'stopped'
+  error?: { code: string; message: string; hint?: string }
+}
+
+/** What the Go live switch shows: the folder, its short label and the free space there. */
+export interface LocalRecordingInfo {
+  folder: string
+  /** "Videos/Onair" */
+  label: string
+  /** The default folder (where the folder goes back to when the setting is cleared). */
+  defaultFolder: string
+  /** Free bytes on the folder's disk (or its nearest existing parent's); undefined if unknown. */
+  freeBytes?: number
+  /** Less than LOW_SPACE_BYTES free: Go live warns. */
+  lowSpace: boolean
+}
+
+/** What revealLocalRecording did: shown in the OS's file manager, or (web shell) only the path. */
+export interface RevealResult {
+  shown: boolean
+  path: string
 }
 
 export type LiveState =
@@ -255,6 +300,8 @@ export interface DeviceSettings {
    * here (content-addressed files, saveSceneImage / readSceneImage), never held.
    */
   scenes?: ScenesState
+  /** Record on this computer: the switch's last position (default on) and the folder (default: Videos/Onair). */
+  localRecording?: { enabled?: boolean; folder?: string }
 }
 
 // ---- the screen and window chooser (Electron's getDisplayMedia) -----------------------------------
@@ -330,6 +377,11 @@ export interface OnairCalls {
   retryNow(runId: string): Promise<void>
   liveStatus(): Promise<LiveStateEvent | null>
 
+  /** Where Record on this computer writes, and the free space there. */
+  localRecordingInfo(): Promise<LocalRecordingInfo>
+  /** Shows the file in the OS's file manager (Electron); the web shell answers the path only. */
+  revealLocalRecording(id: string): Promise<RevealResult>
+
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
   /**
@@ -349,6 +401,8 @@ export type CallName = keyof OnairCalls
 export interface OnairEvents {
   'live:state': LiveStateEvent
   'live:health': LiveHealthEvent
+  /** Record on this computer changed: started, stopped by an error (disk-full), or saved. */
+  'live:local-recording': LocalRecordingView
   'connection:status': ConnectionStatus
   /**
    * Whether Onair itself answers: said by the web bridge when its socket to the web shell closes or
@@ -407,6 +461,8 @@ export const CALL_NAMES = [
   'stopLive',
   'retryNow',
   'liveStatus',
+  'localRecordingInfo',
+  'revealLocalRecording',
   'getSettings',
   'saveSettings',
   'saveSceneImage',
@@ -422,6 +478,7 @@ void _allListed
 export const EVENT_NAMES = [
   'live:state',
   'live:health',
+  'live:local-recording',
   'connection:status',
   'app:reachable',
   'display:choose'

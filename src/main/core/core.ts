@@ -1,7 +1,7 @@
 // The app's services behind the contract. Both shells call createCore() once and dispatch to it;
 // expected failures are thrown as AppFailure and turned into Result by the shells.
 import { join } from 'node:path'
-import type { OnairCalls, ShellKind } from '../../shared/contract'
+import type { OnairCalls, SessionView, ShellKind } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { killAllTracked } from '../../node/process'
 import { readAppInfo } from './app-info'
@@ -16,6 +16,8 @@ import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
 import { toPlaybackView, toSessionView, toStreamView } from './views'
 import * as destinations from './destinations'
+import { resolveFfmpeg } from '../../node/ffmpeg/locate'
+import { LocalRecordings } from './local-recording/recordings'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -38,6 +40,11 @@ export interface CoreOptions {
   warmLocalStudio?: boolean
   /** The app log (app-log.ts): the local studio's own lines go there too. */
   log?: (line: string) => void
+  /**
+   * Shows a file in the OS's file manager: Electron's shell.showItemInFolder, passed in by the Electron
+   * shell (core imports no Electron). The web shell has none: it answers the path, which the page shows.
+   */
+  showItemInFolder?: (path: string) => void
 }
 
 export interface Core extends OnairCalls {
@@ -78,8 +85,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onStatus: (s) => events.emit('connection:status', s)
   })
   const c = conns
+  const recordings = new LocalRecordings({
+    appDataDir: opts.appDataDir,
+    folder: () => store.get().devices.localRecording?.folder,
+    ffmpeg: () => resolveFfmpeg().path,
+    emit: (v) => events.emit('live:local-recording', v),
+    log: opts.log
+  })
   const live = new Broadcaster({
     tuning: opts.broadcast,
+    recordings,
     onState: (e) => events.emit('live:state', e),
     onHealth: (e) => events.emit('live:health', e)
   })
@@ -96,6 +111,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       .then((s) => (s.active?.kind === 'local' ? c.active() : undefined))
       // A failure is reported through connection:status and shown on the Connection screen.
       .catch(() => undefined)
+  }
+
+  const withLocal = (v: SessionView): SessionView => {
+    const local = recordings.forSession(v)
+    return local ? { ...v, localRecording: local } : v
   }
 
   const core: Core = {
@@ -170,10 +190,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       const page = args.streamId
         ? await client.listStreamSessions(args.streamId, args)
         : await client.listSessions(args)
-      return { ...page, items: page.items.map(toSessionView) }
+      return { ...page, items: page.items.map((x) => withLocal(toSessionView(x))) }
     },
     async getSession(id) {
-      return toSessionView(await (await api()).client.getSession(id))
+      return withLocal(toSessionView(await (await api()).client.getSession(id)))
     },
     async downloadRecording(sessionId) {
       const s = toSessionView(await (await api()).client.getSession(sessionId))
@@ -213,6 +233,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
     liveStatus: async () => live.status(),
+
+    localRecordingInfo: () => recordings.info(),
+    async revealLocalRecording(id) {
+      const r = recordings.get(id)
+      if (!r)
+        throw new AppFailure({ code: 'not-found', message: 'That local recording is not known.' })
+      if (!opts.showItemInFolder) return { shown: false, path: r.file }
+      opts.showItemInFolder(r.file)
+      return { shown: true, path: r.file }
+    },
 
     getSettings: async () => store.get().devices,
     saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices,

@@ -1,6 +1,6 @@
 // Electron's entry: one instance, one window, the core behind the contract, everything stopped on quit.
 import { join } from 'node:path'
-import { app, BrowserWindow } from 'electron'
+import { app, BrowserWindow, shell } from 'electron'
 import { createAppLog, type Log } from '../core/app-log'
 import { createCore, type Core } from '../core/core'
 import { recordingDownloads } from './downloads'
@@ -52,6 +52,7 @@ void app.whenReady().then(async () => {
     warmLocalStudio: true,
     appVersion: app.getVersion(),
     log: (line) => log(line),
+    showItemInFolder: (path) => shell.showItemInFolder(path),
     electronVersion: process.versions.electron,
     // The packaged app runs the local studio with Electron's own Node (no separate node install needed).
     studioCommand: {

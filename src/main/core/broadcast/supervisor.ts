@@ -46,6 +46,8 @@ export interface SupervisorOptions {
   stallMs?: number
   mediaBufferBytes?: number
   preset?: string
+  /** Record on this computer, test pattern: each attempt's local file (args.ts teeOutputArgs). */
+  localFile?: () => string | undefined
   onState?: (ev: LiveStateEvent) => void
   onHealth?: (ev: LiveHealthEvent) => void
 }
