@@ -35,7 +35,8 @@ function xdgUserDir(f: FolderEnv, name: string): string | undefined {
   if (!m?.[1]) return undefined
   const dir = m[1].replace(/^\$HOME(?=\/|$)/, f.home)
   // A folder set to $HOME itself means "disabled" in xdg-user-dirs.
-  return posix.isAbsolute(dir) && posix.normalize(dir) !== posix.normalize(f.home) ? dir : undefined
+  const bare = (p: string): string => posix.normalize(p).replace(/(?<=.)\/+$/, '')
+  return posix.isAbsolute(dir) && bare(dir) !== bare(f.home) ? dir : undefined
 }
 
 /** The short name the form shows: the last two parts ("Videos/Onair"). */
