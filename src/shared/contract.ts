@@ -241,9 +241,9 @@ export interface LocalRecordingInfo {
   lowSpace: boolean
 }
 
-/** What revealLocalRecording did: shown in the OS's file manager, or (web shell) only the path. */
-export interface RevealResult {
-  shown: boolean
+/** What openLocalRecording did: opened by the OS, or (web shell) only the path to show. */
+export interface OpenLocalResult {
+  opened: boolean
   path: string
 }
 
@@ -379,8 +379,11 @@ export interface OnairCalls {
 
   /** Where Record on this computer writes, and the free space there. */
   localRecordingInfo(): Promise<LocalRecordingInfo>
-  /** Shows the file in the OS's file manager (Electron); the web shell answers the path only. */
-  revealLocalRecording(id: string): Promise<RevealResult>
+  /**
+   * A local recording's file: 'folder' shows it in the OS's file manager, 'play' opens it in the OS's
+   * player (Electron's shell). The web shell cannot reach the OS's desktop: it answers the path only.
+   */
+  openLocalRecording(id: string, action: 'folder' | 'play'): Promise<OpenLocalResult>
 
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
@@ -462,7 +465,7 @@ export const CALL_NAMES = [
   'retryNow',
   'liveStatus',
   'localRecordingInfo',
-  'revealLocalRecording',
+  'openLocalRecording',
   'getSettings',
   'saveSettings',
   'saveSceneImage',

@@ -221,7 +221,7 @@ export const CALL_ARGS = {
   retryNow: z.tuple([id]),
   liveStatus: none,
   localRecordingInfo: none,
-  revealLocalRecording: z.tuple([id]),
+  openLocalRecording: z.tuple([id, z.enum(['folder', 'play'])]),
   getSettings: none,
   saveSettings: z.tuple([settings]),
   // The re-encoded picture (PNG or JPEG, checked again by its first bytes in the core).

@@ -1,5 +1,6 @@
 // The app's services behind the contract. Both shells call createCore() once and dispatch to it;
 // expected failures are thrown as AppFailure and turned into Result by the shells.
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { OnairCalls, SessionView, ShellKind } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
@@ -41,10 +42,11 @@ export interface CoreOptions {
   /** The app log (app-log.ts): the local studio's own lines go there too. */
   log?: (line: string) => void
   /**
-   * Shows a file in the OS's file manager: Electron's shell.showItemInFolder, passed in by the Electron
-   * shell (core imports no Electron). The web shell has none: it answers the path, which the page shows.
+   * Opens a file on the desktop: Electron's shell.showItemInFolder ('folder') and shell.openPath
+   * ('play'), passed in by the Electron shell (core imports no Electron). The web shell has none: it
+   * answers the path, which the page shows with a copy button.
    */
-  showItemInFolder?: (path: string) => void
+  openOnDesktop?: (path: string, action: 'folder' | 'play') => Promise<void>
 }
 
 export interface Core extends OnairCalls {
@@ -235,13 +237,19 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     liveStatus: async () => live.status(),
 
     localRecordingInfo: () => recordings.info(),
-    async revealLocalRecording(id) {
+    async openLocalRecording(id, action) {
       const r = recordings.get(id)
       if (!r)
         throw new AppFailure({ code: 'not-found', message: 'That local recording is not known.' })
-      if (!opts.showItemInFolder) return { shown: false, path: r.file }
-      opts.showItemInFolder(r.file)
-      return { shown: true, path: r.file }
+      if (!existsSync(r.file))
+        throw new AppFailure({
+          code: 'not-found',
+          message: `The file is not there any more: ${r.file}`,
+          hint: 'It was moved or deleted.'
+        })
+      if (!opts.openOnDesktop) return { opened: false, path: r.file }
+      await opts.openOnDesktop(r.file, action)
+      return { opened: true, path: r.file }
     },
 
     getSettings: async () => store.get().devices,

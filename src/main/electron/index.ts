@@ -10,6 +10,7 @@ import { handleAppProtocol, registerAppScheme } from './app-protocol'
 import { rendererTarget } from './renderer-target'
 import { createMainWindow, handleDisplayMedia, hardenSession } from './window'
 import { redactSecrets } from '../../shared/redact'
+import { AppFailure } from '../../shared/result'
 
 // The console until the app is ready, then the log file in the OS's logs folder as well.
 let log: Log = (line) => console.log(`[onair] ${redactSecrets(line)}`)
@@ -52,7 +53,17 @@ void app.whenReady().then(async () => {
     warmLocalStudio: true,
     appVersion: app.getVersion(),
     log: (line) => log(line),
-    showItemInFolder: (path) => shell.showItemInFolder(path),
+    openOnDesktop: async (path, action) => {
+      if (action === 'folder') return shell.showItemInFolder(path)
+      // openPath answers an error message, or '' when the OS opened the file.
+      const failed = await shell.openPath(path)
+      if (failed)
+        throw new AppFailure({
+          code: 'not-found',
+          message: `The file could not be opened: ${failed}`,
+          hint: 'Open it from its folder instead.'
+        })
+    },
     electronVersion: process.versions.electron,
     // The packaged app runs the local studio with Electron's own Node (no separate node install needed).
     studioCommand: {
