@@ -66,7 +66,8 @@ export class Broadcaster {
       url: `${r.ingestRtmp.replace(/\/+$/, '')}/${r.streamKey}`,
       secrets: [r.streamKey],
       spawn: (args) => spawnChild(ffmpeg, args),
-      localFile: rec ? () => rec.nextPart() : undefined,
+      localFile: rec && r.args.source.kind === 'test-pattern' ? () => rec.nextPart() : undefined,
+      outputBytes: rec ? () => rec.partBytes() : undefined,
       onState: this.o.onState,
       onHealth: this.o.onHealth
     })

@@ -46,6 +46,8 @@ export interface CoreOptions {
    * ('play'), passed in by the Electron shell (core imports no Electron). The web shell has none: it
    * answers the path, which the page shows with a copy button.
    */
+  /** Record on this computer's default folder; else the OS's videos folder + Onair (tests set theirs). */
+  recordingsDir?: string
   openOnDesktop?: (path: string, action: 'folder' | 'play') => Promise<void>
 }
 
@@ -90,6 +92,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const recordings = new LocalRecordings({
     appDataDir: opts.appDataDir,
     folder: () => store.get().devices.localRecording?.folder,
+    defaultFolder: opts.recordingsDir,
     ffmpeg: () => resolveFfmpeg().path,
     emit: (v) => events.emit('live:local-recording', v),
     log: opts.log

@@ -101,7 +101,7 @@ describe('the test pattern records through the tee muxer', () => {
       '+global_header',
       '-f',
       'tee',
-      '[f=flv:flvflags=no_duration_filesize:rw_timeout=10000000]rtmp://127.0.0.1:1935/live/key\\|x|[f=matroska:onfail=ignore]/v/a \\[1\\].mkv'
+      '[f=flv:flvflags=no_duration_filesize:rw_timeout=10000000]rtmp://127.0.0.1:1935/live/key\\|x|[f=matroska:onfail=ignore:cluster_time_limit=1000]/v/a \\[1\\].mkv'
     ])
   })
   it('asks for a file per attempt, and only for the test pattern', () => {
@@ -113,7 +113,7 @@ describe('the test pattern records through the tee muxer', () => {
       url,
       localFile
     })
-    expect(tp.slice(-1)[0]).toContain('[f=matroska:onfail=ignore]/v/1.mkv')
+    expect(tp.slice(-1)[0]).toContain('[f=matroska:onfail=ignore:cluster_time_limit=1000]/v/1.mkv')
     expect(files).toEqual(['/v/2.mkv'])
     const media = buildBroadcastArgs({
       source: { kind: 'media', mimeType: 'video/webm;codecs=avc1,opus' },

@@ -65,7 +65,8 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
 /**
  * The push plus a local Matroska file from the one encode (the tee muxer): the file is exactly what is
  * sent. Its failure (a full disk) is ignored so the broadcast goes on; the push's failure ends ffmpeg as
- * usual. The tee cannot ask each output for its codec headers, so they go in the global header, which
+ * usual. A cluster a second bounds what a crash can lose, and lets the file's growth stand in for the
+ * output bitrate, which ffmpeg reports as N/A through the tee (supervisor outputBytes). The tee cannot ask each output for its codec headers, so they go in the global header, which
  * FLV and Matroska both want.
  */
 export function teeOutputArgs(url: string, file: string): string[] {
@@ -80,7 +81,7 @@ export function teeOutputArgs(url: string, file: string): string[] {
     '+global_header',
     '-f',
     'tee',
-    `[${pairs.join(':')}]${teeEscape(target)}|[f=matroska:onfail=ignore]${teeEscape(file)}`
+    `[${pairs.join(':')}]${teeEscape(target)}|[f=matroska:onfail=ignore:cluster_time_limit=1000]${teeEscape(file)}`
   ]
 }
 

@@ -15,6 +15,7 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
+  statSync,
   writeFileSync
 } from 'node:fs'
 import { rm, statfs, writeFile } from 'node:fs/promises'
@@ -31,6 +32,8 @@ export interface LocalRecordingsOptions {
   appDataDir: string
   /** The folder setting (undefined: the default folder). */
   folder: () => string | undefined
+  /** The default folder (else the OS's videos folder, hostDefaultFolder): tests keep theirs apart. */
+  defaultFolder?: string
   ffmpeg: () => string
   emit?: (v: LocalRecordingView) => void
   log?: (line: string) => void
@@ -99,7 +102,11 @@ export class LocalRecordings {
   }
 
   folder(): string {
-    return this.o.folder() || hostDefaultFolder()
+    return this.o.folder() || this.defaultFolder()
+  }
+
+  private defaultFolder(): string {
+    return this.o.defaultFolder ?? hostDefaultFolder()
   }
 
   async info(): Promise<LocalRecordingInfo> {
@@ -108,7 +115,7 @@ export class LocalRecordings {
     return {
       folder,
       label: folderLabel(folder),
-      defaultFolder: hostDefaultFolder(),
+      defaultFolder: this.defaultFolder(),
       freeBytes: free,
       lowSpace: free !== undefined && free < LOW_SPACE_BYTES
     }
@@ -268,6 +275,17 @@ export class LocalRecording {
       this.all.changed(this.entry)
     }
     return file
+  }
+
+  /** The current part's size on disk (test pattern): what its ffmpeg has written so far. */
+  partBytes(): number | undefined {
+    const part = this.parts[this.parts.length - 1]
+    if (!part) return undefined
+    try {
+      return statSync(part).size
+    } catch {
+      return undefined
+    }
   }
 
   private fail(e: NodeJS.ErrnoException): void {
