@@ -215,54 +215,61 @@ describe('with a studio in this process', () => {
     expect(decoded.ok, decoded.stderr).toBe(true)
   })
 
-  it('a full disk stops the file with disk-full; the broadcast stays live', async () => {
-    if (process.getuid?.() !== 0) {
-      // Mounting a tmpfs needs root (CI runs as root).
-      console.warn('skipped: mounting a small tmpfs needs root')
-      return
+  it.each(['camera', 'test pattern'])(
+    'a full disk stops the file with disk-full; the broadcast stays live (%s)',
+    async (path) => {
+      if (process.getuid?.() !== 0) {
+        // Mounting a tmpfs needs root (CI runs as root).
+        console.warn('skipped: mounting a small tmpfs needs root')
+        return
+      }
+      const folder = join(dir, `full-${path.replace(' ', '-')}`)
+      mkdirSync(folder, { recursive: true })
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', folder])
+      try {
+        // Leave about 600 kB: a few seconds of the 0.9 Mbit/s camera.
+        writeFileSync(join(folder, 'filler'), Buffer.alloc(8 * 1024 * 1024 - 600 * 1024))
+        const { b, states, views, recordings, seen } = recorder(folder)
+        expect((await recordings.info()).lowSpace).toBe(true)
+        const s = await client.createStream({ name: 'full', profiles: [], record: false })
+        const runId = b.start({
+          args: {
+            streamId: s.id!,
+            source:
+              path === 'camera'
+                ? { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' }
+                : { kind: 'test-pattern' },
+            output: OUTPUT,
+            recordLocally: true
+          },
+          streamName: s.name,
+          streamKey: s.streamKey!,
+          ingestRtmp: studio.rtmpUrl
+        })
+        const feed =
+          path === 'camera' ? feedPaced((c) => b.pushMedia(runId, c), camera, 30) : undefined
+        await waitUntil(() => seen('live'), 'live', 30_000)
+        const stoppedView = await waitFor(
+          async () => views.find((v) => v.state === 'stopped'),
+          30_000,
+          'the local file to stop'
+        )
+        expect(stoppedView.error?.code).toBe('disk-full')
+        expect(stoppedView.error?.message).toMatch(/full.*The broadcast goes on/)
+        // Still live: media keeps flowing to the ingest after the file stopped.
+        const after = states.length
+        await sleep(2000)
+        expect(b.status()?.state).toBe('live')
+        expect(states.slice(after).map((x) => x.state)).toEqual([])
+        expect((await client.getStream(s.id!)).isActive).toBe(true)
+        feed?.stop()
+        await feed?.done
+        await b.stop(runId)
+        await b.recordingSaved()
+        expect(recordings.get(runId)!.state).toBe('stopped')
+      } finally {
+        execFileSync('umount', [folder])
+      }
     }
-    const folder = join(dir, 'full')
-    mkdirSync(folder, { recursive: true })
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', folder])
-    try {
-      // Leave about 600 kB: a few seconds of the 0.9 Mbit/s camera.
-      writeFileSync(join(folder, 'filler'), Buffer.alloc(8 * 1024 * 1024 - 600 * 1024))
-      const { b, states, views, recordings, seen } = recorder(folder)
-      expect((await recordings.info()).lowSpace).toBe(true)
-      const s = await client.createStream({ name: 'full', profiles: [], record: false })
-      const runId = b.start({
-        args: {
-          streamId: s.id!,
-          source: { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' },
-          output: OUTPUT,
-          recordLocally: true
-        },
-        streamName: s.name,
-        streamKey: s.streamKey!,
-        ingestRtmp: studio.rtmpUrl
-      })
-      const feed = feedPaced((c) => b.pushMedia(runId, c), camera, 30)
-      await waitUntil(() => seen('live'), 'live', 30_000)
-      const stoppedView = await waitFor(
-        async () => views.find((v) => v.state === 'stopped'),
-        30_000,
-        'the local file to stop'
-      )
-      expect(stoppedView.error?.code).toBe('disk-full')
-      expect(stoppedView.error?.message).toMatch(/full.*The broadcast goes on/)
-      // Still live: media keeps flowing to the ingest after the file stopped.
-      const after = states.length
-      await sleep(2000)
-      expect(b.status()?.state).toBe('live')
-      expect(states.slice(after).map((x) => x.state)).toEqual([])
-      expect((await client.getStream(s.id!)).isActive).toBe(true)
-      feed.stop()
-      await feed.done
-      await b.stop(runId)
-      await b.recordingSaved()
-      expect(recordings.get(runId)!.state).toBe('stopped')
-    } finally {
-      execFileSync('umount', [folder])
-    }
-  })
+  )
 })

@@ -15,6 +15,7 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
+  statfsSync,
   statSync,
   writeFileSync
 } from 'node:fs'
@@ -45,6 +46,18 @@ const MATCH_MS = 2 * 60_000
 /** More than this waiting to be written: the disk cannot keep up, the file stops (the broadcast goes on). */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024
 const INDEX_LIMIT = 500
+/** A test pattern's file that has not grown for this long (clusters are 1 s) may have hit a full disk. */
+const STILL_MS = 3000
+
+/** Next to nothing free (less than 1 MiB) where dir is. */
+function diskFull(dir: string): boolean {
+  try {
+    const s = statfsSync(dir)
+    return s.bavail * s.bsize < 1024 * 1024
+  } catch {
+    return false
+  }
+}
 
 export function hostDefaultFolder(): string {
   return defaultRecordingFolder({
@@ -236,6 +249,8 @@ export class LocalRecording {
   private parts: string[] = []
   private stopped = false
   private finishing: Promise<void> | undefined
+  private lastSize = -1
+  private grewAt = 0
 
   constructor(
     private readonly all: LocalRecordings,
@@ -277,15 +292,27 @@ export class LocalRecording {
     return file
   }
 
-  /** The current part's size on disk (test pattern): what its ffmpeg has written so far. */
+  /**
+   * The current part's size on disk (test pattern): what its ffmpeg has written so far, read with each
+   * progress block. The tee ignores a failed file, so this is also where a full disk is noticed: the
+   * file stops growing while the disk has (next to) nothing free.
+   */
   partBytes(): number | undefined {
     const part = this.parts[this.parts.length - 1]
     if (!part) return undefined
+    let size: number
     try {
-      return statSync(part).size
+      size = statSync(part).size
     } catch {
       return undefined
     }
+    const now = Date.now()
+    if (size !== this.lastSize) {
+      this.lastSize = size
+      this.grewAt = now
+    } else if (!this.stopped && size > 0 && now - this.grewAt > STILL_MS && diskFull(this.folder))
+      this.fail(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))
+    return size
   }
 
   private fail(e: NodeJS.ErrnoException): void {
