@@ -170,7 +170,12 @@ async function cpuPerMediaSecond(
     await sleep(Math.max(0, t0 + ((at + per) / bytes.length) * MEDIA_S * 1000 - performance.now()))
   }
   await waitState('live', 0)
-  // Read the counters while ffmpeg drains the last chunks, up to its exit.
+  return (await stopReadingCpu(b, runId, cpu)) / MEDIA_S
+}
+
+/** Stops the run, reading the broadcaster ffmpeg's counters while it drains the last chunks, up to its exit. */
+async function stopReadingCpu(b: Broadcaster, runId: string, cpuSoFar: number): Promise<number> {
+  let cpu = cpuSoFar
   const pid = b.pid
   const stopping = b.stop(runId)
   while (pid && b.status()!.state !== 'ended') {
@@ -178,7 +183,7 @@ async function cpuPerMediaSecond(
     await sleep(20)
   }
   await stopping
-  return cpu / MEDIA_S
+  return cpu
 }
 
 /** utime+stime of this process and of its reaped children (ffmpegs that have exited), in seconds. */
@@ -239,13 +244,7 @@ async function recordingRunCpu(
     }
   }
   await waitState('live', 0)
-  const pid = b.pid
-  const stopping = b.stop(runId)
-  while (pid && b.status()!.state !== 'ended') {
-    ff = Math.max(ff, cpuOf(pid))
-    await sleep(20)
-  }
-  await stopping
+  ff = await stopReadingCpu(b, runId, ff)
   // The broadcaster's ffmpeg is reaped by now: what the children's counter gains from here is the remux.
   const beforeRemux = selfCpu().children
   await b.recordingSaved()

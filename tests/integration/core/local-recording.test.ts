@@ -4,10 +4,10 @@
 //   decode) and reaches to within 2 s of the kill.
 // - The ingest goes away for 5 s mid-run: the broadcast reconnects, the file has no gap.
 // - The folder's disk fills up: the file stops with the named error disk-full, the broadcast stays live.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
@@ -17,10 +17,17 @@ import { resolveFfmpeg, resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import type { LiveStateEvent, LocalRecordingView } from '../../../src/shared/contract'
 import { decodeAll, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
-import { FAST, feedPaced, ffmpegChildren, makeCameraFile, OUTPUT, sleep } from './live-helpers'
+import {
+  FAST,
+  feedPaced,
+  ffmpegChildren,
+  makeCameraFile,
+  OUTPUT,
+  sleep,
+  startLiveApp
+} from './live-helpers'
 
 const run = promisify(execFile)
-const ROOT = resolve(__dirname, '../../..')
 let dir: string
 let camera: string
 /** The fixture app paces its camera file as 20 s long. */
@@ -87,23 +94,13 @@ describe.each(['test pattern', 'camera'])(
         ONAIR_RECORDINGS_DIR: videos,
         ONAIR_KEYCHAIN_SERVICE: `onair-localrec-${process.pid}`
       }
-      const args = ['--import', 'tsx', join(ROOT, 'tests/fixtures/app/live-app.ts'), '--record']
-      if (path === 'camera') args.push(camera20)
-      const app = spawn(process.execPath, args, {
-        cwd: ROOT,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe']
-      })
-      apps.push(app)
-      let out = ''
-      app.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-      app.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-      await waitUntil(
-        () => out.includes('LIVE ') || app.exitCode !== null,
-        'the app to go live',
-        90_000
+      const { app, out, live } = startLiveApp(
+        path === 'camera' ? ['--record', camera20] : ['--record'],
+        env
       )
-      expect(out).toContain('LIVE ')
+      apps.push(app)
+      await live
+      expect(out()).toContain('LIVE ')
       const index = (): LocalRecordingView[] =>
         JSON.parse(
           readFileSync(join(appData, 'local-recordings.json'), 'utf8')
