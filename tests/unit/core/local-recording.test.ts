@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildBroadcastArgs, teeOutputArgs } from '../../../src/main/core/broadcast/args'
+import { CALL_ARGS } from '../../../src/main/core/contract-schema'
 import { defaultRecordingFolder, folderLabel } from '../../../src/main/core/local-recording/folder'
 import { diskFullError, LocalRecordings } from '../../../src/main/core/local-recording/recordings'
 import { bytesPerHour, recordingCost } from '../../../src/shared/local-recording'
@@ -182,5 +183,25 @@ describe('disk-full', () => {
         'The disk holding /media/usb/Onair is full: recording on this computer stopped after 1:23. The broadcast goes on.',
       hint: 'Free some space, or choose another folder for the next broadcast.'
     })
+  })
+})
+
+describe('the calls and the setting are checked', () => {
+  it('a folder must be whole (absolute) on any OS; recordLocally is a boolean', () => {
+    const save = (folder: string) =>
+      CALL_ARGS.saveSettings.safeParse([{ localRecording: { enabled: true, folder } }]).success
+    expect(save('/home/ana/Videos')).toBe(true)
+    expect(save('C:\\Users\\Ana\\Videos')).toBe(true)
+    expect(save('\\\\nas\\share\\Onair')).toBe(true)
+    expect(save('Videos/Onair')).toBe(false)
+    expect(save('')).toBe(false)
+    const go = (recordLocally: unknown) =>
+      CALL_ARGS.goLive.safeParse([
+        { streamId: 's', source: { kind: 'test-pattern' }, output: DEFAULT_OUTPUT, recordLocally }
+      ]).success
+    expect(go(true)).toBe(true)
+    expect(go('yes')).toBe(false)
+    expect(CALL_ARGS.openLocalRecording.safeParse(['r1', 'play']).success).toBe(true)
+    expect(CALL_ARGS.openLocalRecording.safeParse(['r1', 'delete']).success).toBe(false)
   })
 })
