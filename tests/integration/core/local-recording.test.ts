@@ -5,7 +5,7 @@
 // - The ingest goes away for 5 s mid-run: the broadcast reconnects, the file has no gap.
 // - The folder's disk fills up: the file stops with the named error disk-full, the broadcast stays live.
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -208,6 +208,47 @@ describe('with a studio in this process', () => {
     expect(largestGap(v)).toBeLessThan(0.1)
     expect(largestGap(a)).toBeLessThan(0.1)
     expect(Math.max(...v) - Math.min(...v)).toBeGreaterThan(12)
+    const decoded = await decodeAll(saved.file)
+    expect(decoded.ok, decoded.stderr).toBe(true)
+  })
+
+  it('test pattern: each reconnect writes a new part (its ffmpeg is new); a clean stop joins them into one MP4', async () => {
+    const folder = join(dir, 'cut-pattern', 'Videos', 'Onair')
+    const { b, states, recordings, seen } = recorder(folder)
+    const s = await client.createStream({ name: 'cut pattern', profiles: [], record: false })
+    const runId = b.start({
+      args: {
+        streamId: s.id!,
+        source: { kind: 'test-pattern' },
+        output: { ...OUTPUT, width: 320, height: 180 },
+        recordLocally: true
+      },
+      streamName: s.name,
+      streamKey: s.streamKey!,
+      ingestRtmp: studio.rtmpUrl
+    })
+    await waitUntil(() => seen('live'), 'live', 30_000)
+    await sleep(3000)
+    const mark = states.length
+    await studio.stopIngest()
+    await waitUntil(() => seen('reconnecting', mark), 'reconnecting', 20_000)
+    await sleep(5000)
+    await studio.startIngest()
+    await waitUntil(() => seen('live', mark), 'live again', 30_000)
+    await sleep(3000)
+    const during = recordings.get(runId)!
+    expect(during.moreFiles?.length).toBeGreaterThanOrEqual(1)
+    await b.stop(runId)
+    await b.recordingSaved()
+    const saved = recordings.get(runId)!
+    expect(saved.state).toBe('saved')
+    expect(saved.file).toMatch(/\.mp4$/)
+    expect(saved.moreFiles).toBeUndefined()
+    for (const part of [during.file, ...during.moreFiles!]) expect(existsSync(part)).toBe(false)
+    const v = await packetTimes(saved.file, 'v')
+    // One file, in one timeline: the parts follow each other (the pattern was not made while away).
+    expect(largestGap(v)).toBeLessThan(0.1)
+    expect(Math.max(...v) - Math.min(...v)).toBeGreaterThan(5)
     const decoded = await decodeAll(saved.file)
     expect(decoded.ok, decoded.stderr).toBe(true)
   })
