@@ -102,7 +102,7 @@ describe('the test pattern records through the tee muxer', () => {
       '+global_header',
       '-f',
       'tee',
-      '[f=flv:flvflags=no_duration_filesize:rw_timeout=10000000]rtmp://127.0.0.1:1935/live/key\\|x|[f=matroska:onfail=ignore:cluster_time_limit=1000]/v/a \\[1\\].mkv'
+      '[onfail=abort:f=flv:flvflags=no_duration_filesize:rw_timeout=10000000]rtmp://127.0.0.1:1935/live/key\\|x|[f=matroska:onfail=ignore:cluster_time_limit=1000]/v/a \\[1\\].mkv'
     ])
   })
   it('asks for a file per attempt, and only for the test pattern', () => {

@@ -81,7 +81,8 @@ export function teeOutputArgs(url: string, file: string): string[] {
     '+global_header',
     '-f',
     'tee',
-    `[${pairs.join(':')}]${teeEscape(target)}|[f=matroska:onfail=ignore:cluster_time_limit=1000]${teeEscape(file)}`
+    // onfail=abort said outright: ffmpeg 5.1 went on without a failed slave that did not say it.
+    `[${['onfail=abort', ...pairs].join(':')}]${teeEscape(target)}|[f=matroska:onfail=ignore:cluster_time_limit=1000]${teeEscape(file)}`
   ]
 }
 
