@@ -2,7 +2,9 @@
 // - go-live time: goLive call -> ingest accepted (state 'live') and -> first live playlist served;
 // - CPU seconds per media second of the broadcaster's own ffmpeg: H.264 copy path vs the libx264
 //   encode path (VP8 camera input), 720p30 camera-like chunks pushed in real time;
-// - reconnect time: ingest back -> 'live' again (includes the backoff wait, default schedule).
+// - reconnect time: ingest back -> 'live' again (includes the backoff wait, default schedule);
+// - local recording: extra CPU: what Record on this computer adds per media second (main's writes, or the
+//   tee's second output, plus the MP4 remux at the end), beside the same run without it, alternating.
 // Medians of a few runs. The machine is shared: read the ratios rather than absolute numbers.
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -11,6 +13,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApiClient } from '../../src/main/core/api-client'
 import { Broadcaster, type BroadcastTuning } from '../../src/main/core/broadcaster'
+import { LocalRecordings } from '../../src/main/core/local-recording/recordings'
+import { resolveFfmpeg } from '../../src/node/ffmpeg/locate'
 import type { LiveSource, LiveStateEvent, OutputSettings } from '../../src/shared/contract'
 import {
   makeMediaFile,
@@ -28,10 +32,11 @@ const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) |
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 const round = (n: number, d = 3): number => Math.round(n * 10 ** d) / 10 ** d
 
-function harness(tuning?: BroadcastTuning) {
+function harness(tuning?: BroadcastTuning, recordings?: LocalRecordings) {
   const states: (LiveStateEvent & { t: number })[] = []
   const b = new Broadcaster({
     tuning,
+    recordings,
     onState: (s) => states.push({ ...s, t: performance.now() }),
     onHealth: () => {}
   })
@@ -165,7 +170,12 @@ async function cpuPerMediaSecond(
     await sleep(Math.max(0, t0 + ((at + per) / bytes.length) * MEDIA_S * 1000 - performance.now()))
   }
   await waitState('live', 0)
-  // Read the counters while ffmpeg drains the last chunks, up to its exit.
+  return (await stopReadingCpu(b, runId, cpu)) / MEDIA_S
+}
+
+/** Stops the run, reading the broadcaster ffmpeg's counters while it drains the last chunks, up to its exit. */
+async function stopReadingCpu(b: Broadcaster, runId: string, cpuSoFar: number): Promise<number> {
+  let cpu = cpuSoFar
   const pid = b.pid
   const stopping = b.stop(runId)
   while (pid && b.status()!.state !== 'ended') {
@@ -173,7 +183,76 @@ async function cpuPerMediaSecond(
     await sleep(20)
   }
   await stopping
-  return cpu / MEDIA_S
+  return cpu
+}
+
+/** utime+stime of this process and of its reaped children (ffmpegs that have exited), in seconds. */
+function selfCpu(): { own: number; children: number } {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
+  return {
+    own: (Number(f[11]) + Number(f[12])) / CLK_TCK,
+    children: (Number(f[13]) + Number(f[14])) / CLK_TCK
+  }
+}
+
+/**
+ * One run of MEDIA_S seconds (camera file pushed in real time, or the test pattern), with or without
+ * Record on this computer: the broadcaster's ffmpeg CPU + this process's own CPU (main's writes; the
+ * in-process studio's share is the same in both) + the remux at the end, per media second.
+ */
+async function recordingRunCpu(
+  studio: TestStudio,
+  client: ApiClient,
+  dir: string,
+  file: string | null,
+  record: boolean
+): Promise<number> {
+  const recordings = new LocalRecordings({
+    appDataDir: join(dir, 'app'),
+    folder: () => join(dir, 'Videos', 'Onair'),
+    ffmpeg: () => resolveFfmpeg().path
+  })
+  const s = await newStream(client, 'bench local recording')
+  const { b, waitState } = harness(undefined, recordings)
+  const source: LiveSource = file
+    ? { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' }
+    : { kind: 'test-pattern' }
+  const before = selfCpu()
+  const runId = b.start({
+    args: { streamId: s.id!, source, output: OUT, recordLocally: record },
+    streamName: s.name,
+    streamKey: s.streamKey!,
+    ingestRtmp: studio.rtmpUrl
+  })
+  let ff = 0
+  const t0 = performance.now()
+  if (file) {
+    const bytes = readFileSync(file)
+    const per = Math.ceil(bytes.length / (MEDIA_S * 4))
+    for (let at = 0; at < bytes.length; at += per) {
+      await b.pushMedia(runId, new Uint8Array(bytes.subarray(at, at + per)))
+      if (b.pid) ff = Math.max(ff, cpuOf(b.pid))
+      await sleep(
+        Math.max(0, t0 + ((at + per) / bytes.length) * MEDIA_S * 1000 - performance.now())
+      )
+    }
+  } else {
+    await waitState('live', 0)
+    while (performance.now() - t0 < MEDIA_S * 1000) {
+      if (b.pid) ff = Math.max(ff, cpuOf(b.pid))
+      await sleep(200)
+    }
+  }
+  await waitState('live', 0)
+  ff = await stopReadingCpu(b, runId, ff)
+  // The broadcaster's ffmpeg is reaped by now: what the children's counter gains from here is the remux.
+  const beforeRemux = selfCpu().children
+  await b.recordingSaved()
+  const remux = selfCpu().children - beforeRemux
+  if (record && recordings.list()[0]?.state !== 'saved')
+    throw new Error(`the local recording was not saved: ${JSON.stringify(recordings.list()[0])}`)
+  const own = selfCpu().own - before.own
+  return (ff + own + remux) / MEDIA_S
 }
 
 async function reconnectTime(studio: TestStudio, client: ApiClient): Promise<number> {
@@ -229,6 +308,22 @@ export async function runLiveBench(): Promise<BenchRow[]> {
     }
     const reconnect: number[] = []
     for (let i = 0; i < RUNS; i++) reconnect.push(await reconnectTime(studio, client))
+    // Record on this computer, side by side: off and on alternate, so the machine's load hits both.
+    const alone = { camera: [] as number[], pattern: [] as number[] }
+    const extra = { camera: [] as number[], pattern: [] as number[] }
+    for (let i = 0; i < RUNS; i++) {
+      const d = await mkdtemp(join(dir, 'rec-'))
+      for (const [kind, file] of [
+        ['camera', h264],
+        ['pattern', null]
+      ] as const) {
+        const off = await recordingRunCpu(studio, client, d, file, false)
+        const on = await recordingRunCpu(studio, client, d, file, true)
+        alone[kind].push(off)
+        extra[kind].push(on - off)
+      }
+      await rm(d, { recursive: true, force: true })
+    }
     const cCopy = median(copy)
     const cEnc = median(encode)
     return [
@@ -260,6 +355,21 @@ export async function runLiveBench(): Promise<BenchRow[]> {
         value: round(median(reconnect) / 1000),
         unit: 's',
         note: `median of ${RUNS}; includes the wait for the next backoff tick (1 s, x1.5, jitter)`
+      },
+      {
+        name: 'local recording: extra CPU',
+        value: round(median(extra.camera)),
+        unit: 'cpu-s/s',
+        reference: {
+          name: 'the broadcaster alone (H.264 copy path, 720p30 camera)',
+          value: round(median(alone.camera)),
+          unit: 'cpu-s/s'
+        },
+        note:
+          `goal <= 0.02; camera path: main writes the pushed bytes, then an MP4 remux; ` +
+          `test pattern (tee, second output of the one encode): ${round(median(extra.pattern))} cpu-s/s extra ` +
+          `beside ${round(median(alone.pattern))} alone; median of ${RUNS} off/on pairs, ${MEDIA_S} s each; ` +
+          `this process's CPU is counted in both, so the in-process studio's share cancels out`
       }
     ]
   } finally {

@@ -109,6 +109,8 @@ export interface SessionView {
   mp4Url?: string
   playbackId?: string
   profiles: Profile[]
+  /** The copy "Record on this computer" made of this session's broadcast, if there is one. */
+  localRecording?: LocalRecordingView
 }
 
 export interface RecordingDownload {
@@ -211,6 +213,49 @@ export interface GoLiveArgs {
   source: LiveSource
   output: OutputSettings
   autoReconnect?: boolean // default true
+  /** Record on this computer while live (the Go live switch): a copy of what is sent. Default false. */
+  recordLocally?: boolean
+}
+
+// ---- record on this computer (local-recording/) ---------------------------------------------------
+/**
+ * One local recording: recording while live, saved (remuxed to MP4, or kept as Matroska when the codecs
+ * cannot go into MP4), interrupted (the app closed mid-run: the .mkv plays), or stopped by an error
+ * (e.g. disk-full) while the broadcast went on.
+ */
+export interface LocalRecordingView {
+  id: string
+  runId: string
+  streamId: string
+  streamName: string
+  /** ms since epoch */
+  startedAt: number
+  endedAt?: number
+  /** Absolute path of the file (the first one, when a reconnect split a test pattern's file). */
+  file: string
+  /** Further files, when the recording could not be joined into one. */
+  moreFiles?: string[]
+  state: 'recording' | 'saved' | 'interrupted' | 'stopped'
+  error?: { code: string; message: string; hint?: string }
+}
+
+/** What the Go live switch shows: the folder, its short label and the free space there. */
+export interface LocalRecordingInfo {
+  folder: string
+  /** "Videos/Onair" */
+  label: string
+  /** The default folder (where the folder goes back to when the setting is cleared). */
+  defaultFolder: string
+  /** Free bytes on the folder's disk (or its nearest existing parent's); undefined if unknown. */
+  freeBytes?: number
+  /** Less than LOW_SPACE_BYTES free: Go live warns. */
+  lowSpace: boolean
+}
+
+/** What openLocalRecording did: opened by the OS, or (web shell) only the path to show. */
+export interface OpenLocalResult {
+  opened: boolean
+  path: string
 }
 
 export type LiveState =
@@ -285,6 +330,8 @@ export interface DeviceSettings {
    * here (content-addressed files, saveSceneImage / readSceneImage), never held.
    */
   scenes?: ScenesState
+  /** Record on this computer: the switch's last position (default on) and the folder (default: Videos/Onair). */
+  localRecording?: { enabled?: boolean; folder?: string }
 }
 
 // ---- the screen and window chooser (Electron's getDisplayMedia) -----------------------------------
@@ -365,6 +412,14 @@ export interface OnairCalls {
   /** The creator has seen the notice: it is not shown again. */
   dismissCutOffNotice(runId: string): Promise<void>
 
+  /** Where Record on this computer writes, and the free space there. */
+  localRecordingInfo(): Promise<LocalRecordingInfo>
+  /**
+   * A local recording's file: 'folder' shows it in the OS's file manager, 'play' opens it in the OS's
+   * player (Electron's shell). The web shell cannot reach the OS's desktop: it answers the path only.
+   */
+  openLocalRecording(id: string, action: 'folder' | 'play'): Promise<OpenLocalResult>
+
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
   /**
@@ -384,6 +439,8 @@ export type CallName = keyof OnairCalls
 export interface OnairEvents {
   'live:state': LiveStateEvent
   'live:health': LiveHealthEvent
+  /** Record on this computer changed: started, stopped by an error (disk-full), or saved. */
+  'live:local-recording': LocalRecordingView
   'connection:status': ConnectionStatus
   /**
    * Whether Onair itself answers: said by the web bridge when its socket to the web shell closes or
@@ -445,6 +502,8 @@ export const CALL_NAMES = [
   'liveStatus',
   'cutOffNotice',
   'dismissCutOffNotice',
+  'localRecordingInfo',
+  'openLocalRecording',
   'getSettings',
   'saveSettings',
   'saveSceneImage',
@@ -460,6 +519,7 @@ void _allListed
 export const EVENT_NAMES = [
   'live:state',
   'live:health',
+  'live:local-recording',
   'connection:status',
   'app:reachable',
   'display:choose'

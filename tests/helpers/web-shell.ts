@@ -37,6 +37,8 @@ export async function startWebShell(
     appDataDir,
     shell: 'web',
     appVersion: '0.0.0-test',
+    // Record on this computer (on by default in Go live) writes beside the test's data, never in ~/Videos.
+    recordingsDir: join(appDataDir, 'Videos', 'Onair'),
     ...opts.core
   })
   const shell = await start({

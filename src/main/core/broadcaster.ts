@@ -7,6 +7,7 @@ import { resolveFfmpeg } from '../../node/ffmpeg/locate'
 import { spawnChild } from '../../node/process'
 import { isFinal } from '../../shared/live-state'
 import { BroadcastSupervisor, type SupervisorOptions } from './broadcast/supervisor'
+import type { LocalRecording, LocalRecordings } from './local-recording/recordings'
 
 /** Knobs tests and benchmarks turn: short backoff caps, grace periods, presets. */
 export type BroadcastTuning = Partial<
@@ -26,12 +27,16 @@ export interface StartRun {
 
 export class Broadcaster {
   private run: BroadcastSupervisor | null = null
+  /** Record on this computer: the current run's file, and its closing once the run has ended. */
+  private recording: LocalRecording | null = null
+  private saved: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly o: {
       tuning?: BroadcastTuning
       onState: (e: LiveStateEvent) => void
       onHealth: (e: LiveHealthEvent) => void
+      recordings?: LocalRecordings
     }
   ) {}
 
@@ -49,6 +54,7 @@ export class Broadcaster {
     this.assertIdle()
     const ffmpeg = resolveFfmpeg().path
     const runId = randomUUID()
+    const rec = r.args.recordLocally ? this.beginRecording(runId, r) : null
     const sup = new BroadcastSupervisor({
       ...this.o.tuning,
       runId,
@@ -60,12 +66,31 @@ export class Broadcaster {
       url: `${r.ingestRtmp.replace(/\/+$/, '')}/${r.streamKey}`,
       secrets: [r.streamKey],
       spawn: (args) => spawnChild(ffmpeg, args),
+      localFile: rec && r.args.source.kind === 'test-pattern' ? () => rec.nextPart() : undefined,
+      outputBytes: rec ? () => rec.partBytes() : undefined,
       onState: this.o.onState,
       onHealth: this.o.onHealth
     })
     this.run = sup
+    this.recording = rec
+    // Ended or failed, the run is over: the file is closed and remuxed (the app's death skips this,
+    // and the Matroska written so far plays).
+    if (rec) this.saved = sup.done.then(() => rec.finish())
     sup.start()
     return runId
+  }
+
+  private beginRecording(runId: string, r: StartRun): LocalRecording | null {
+    if (!this.o.recordings) return null
+    try {
+      return this.o.recordings.begin({ runId, streamId: r.args.streamId, streamName: r.streamName })
+    } catch (e) {
+      throw new AppFailure({
+        code: 'local-recording',
+        message: `Recording on this computer cannot start: ${(e as Error).message}.`,
+        hint: 'Choose another folder, or switch off Record on this computer.'
+      })
+    }
   }
 
   private get(runId: string): BroadcastSupervisor {
@@ -79,11 +104,19 @@ export class Broadcaster {
 
   pushMedia(runId: string, chunk: Uint8Array): Promise<void> {
     const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-    return this.get(runId).pushMedia(buf)
+    const run = this.get(runId)
+    // The local file takes every byte the renderer sends, through reconnects (it never blocks the push).
+    if (!isFinal(run.state)) this.recording?.write(buf)
+    return run.pushMedia(buf)
   }
 
   async stop(runId: string): Promise<void> {
     await this.get(runId).stop()
+  }
+
+  /** Resolves once the last run's local file is closed (and remuxed). */
+  recordingSaved(): Promise<void> {
+    return this.saved
   }
 
   retryNow(runId: string): void {
@@ -101,5 +134,6 @@ export class Broadcaster {
 
   async shutdown(): Promise<void> {
     await this.run?.stop()
+    await this.saved
   }
 }

@@ -126,7 +126,19 @@ const settings = z
     audioDeviceId: z.string().max(500).optional(),
     output: output.partial().optional(),
     sourceKind: z.enum(CAPTURE_KINDS).optional(),
-    scenes: scenes.optional()
+    scenes: scenes.optional(),
+    localRecording: z
+      .object({
+        enabled: z.boolean().optional(),
+        // An absolute folder, or none for the default (checked again when a recording begins).
+        folder: z
+          .string()
+          .max(1000)
+          .refine((f) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(f), { message: 'an absolute folder' })
+          .optional()
+      })
+      .strict()
+      .optional()
   })
   .strict()
 
@@ -205,7 +217,15 @@ export const CALL_ARGS = {
   getPlayback: z.tuple([id]),
   getIngest: none,
   goLive: z.tuple([
-    z.object({ streamId: id, source, output, autoReconnect: z.boolean().optional() }).strict()
+    z
+      .object({
+        streamId: id,
+        source,
+        output,
+        autoReconnect: z.boolean().optional(),
+        recordLocally: z.boolean().optional()
+      })
+      .strict()
   ]),
   pushMedia: z.tuple([id, z.instanceof(Uint8Array).refine((b) => b.byteLength <= MAX_CALL_BYTES)]),
   stopLive: z.tuple([id]),
@@ -213,6 +233,8 @@ export const CALL_ARGS = {
   liveStatus: none,
   cutOffNotice: none,
   dismissCutOffNotice: z.tuple([id]),
+  localRecordingInfo: none,
+  openLocalRecording: z.tuple([id, z.enum(['folder', 'play'])]),
   getSettings: none,
   saveSettings: z.tuple([settings]),
   // The re-encoded picture (PNG or JPEG, checked again by its first bytes in the core).

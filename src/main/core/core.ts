@@ -1,7 +1,8 @@
 // The app's services behind the contract. Both shells call createCore() once and dispatch to it;
 // expected failures are thrown as AppFailure and turned into Result by the shells.
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { OnairCalls, ShellKind } from '../../shared/contract'
+import type { OnairCalls, SessionView, ShellKind } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { killAllTracked } from '../../node/process'
 import { readAppInfo } from './app-info'
@@ -20,6 +21,7 @@ import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
 import { healthConditionsOf, toPlaybackView, toSessionView, toStreamView } from './views'
 import * as destinations from './destinations'
+import { LocalRecordings } from './local-recording/recordings'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -42,6 +44,14 @@ export interface CoreOptions {
   warmLocalStudio?: boolean
   /** The app log (app-log.ts): the local studio's own lines go there too. */
   log?: (line: string) => void
+  /**
+   * Opens a file on the desktop: Electron's shell.showItemInFolder ('folder') and shell.openPath
+   * ('play'), passed in by the Electron shell (core imports no Electron). The web shell has none: it
+   * answers the path, which the page shows with a copy button.
+   */
+  /** Record on this computer's default folder; else the OS's videos folder + Onair (tests set theirs). */
+  recordingsDir?: string
+  openOnDesktop?: (path: string, action: 'folder' | 'play') => Promise<void>
 }
 
 export interface Core extends OnairCalls {
@@ -87,11 +97,20 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onStatus: (s) => events.emit('connection:status', s)
   })
   const c = conns
+  const recordings = new LocalRecordings({
+    appDataDir: opts.appDataDir,
+    folder: () => store.get().devices.localRecording?.folder,
+    defaultFolder: opts.recordingsDir,
+    ffmpeg: () => resolveFfmpeg().path,
+    emit: (v) => events.emit('live:local-recording', v),
+    log: opts.log
+  })
   // A run the previous process never ended (it crashed or was killed while live): told once.
   const marker = new CrashMarker(opts.appDataDir)
   let cutOff = marker.read()
   const live = new Broadcaster({
     tuning: opts.broadcast,
+    recordings,
     onState: (e) => {
       if (isFinal(e.state)) marker.ended(e.runId)
       else marker.alive(e.runId)
@@ -118,6 +137,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       .then((s) => (s.active?.kind === 'local' ? c.active() : undefined))
       // A failure is reported through connection:status and shown on the Connection screen.
       .catch(() => undefined)
+  }
+
+  const withLocal = (v: SessionView): SessionView => {
+    const local = recordings.forSession(v)
+    return local ? { ...v, localRecording: local } : v
   }
 
   const core: Core = {
@@ -201,10 +225,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       const page = args.streamId
         ? await client.listStreamSessions(args.streamId, args)
         : await client.listSessions(args)
-      return { ...page, items: page.items.map(toSessionView) }
+      return { ...page, items: page.items.map((x) => withLocal(toSessionView(x))) }
     },
     async getSession(id) {
-      return toSessionView(await (await api()).client.getSession(id))
+      return withLocal(toSessionView(await (await api()).client.getSession(id)))
     },
     async downloadRecording(sessionId, rendition) {
       const s = toSessionView(await (await api()).client.getSession(sessionId))
@@ -255,6 +279,22 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       if (cutOff?.runId !== runId) return
       cutOff = null
       marker.forget(runId)
+    },
+
+    localRecordingInfo: () => recordings.info(),
+    async openLocalRecording(id, action) {
+      const r = recordings.get(id)
+      if (!r)
+        throw new AppFailure({ code: 'not-found', message: 'That local recording is not known.' })
+      if (!existsSync(r.file))
+        throw new AppFailure({
+          code: 'not-found',
+          message: `The file is not there any more: ${r.file}`,
+          hint: 'It was moved or deleted.'
+        })
+      if (!opts.openOnDesktop) return { opened: false, path: r.file }
+      await opts.openOnDesktop(r.file, action)
+      return { opened: true, path: r.file }
     },
 
     getSettings: async () => store.get().devices,

@@ -1,6 +1,6 @@
 // Electron's entry: one instance, one window, the core behind the contract, everything stopped on quit.
 import { join } from 'node:path'
-import { app, BrowserWindow, dialog } from 'electron'
+import { app, BrowserWindow, dialog, shell } from 'electron'
 import { createAppLog, type Log } from '../core/app-log'
 import { createCore, type Core } from '../core/core'
 import { recordingDownloads } from './downloads'
@@ -10,6 +10,7 @@ import { handleAppProtocol, registerAppScheme } from './app-protocol'
 import { rendererTarget } from './renderer-target'
 import { createMainWindow, handleDisplayMedia, hardenSession } from './window'
 import { redactSecrets } from '../../shared/redact'
+import { AppFailure } from '../../shared/result'
 
 // The console until the app is ready, then the log file in the OS's logs folder as well.
 let log: Log = (line) => console.log(`[onair] ${redactSecrets(line)}`)
@@ -52,6 +53,17 @@ void app.whenReady().then(async () => {
     warmLocalStudio: true,
     appVersion: app.getVersion(),
     log: (line) => log(line),
+    openOnDesktop: async (path, action) => {
+      if (action === 'folder') return shell.showItemInFolder(path)
+      // openPath answers an error message, or '' when the OS opened the file.
+      const failed = await shell.openPath(path)
+      if (failed)
+        throw new AppFailure({
+          code: 'not-found',
+          message: `The file could not be opened: ${failed}`,
+          hint: 'Open it from its folder instead.'
+        })
+    },
     electronVersion: process.versions.electron,
     // The packaged app runs the local studio with Electron's own Node (no separate node install needed).
     studioCommand: {

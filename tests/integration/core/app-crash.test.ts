@@ -4,17 +4,16 @@
 // studio child, its transcoder, the broadcaster's ffmpeg. When the studio comes back, the session is
 // finalized. (Windows: libuv puts every non-detached child in a kill-on-close job; that branch is
 // covered by injection in tests/unit/foundation/process-control.test.ts.)
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createCore } from '../../../src/main/core/core'
 import { MARKER_FILE } from '../../../src/main/core/crash-marker'
 import { waitUntil } from '../../helpers/wait-until'
-import { makeCameraFile } from './live-helpers'
+import { makeCameraFile, startLiveApp } from './live-helpers'
 
-const ROOT = resolve(__dirname, '../../..')
 const dirs: string[] = []
 const apps: ChildProcess[] = []
 afterAll(() => {
@@ -86,18 +85,14 @@ describe.each(['test pattern', 'camera'])('SIGKILL of the app while live (%s)', 
       ONAIR_APP_DATA: appData,
       ONAIR_KEYCHAIN_SERVICE: `onair-crash-${process.pid}`
     }
-    const args = ['--import', 'tsx', join(ROOT, 'tests/fixtures/app/live-app.ts')]
-    if (path === 'camera') args.push(makeCameraFile(dir, 20))
-    const app = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const {
+      app,
+      out: printed,
+      live
+    } = startLiveApp(path === 'camera' ? [makeCameraFile(dir, 20)] : [], env)
     apps.push(app)
-    let out = ''
-    app.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-    app.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-    await waitUntil(
-      () => out.includes('LIVE ') || app.exitCode !== null,
-      'the app to go live',
-      90_000
-    )
+    await live
+    const out = printed()
     expect(out).toContain('LIVE ')
     const liveAt = Date.now()
     const { streamId } = JSON.parse(/LIVE (.+)/.exec(out)![1]!) as { streamId: string }

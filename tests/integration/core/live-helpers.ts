@@ -1,11 +1,12 @@
 // Shared bits of the broadcaster's integration tests: a Broadcaster wired to collect its events,
 // a camera-like Matroska H.264+Opus file made by ffmpeg, and a paced feeder for it.
-import { execFile } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { Broadcaster, type BroadcastTuning } from '../../../src/main/core/broadcaster'
 import type { LiveHealthEvent, LiveStateEvent, OutputSettings } from '../../../src/shared/contract'
 import { makeMediaFile } from '../../helpers/studio'
+import { waitUntil } from '../../helpers/wait-until'
 
 export const OUTPUT: OutputSettings = {
   width: 640,
@@ -128,4 +129,30 @@ export function ffmpegChildren(): Promise<number[]> {
       resolve(out.split('\n').filter(Boolean).map(Number))
     )
   })
+}
+
+/**
+ * Starts the stand-in for the app's main process (tests/fixtures/app/live-app.ts) with these arguments
+ * and environment: its process (kill it when the test fails), all it printed so far, and `live`, which
+ * resolves once it says LIVE (or has exited).
+ */
+export function startLiveApp(
+  args: string[],
+  env: NodeJS.ProcessEnv
+): { app: ChildProcess; out: () => string; live: Promise<void> } {
+  const root = resolve(__dirname, '../../..')
+  const app = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'tests/fixtures/app/live-app.ts'), ...args],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }
+  )
+  let out = ''
+  app.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  app.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+  const live = waitUntil(
+    () => out.includes('LIVE ') || app.exitCode !== null,
+    'the app to go live',
+    90_000
+  )
+  return { app, out: () => out, live }
 }

@@ -11,6 +11,11 @@ export interface BroadcastArgsInput {
   url: string
   /** libx264 preset for the encode path; veryfast leaves headroom on small machines. */
   preset?: string
+  /**
+   * Record on this computer, test pattern: the file this attempt also writes (called once per attempt).
+   * The media path needs no flag here: main writes the renderer's bytes itself (local-recording/).
+   */
+  localFile?: () => string | undefined
 }
 
 /** MediaRecorder says what it produced in its mimeType: `video/webm;codecs=avc1.42E01F,opus`. */
@@ -52,9 +57,37 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   args.push(...audioArgs(output))
   // The test pattern ends with its tone: when the app stops writing it (a stop, or the app died).
   if (source.kind === 'test-pattern') args.push('-shortest')
-  args.push(...pushOutputArgs(input.url))
+  const file = source.kind === 'test-pattern' ? input.localFile?.() : undefined
+  args.push(...(file ? teeOutputArgs(input.url, file) : pushOutputArgs(input.url)))
   return args
 }
+
+/**
+ * The push plus a local Matroska file from the one encode (the tee muxer): the file is exactly what is
+ * sent. Its failure (a full disk) is ignored so the broadcast goes on; the push's failure ends ffmpeg as
+ * usual. A cluster a second bounds what a crash can lose, and lets the file's growth stand in for the
+ * output bitrate, which ffmpeg reports as N/A through the tee (supervisor outputBytes). The tee cannot ask each output for its codec headers, so they go in the global header, which
+ * FLV and Matroska both want.
+ */
+export function teeOutputArgs(url: string, file: string): string[] {
+  const push = pushOutputArgs(url)
+  const target = push[push.length - 1]!
+  // ['-f','flv','-flvflags','x','-rw_timeout','n'] -> f=flv:flvflags=x:rw_timeout=n
+  const pairs: string[] = []
+  for (let i = 0; i + 1 < push.length - 1; i += 2)
+    pairs.push(`${push[i]!.replace(/^-/, '')}=${push[i + 1]!}`)
+  return [
+    '-flags',
+    '+global_header',
+    '-f',
+    'tee',
+    // onfail=abort said outright: ffmpeg 5.1 went on without a failed slave that did not say it.
+    `[${['onfail=abort', ...pairs].join(':')}]${teeEscape(target)}|[f=matroska:onfail=ignore:cluster_time_limit=1000]${teeEscape(file)}`
+  ]
+}
+
+/** The tee's special characters in a file name or URL are escaped with a backslash. */
+const teeEscape = (s: string): string => s.replace(/[\\|[\]]/g, (c) => `\\${c}`)
 
 function testPatternInputs(o: OutputSettings): string[] {
   return [

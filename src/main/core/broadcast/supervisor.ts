@@ -46,6 +46,10 @@ export interface SupervisorOptions {
   stallMs?: number
   mediaBufferBytes?: number
   preset?: string
+  /** Record on this computer, test pattern: each attempt's local file (args.ts teeOutputArgs). */
+  localFile?: () => string | undefined
+  /** Bytes out so far when ffmpeg cannot count them (the tee reports N/A): the local file's size. */
+  outputBytes?: () => number | undefined
   onState?: (ev: LiveStateEvent) => void
   onHealth?: (ev: LiveHealthEvent) => void
 }
@@ -91,7 +95,8 @@ export class BroadcastSupervisor {
         if (child.stdin) this.feed.attach(child.stdin)
       },
       onFlowing: () => this.wentLive(),
-      onProgress: (b) => this.onBlock(b),
+      onProgress: (b) =>
+        this.onBlock(o.outputBytes && !b.totalSize ? { ...b, totalSize: o.outputBytes() ?? 0 } : b),
       onExit: (exit, next) => this.onExit(exit, next)
     })
   }

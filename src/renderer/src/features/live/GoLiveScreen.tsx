@@ -11,6 +11,7 @@ import { useSceneProgram, type ProgramHost } from '../scenes/use-scene-program'
 import { AudioMeter } from './AudioMeter'
 import { useLive } from './live-context'
 import { OutputForm, outputIssue } from './OutputForm'
+import { RecordSwitch } from './RecordSwitch'
 import { SourcePicker } from './SourcePicker'
 import { StreamPicker } from './StreamPicker'
 import { useGoLiveSettings } from './use-golive-settings'
@@ -19,7 +20,8 @@ import { useSource } from './use-source'
 export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }): ReactNode {
   const live = useLive()
   const [streamId, setStreamId] = useState(initialStreamId ?? '')
-  const { choice, setChoice, output, setOutput, scenes, changeScenes } = useGoLiveSettings()
+  const { choice, setChoice, output, setOutput, scenes, changeScenes, record, setRecord } =
+    useGoLiveSettings()
   const source = useSource(choice, output)
   const isScene = choice?.kind === 'scene'
   const aspect = output.width / output.height
@@ -133,6 +135,13 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
             />
           )}
           <OutputForm value={output} onChange={setOutput} disabled={running} />
+          <RecordSwitch
+            value={record}
+            onChange={setRecord}
+            output={output}
+            disabled={running}
+            runId={live.run?.runId}
+          />
           {live.error && (
             <ErrorNote
               error={live.error}
@@ -150,7 +159,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               onClick={() => {
                 scene.program?.mix.resume()
                 noteWentLive(streamId)
-                void live.start(streamId, output)
+                void live.start(streamId, output, record.enabled)
               }}
             >
               {live.busy && !running ? 'Starting…' : 'Go live'}

@@ -38,7 +38,7 @@ export interface LiveContextValue {
   busy: boolean
   running: boolean
   setCapture: (c: Capture | null) => void
-  start: (streamId: string, output: OutputSettings) => Promise<void>
+  start: (streamId: string, output: OutputSettings, recordLocally?: boolean) => Promise<void>
   stop: () => Promise<void>
   retryNow: () => Promise<void>
   clearError: () => void
@@ -110,7 +110,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   }, [])
 
   const start = useCallback(
-    async (streamId: string, output: OutputSettings) => {
+    async (streamId: string, output: OutputSettings, recordLocally = false) => {
       const c = captureRef.current
       setError(null)
       if (!c) return setError({ code: 'media', message: 'Choose a source first.' })
@@ -130,7 +130,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       const r = await api.goLive({
         streamId,
         source: mimeType ? { kind: 'media', mimeType } : { kind: 'test-pattern' },
-        output
+        output,
+        recordLocally
       })
       if (!r.ok) {
         setBusy(false)

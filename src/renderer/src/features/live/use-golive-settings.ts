@@ -7,6 +7,7 @@ import { DEFAULT_OUTPUT } from '../../../../shared/output'
 import { readScenes, type ScenesState } from '../../../../shared/scenes'
 import { useApi } from '../../lib/api'
 import type { SourceChoice } from './use-source'
+import type { RecordChoice } from './RecordSwitch'
 
 const SAVE_AFTER_MS = 400
 
@@ -15,6 +16,8 @@ export function useGoLiveSettings() {
   const [choice, setChoice] = useState<SourceChoice | null>(null)
   const [output, setOutput] = useState<OutputSettings>(DEFAULT_OUTPUT)
   const [scenes, setScenes] = useState<ScenesState | null>(null)
+  // Record on this computer is on unless the creator switched it off.
+  const [record, setRecord] = useState<RecordChoice>({ enabled: true })
   const loaded = useRef(false)
 
   // Remembered choices first, so the camera opens once, on the device the creator used last time.
@@ -24,6 +27,10 @@ export function useGoLiveSettings() {
       const out = { ...DEFAULT_OUTPUT, ...s.output, keyframeIntervalSec: 2 }
       setOutput(out)
       setScenes(readScenes(s.scenes, out.width / out.height))
+      setRecord({
+        enabled: s.localRecording?.enabled ?? true,
+        folder: s.localRecording?.folder
+      })
       setChoice({
         kind: s.sourceKind ?? 'camera',
         videoDeviceId: s.videoDeviceId,
@@ -43,13 +50,16 @@ export function useGoLiveSettings() {
         videoDeviceId: choice.videoDeviceId,
         audioDeviceId: choice.audioDeviceId,
         output,
-        ...(scenes ? { scenes } : {})
+        ...(scenes ? { scenes } : {}),
+        localRecording: record.folder
+          ? { enabled: record.enabled, folder: record.folder }
+          : { enabled: record.enabled }
       })
     }
     pendingSave.current = save
     const t = setTimeout(save, SAVE_AFTER_MS)
     return () => clearTimeout(t)
-  }, [api, choice, output, scenes])
+  }, [api, choice, output, scenes, record])
   useEffect(() => () => pendingSave.current?.(), [])
 
   /** Applies a scenes reducer (shared/scenes.ts) to the scenes as they are then. */
@@ -58,5 +68,5 @@ export function useGoLiveSettings() {
     []
   )
 
-  return { choice, setChoice, output, setOutput, scenes, changeScenes }
+  return { choice, setChoice, output, setOutput, scenes, changeScenes, record, setRecord }
 }

@@ -8,6 +8,7 @@ import { CopyButton } from '../../components/CopyButton'
 import { Empty, ErrorNote, Loading } from '../../components/ErrorNote'
 import { isLiveSession, StatusBadge, statusOf } from './StatusBadge'
 import { useSessions } from './use-sessions'
+import { LocalCopy, LocalPathNote } from './LocalCopy'
 
 /** Fixed row height is what makes windowing exact: row i sits at i * ROW_H, no measuring. */
 export const ROW_H = 44
@@ -38,6 +39,7 @@ export function SessionsList({
   const [scrollTop, setScrollTop] = useState(0)
   const [height, setHeight] = useState(480)
   const [copyError, setCopyError] = useState<AppError | null>(null)
+  const [localPath, setLocalPath] = useState<string | null>(null)
   const { refresh } = data
   const refreshRef = useRef(refresh)
   refreshRef.current = refresh
@@ -154,6 +156,14 @@ export function SessionsList({
               MP4
             </button>
           )}
+          {s.localRecording && (
+            <LocalCopy
+              rec={s.localRecording}
+              when={formatDate(s.createdAt)}
+              onPath={(r) => setLocalPath(r.path)}
+              onError={setCopyError}
+            />
+          )}
         </span>
       </div>
     )
@@ -176,6 +186,7 @@ export function SessionsList({
         </button>
       </div>
       {copyError && <ErrorNote error={copyError} />}
+      {localPath && <LocalPathNote path={localPath} onClose={() => setLocalPath(null)} />}
       {data.error && <ErrorNote error={data.error} onRetry={data.loadMore} />}
       <div
         className="vtable"

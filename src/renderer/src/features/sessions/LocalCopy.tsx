@@ -1,0 +1,79 @@
+// A session's copy on this computer (Record on this computer): "On this computer", with open-folder and
+// play. The desktop app opens them with the OS (its file manager, its player); a browser page cannot,
+// so the web shell answers the path, which LocalPathNote shows with a copy button.
+import type { ReactNode } from 'react'
+import type { LocalRecordingView, OpenLocalResult } from '../../../../shared/contract'
+import type { AppError } from '../../../../shared/result'
+import { CopyButton } from '../../components/CopyButton'
+import { useApi } from '../../lib/api'
+
+const STATE_WORDS: Record<LocalRecordingView['state'], string> = {
+  recording: 'recording now',
+  saved: 'saved',
+  interrupted: 'cut off when Onair closed; it plays',
+  stopped: 'stopped early'
+}
+
+export function LocalCopy({
+  rec,
+  when,
+  onPath,
+  onError
+}: {
+  rec: LocalRecordingView
+  /** The session's date, for the buttons' accessible names. */
+  when: string
+  onPath: (r: OpenLocalResult) => void
+  onError: (e: AppError) => void
+}): ReactNode {
+  const api = useApi()
+  const open = (action: 'folder' | 'play'): void =>
+    void api.openLocalRecording(rec.id, action).then((r) => {
+      if (!r.ok) onError(r.error)
+      else if (!r.value.opened) onPath(r.value)
+    })
+  return (
+    <span
+      className="local-copy"
+      data-testid="local-copy"
+      title={`${rec.file} (${STATE_WORDS[rec.state]}${rec.error ? `: ${rec.error.message}` : ''})`}
+    >
+      <span className="local-copy-label">On this computer</span>
+      <button
+        type="button"
+        className="secondary"
+        aria-label={`Open the folder of the copy on this computer of the session from ${when}`}
+        data-testid="local-copy-folder"
+        onClick={() => open('folder')}
+      >
+        Folder
+      </button>
+      <button
+        type="button"
+        className="secondary"
+        aria-label={`Play the copy on this computer of the session from ${when}`}
+        data-testid="local-copy-play"
+        disabled={rec.state === 'recording'}
+        onClick={() => open('play')}
+      >
+        Play file
+      </button>
+    </span>
+  )
+}
+
+/** The web shell's answer: the file's path, to open from the OS yourself. */
+export function LocalPathNote({ path, onClose }: { path: string; onClose: () => void }): ReactNode {
+  return (
+    <div className="local-path-note" role="status" data-testid="local-path-note">
+      <p>
+        A browser page cannot open files on this computer. The copy is here:{' '}
+        <span className="mono">{path}</span>
+      </p>
+      <CopyButton label="Copy the path" getText={() => ({ ok: true, value: path })} />
+      <button type="button" className="link" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  )
+}
