@@ -2,8 +2,10 @@
 // media/<sessionId>/run<k>/ (ffmpeg's event playlists, v<i>/index.m3u8); when the session ends (or
 // a later start finds it left open by a crash) the runs become one VOD set at media/<sessionId>/:
 // index.m3u8 (master) + v<i>.m3u8 (each rendition, runs joined by EXT-X-DISCONTINUITY,
-// EXT-X-ENDLIST), plus an MP4 of the top rendition. Only segments a playlist lists are used: those
-// are complete.
+// EXT-X-ENDLIST), plus an MP4 of the source. Only segments a playlist lists are used: those are
+// complete. A restart inside a run (a crashed ffmpeg) left a discontinuity in that run's playlist,
+// and it is kept; the segments' wall-clock times go along, so a player lines renditions up across
+// a rendition's gap.
 import { existsSync } from 'node:fs'
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -20,6 +22,10 @@ export interface RenditionInfo {
   bandwidth: number
   codecs: string
 }
+
+/** The source rendition's directory in a run (beside the ladder's v<i>), and its VOD playlist. */
+export const SOURCE_DIR = 'source'
+const SOURCE_PLAYLIST = `${SOURCE_DIR}.m3u8`
 
 export const mediaDir = (dataDir: string): string => join(dataDir, 'media')
 export const sessionDir = (dataDir: string, sessionId: string): string =>
@@ -59,18 +65,32 @@ export async function writeRunMaster(dir: string, renditions: RenditionInfo[]): 
 export interface Segment {
   duration: number
   uri: string
+  /** EXT-X-DISCONTINUITY before this segment (its timestamps start over). */
+  discontinuity?: true
+  /** Its EXT-X-PROGRAM-DATE-TIME. */
+  dateTime?: string
 }
 
 export function parseMediaPlaylist(text: string): Segment[] {
   const out: Segment[] = []
   let pending: number | undefined
+  let discontinuity = false
+  let dateTime: string | undefined
   for (const raw of text.split('\n')) {
     const line = raw.trim()
     const m = /^#EXTINF:([\d.]+)/.exec(line)
     if (m) pending = Number(m[1])
+    else if (line === '#EXT-X-DISCONTINUITY') discontinuity = true
+    else if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:'))
+      dateTime = line.slice('#EXT-X-PROGRAM-DATE-TIME:'.length)
     else if (line && !line.startsWith('#') && pending !== undefined) {
-      out.push({ duration: pending, uri: line })
+      const seg: Segment = { duration: pending, uri: line }
+      if (discontinuity) seg.discontinuity = true
+      if (dateTime) seg.dateTime = dateTime
+      out.push(seg)
       pending = undefined
+      discontinuity = false
+      dateTime = undefined
     }
   }
   return out
@@ -109,7 +129,7 @@ async function segmentsOf(dir: string, run: number, rendition: string): Promise<
     const text = await readFile(join(dir, prefix, 'index.m3u8'), 'utf8')
     return parseMediaPlaylist(text)
       .filter((s) => /^[A-Za-z0-9_-]+\.ts$/.test(s.uri) && existsSync(join(dir, prefix, s.uri)))
-      .map((s) => ({ duration: s.duration, uri: prefix + s.uri }))
+      .map((s) => ({ ...s, uri: prefix + s.uri }))
   } catch {
     return []
   }
@@ -128,11 +148,14 @@ function vodPlaylist(parts: Segment[][]): string {
   ]
   let first = true
   for (const segs of parts) {
-    if (segs.length === 0) continue
-    // Each run restarts its timestamps: tell the player so it does not stall at the join.
-    if (!first) lines.push('#EXT-X-DISCONTINUITY')
-    first = false
-    for (const s of segs) lines.push(`#EXTINF:${s.duration.toFixed(6)},`, s.uri)
+    segs.forEach((s, i) => {
+      // Each run restarts its timestamps, and so does a restart inside a run: tell the player so it
+      // does not stall at the join.
+      if (!first && (i === 0 || s.discontinuity)) lines.push('#EXT-X-DISCONTINUITY')
+      first = false
+      if (s.dateTime) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${s.dateTime}`)
+      lines.push(`#EXTINF:${s.duration.toFixed(6)},`, s.uri)
+    })
   }
   lines.push('#EXT-X-ENDLIST')
   return lines.join('\n') + '\n'
@@ -140,7 +163,7 @@ function vodPlaylist(parts: Segment[][]): string {
 
 export interface Assembled {
   ok: boolean
-  /** Seconds of media in the top rendition. */
+  /** Seconds of media in the first usable rendition (the source). */
   duration: number
 }
 
@@ -167,10 +190,15 @@ export async function assembleRecording(dir: string): Promise<Assembled> {
   return { ok: true, duration }
 }
 
-/** Remuxes the top rendition to MP4 (no re-encode). Resolves false when ffmpeg could not. */
+/**
+ * Remuxes the best rendition to MP4 (no re-encode): the source, which the master lists first
+ * (a recording from before the source was recorded apart: its first rendition). Resolves false
+ * when ffmpeg could not.
+ */
 export async function makeMp4(dir: string, ffmpeg: string, timeoutMs = 120_000): Promise<boolean> {
   const master = await readFile(join(dir, 'index.m3u8'), 'utf8').catch(() => '')
-  const top = master.split('\n').find((l) => l.endsWith('.m3u8'))
+  const listed = master.split('\n').filter((l) => l.endsWith('.m3u8'))
+  const top = listed.find((l) => l === SOURCE_PLAYLIST) ?? listed[0]
   if (!top) return false
   const tmp = join(dir, 'recording.tmp.mp4')
   const r = await runChild(
