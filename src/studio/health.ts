@@ -7,7 +7,7 @@
 export type ConditionType = 'Transcoding' | 'TranscodeRealTime' | 'Multistreaming'
 
 export interface Condition {
-  type: ConditionType
+  type: ConditionType | 'Healthy'
   status: boolean | null
   /** Unix ms. */
   lastProbeTime: number | null
@@ -35,12 +35,12 @@ export function reduceHealthy(conditions: readonly Condition[]): boolean | null 
 }
 
 /** A condition that keeps its probe and transition times. */
-export class ConditionState {
+export class ConditionState<T extends ConditionType | 'Healthy' = ConditionType> {
   private status: boolean | null = null
   private probed: number | null = null
   private changed: number | null = null
 
-  constructor(readonly type: ConditionType) {}
+  constructor(readonly type: T) {}
 
   set(status: boolean | null, now: number): void {
     if (status === null) {
@@ -56,7 +56,7 @@ export class ConditionState {
     return this.status
   }
 
-  view(): Condition {
+  view(): Condition & { type: T } {
     return {
       type: this.type,
       status: this.status,
@@ -137,7 +137,7 @@ export class TranscodeHealth {
   failed(cause: string, now: number): void {
     this.cause = cause
     this.transcoding.set(false, now)
-    this.realTime.set(null, now)
+    // TranscodeRealTime keeps its last verdict until the next attempt has been measured.
     this.ladder.reset()
   }
 
@@ -162,7 +162,7 @@ export class TranscodeHealth {
 
   private judgeRealTime(now: number): void {
     const rate = this.ladder.rate()
-    if (rate === undefined || this.transcoding.value === false) return
+    if (rate === undefined) return
     const pace = Math.min(1, this.source.rate() ?? 1)
     this.speed = rate
     this.realTime.set(rate >= REAL_TIME_MIN * pace, now)
@@ -176,7 +176,7 @@ export class TranscodeHealth {
     const out: string[] = []
     if (this.transcoding.value === false)
       out.push(`Transcoding: the transcoder failed (${this.cause ?? 'unknown cause'})`)
-    if (this.realTime.value === false)
+    else if (this.realTime.value === false)
       out.push(
         `TranscodeRealTime: the transcoder runs at ${(this.speed ?? 0).toFixed(2)}x real time, too slow for live`
       )
@@ -196,4 +196,27 @@ export function healthOf(
     conditions,
     issues: [...t.issues(), ...targetIssues]
   }
+}
+
+/**
+ * GET /data/stream/{id}/health, in livepeer-data's HealthStatus shape: `healthy` is a condition
+ * without a type, and every condition is listed (status null when the stream is not live).
+ */
+export function healthStatusToApi(
+  id: string,
+  view: HealthView | undefined,
+  healthy: ConditionState<'Healthy'>,
+  now: number
+): Record<string, unknown> {
+  healthy.set(view ? view.healthy : null, now)
+  const conditions: Condition[] =
+    view?.conditions ??
+    (['Transcoding', 'TranscodeRealTime', 'Multistreaming'] as const).map((type) => ({
+      type,
+      status: null,
+      lastProbeTime: null,
+      lastTransitionTime: null
+    }))
+  const { type: _healthy, ...verdict } = healthy.view()
+  return { id, healthy: verdict, conditions }
 }

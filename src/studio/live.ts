@@ -9,12 +9,19 @@ import { join } from 'node:path'
 import type { LiveControl } from './context'
 import type { Db } from './db'
 import { Forwarder, type ForwardInput, type ForwardTarget } from './forwarder'
-import { ConditionState, healthOf, TranscodeHealth, type HealthView } from './health'
+import {
+  ConditionState,
+  healthOf,
+  healthStatusToApi,
+  TranscodeHealth,
+  type HealthView
+} from './health'
 import type { Ingest, IngestHooks, Publisher } from './ingest'
 import { getOwnTargets } from './multistream-store'
 import {
   assembleRecording,
   type RenditionInfo,
+  makeDownloads,
   makeMp4,
   removeSessionMedia,
   runDir,
@@ -105,6 +112,8 @@ export function exitCause(exit: FfmpegExit): string {
 
 export class LiveManager implements LiveControl, IngestHooks {
   private readonly runs = new Map<string, Run>()
+  /** Each stream's overall verdict, kept for its probe and transition times. */
+  private readonly verdicts = new Map<string, ConditionState<'Healthy'>>()
 
   constructor(private readonly o: LiveOptions) {}
 
@@ -230,6 +239,13 @@ export class LiveManager implements LiveControl, IngestHooks {
     ]
     r.multistreamHealth.set(r.forwarders.size === 0 ? null : targetIssues.length === 0, Date.now())
     return healthOf(r.transcodeHealth, r.multistreamHealth, targetIssues)
+  }
+
+  /** GET /data/stream/{id}/health: the conditions in livepeer-data's shape. */
+  healthReport(streamId: string): Record<string, unknown> {
+    let verdict = this.verdicts.get(streamId)
+    if (!verdict) this.verdicts.set(streamId, (verdict = new ConditionState('Healthy')))
+    return healthStatusToApi(streamId, this.healthStatus(streamId), verdict, Date.now())
   }
 
   /** isHealthy and issues as the stream object carries them: unknown conditions count as fine. */
@@ -413,8 +429,7 @@ export class LiveManager implements LiveControl, IngestHooks {
       onProgress: (sec) => health.ladderProgress(Date.now(), sec),
       onFlowing: () => health.flowing(Date.now()),
       onExit: (exit, next) => {
-        if (!exit.stopped && exit.code !== 0 && live())
-          health.failed(exitCause(exit), Date.now())
+        if (!exit.stopped && exit.code !== 0 && live()) health.failed(exitCause(exit), Date.now())
         log('transcoder', exit, next)
       }
     })
@@ -425,7 +440,11 @@ export class LiveManager implements LiveControl, IngestHooks {
    * has had a few seconds, or has failed: the source plays meanwhile), and again as more
    * renditions appear. Players that load it later get the whole ladder.
    */
-  private pollMaster(dir: string, renditions: RenditionInfo[], health: TranscodeHealth): () => void {
+  private pollMaster(
+    dir: string,
+    renditions: RenditionInfo[],
+    health: TranscodeHealth
+  ): () => void {
     let listed = 0
     let sourceSince: number | undefined
     const writeMaster = async (): Promise<void> => {
@@ -568,6 +587,8 @@ export class LiveManager implements LiveControl, IngestHooks {
     }
     const assembled = await assembleRecording(dir).catch(() => ({ ok: false, duration: 0 }))
     const hasMp4 = assembled.ok ? await makeMp4(dir, this.o.ffmpeg) : false
+    // Each rendition's MP4 too, for a download menu (GET /playback/{sessionId} lists them).
+    if (hasMp4) await makeDownloads(dir, this.o.ffmpeg).catch(() => [])
     finishSession(this.o.db, s.id, {
       duration: assembled.ok ? assembled.duration : seconds || s.duration,
       status: assembled.ok ? 'ready' : 'failed',

@@ -200,7 +200,17 @@ export async function makeMp4(dir: string, ffmpeg: string, timeoutMs = 120_000):
   const listed = master.split('\n').filter((l) => l.endsWith('.m3u8'))
   const top = listed.find((l) => l === SOURCE_PLAYLIST) ?? listed[0]
   if (!top) return false
-  const tmp = join(dir, 'recording.tmp.mp4')
+  return remux(dir, ffmpeg, top, MP4_NAME, timeoutMs)
+}
+
+async function remux(
+  dir: string,
+  ffmpeg: string,
+  playlist: string,
+  name: string,
+  timeoutMs: number
+): Promise<boolean> {
+  const tmp = join(dir, `${name}.tmp.mp4`)
   const r = await runChild(
     ffmpeg,
     // +faststart: the index goes first, so a browser can start playing the download at once.
@@ -210,7 +220,7 @@ export async function makeMp4(dir: string, ffmpeg: string, timeoutMs = 120_000):
       'error',
       '-y',
       '-i',
-      join(dir, top),
+      join(dir, playlist),
       '-c',
       'copy',
       '-movflags',
@@ -224,8 +234,57 @@ export async function makeMp4(dir: string, ffmpeg: string, timeoutMs = 120_000):
     await rm(tmp, { force: true })
     return false
   }
-  await rename(tmp, join(dir, MP4_NAME))
+  await rename(tmp, join(dir, name))
   return true
+}
+
+/** One MP4 a recording offers for download: the source's (recording.mp4) and each rendition's. */
+export interface Download {
+  /** File name in the session's folder. */
+  file: string
+  name: string
+  width: number
+  height: number
+  /** Peak bits per second, audio included. */
+  bitrate: number
+}
+
+/** What downloads a finished recording offers, written beside it (GET /playback lists them). */
+export const DOWNLOADS_NAME = 'downloads.json'
+
+/**
+ * After makeMp4: an MP4 of every other rendition of the master (`<dir>.mp4`, no re-encode), and
+ * downloads.json listing the MP4s that exist, the best first. Returns that list.
+ */
+export async function makeDownloads(
+  dir: string,
+  ffmpeg: string,
+  timeoutMs = 120_000
+): Promise<Download[]> {
+  const renditions = (await readRenditions(dir, await runsOf(dir))) ?? []
+  const master = await readFile(join(dir, 'index.m3u8'), 'utf8').catch(() => '')
+  const listed = new Set(master.split('\n').filter((l) => l.endsWith('.m3u8')))
+  const out: Download[] = []
+  for (const r of renditions) {
+    const playlist = `${r.dir}.m3u8`
+    if (!listed.has(playlist)) continue
+    const best = out.length === 0 && existsSync(join(dir, MP4_NAME))
+    const file = best ? MP4_NAME : `${r.dir}.mp4`
+    if (!best && !(await remux(dir, ffmpeg, playlist, file, timeoutMs))) continue
+    out.push({ file, name: r.name, width: r.width, height: r.height, bitrate: r.bandwidth })
+  }
+  await writeFile(join(dir, DOWNLOADS_NAME), JSON.stringify(out))
+  return out
+}
+
+/** The downloads a recording offers ([] for one made before they were listed). */
+export async function readDownloads(dir: string): Promise<Download[]> {
+  try {
+    const list = JSON.parse(await readFile(join(dir, DOWNLOADS_NAME), 'utf8')) as Download[]
+    return Array.isArray(list) ? list : []
+  } catch {
+    return []
+  }
 }
 
 export async function removeSessionMedia(dir: string): Promise<void> {

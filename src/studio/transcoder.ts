@@ -146,7 +146,6 @@ export function ladderArgs(
   ]
 }
 
-
 export function sourceRendition(src: SourceInfo): RenditionInfo {
   const w = src.width > 0 ? src.width : 1280
   const h = src.height > 0 ? src.height : 720

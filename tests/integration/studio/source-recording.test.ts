@@ -30,6 +30,12 @@ const LADDER = [
   { name: '180p', width: 320, height: 180, bitrate: 200_000, fps: 30 }
 ]
 
+interface HealthReport {
+  id: string
+  healthy: { status: boolean | null }
+  conditions: Array<{ type: string; status: boolean | null; lastTransitionTime: number | null }>
+}
+
 interface Health {
   isHealthy: boolean | null
   issues: string[] | null
@@ -76,7 +82,11 @@ async function healthUntil(
 
 describe('the source is recorded whatever the ladder does', () => {
   it('kill -9 of the transcoder at 7 s of 24: the source is whole, the renditions resume, the health says so', async () => {
-    const stream = await calls.createStream({ name: 'ladder killed', record: true, profiles: LADDER })
+    const stream = await calls.createStream({
+      name: 'ladder killed',
+      record: true,
+      profiles: LADDER
+    })
     const pushed = 24
     const t0 = Date.now()
     const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
@@ -100,6 +110,7 @@ describe('the source is recorded whatever the ladder does', () => {
       LADDER.map((_, i) => segments(join(run0, `v${i}`, 'index.m3u8')))
     )
 
+    const killedAt = Date.now()
     process.kill(ladder!, 'SIGKILL')
     const down = await healthUntil(stream.id, (h) => h.isHealthy === false, 3000, 'unhealthy')
     expect(down.ms).toBeLessThanOrEqual(3000)
@@ -107,6 +118,21 @@ describe('the source is recorded whatever the ladder does', () => {
     // Restarted from the live source: healthy again, and every rendition's playlist goes on.
     await healthUntil(stream.id, (h) => h.isHealthy === true, 15_000, 'healthy again')
     expect((await health(stream.id)).issues).toEqual([])
+    // The same in Livepeer's health conditions: Transcoding went false and back to true, and the
+    // verdict is healthy once the new attempt's pace is measured.
+    const report = await waitFor(
+      async () => {
+        const r = (
+          await api<HealthReport>(studio, studio.apiKey, 'GET', `/data/stream/${stream.id}/health`)
+        ).body
+        return r.healthy.status === true ? r : undefined
+      },
+      10_000,
+      'a healthy report'
+    )
+    const transcoding = report.conditions.find((c) => c.type === 'Transcoding')!
+    expect(transcoding.status).toBe(true)
+    expect(transcoding.lastTransitionTime).toBeGreaterThan(killedAt)
     await waitFor(
       async () => {
         const now = await Promise.all(
@@ -152,6 +178,23 @@ describe('the source is recorded whatever the ladder does', () => {
       height: 360
     })
     expect(mp4.duration).toBeGreaterThanOrEqual(pushed * 0.9)
+    // Every rendition as an MP4 for a download menu, listed as the reference lists its static
+    // MP4s: the HLS first, then the source, then the ladder.
+    const pb = await api<{
+      type: string
+      meta: { source: Array<{ hrn: string; url: string; size?: number; width?: number }> }
+    }>(studio, undefined, 'GET', `/playback/${done.id}`)
+    expect(pb.body.type).toBe('recording')
+    expect(pb.body.meta.source.map((x) => [x.hrn, x.url.split('/').pop(), x.width])).toEqual([
+      ['HLS (TS)', 'index.m3u8', undefined],
+      ['MP4', 'recording.mp4', 640],
+      ['MP4', 'v0.mp4', 640],
+      ['MP4', 'v1.mp4', 426],
+      ['MP4', 'v2.mp4', 320]
+    ])
+    for (const x of pb.body.meta.source.slice(1)) expect(x.size).toBeGreaterThan(0)
+    const small = await ffprobe(pb.body.meta.source[4]!.url)
+    expect(small.streams.find((x) => x.codec_type === 'video')).toMatchObject({ width: 320 })
   }, 150_000)
 
   it('a profile no encoder makes, forced into the database: the source is whole, the cause is reported', async () => {
@@ -183,10 +226,26 @@ describe('the source is recorded whatever the ladder does', () => {
     expect(down.h.issues).toEqual([
       'Transcoding: the transcoder failed (width 99999 is more than 4096)'
     ])
+    const report = (
+      await api<HealthReport>(studio, studio.apiKey, 'GET', `/data/stream/${stream.id}/health`)
+    ).body
+    expect(report.id).toBe(stream.id)
+    expect(report.healthy.status).toBe(false)
+    expect(report.conditions.map((c) => [c.type, c.status])).toEqual([
+      ['Transcoding', false],
+      ['TranscodeRealTime', null],
+      ['Multistreaming', null]
+    ])
     expect(await push.done).toBe(0)
 
     const done = await calls.finished(stream.id, 60_000)
     expect(done.recordingStatus).toBe('ready')
+    // Not live: no verdict, as the reference.
+    expect(await health(stream.id)).toEqual({ isHealthy: null, issues: null })
+    const after = (
+      await api<HealthReport>(studio, studio.apiKey, 'GET', `/data/stream/${stream.id}/health`)
+    ).body
+    expect(after.healthy.status).toBeNull()
     const rec = `${base()}/recordings/${done.id}`
     const master = await (await fetch(`${rec}/index.m3u8`)).text()
     expect(master.split('\n').filter((l) => l.endsWith('.m3u8'))).toEqual(['source.m3u8'])
