@@ -39,9 +39,12 @@ export function masterPlaylist(
 ): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS']
   for (const r of renditions) {
-    // NAME is not standard on EXT-X-STREAM-INF; the quality menu reads RESOLUTION and BANDWIDTH.
+    // NAME is not a standard attribute of EXT-X-STREAM-INF (players ignore it), but hls.js reads it:
+    // the quality menu tells the source from a rendition of the same size, and names profiles.
+    // A quoted string cannot hold '"' or a line break.
+    const name = r.name.replace(/["\r\n]/g, "'").slice(0, 200)
     lines.push(
-      `#EXT-X-STREAM-INF:BANDWIDTH=${r.bandwidth},RESOLUTION=${r.width}x${r.height},CODECS="${r.codecs}"`,
+      `#EXT-X-STREAM-INF:BANDWIDTH=${r.bandwidth},RESOLUTION=${r.width}x${r.height},CODECS="${r.codecs}",NAME="${name}"`,
       uri(r)
     )
   }
