@@ -215,8 +215,10 @@ export function profileWarnings(profiles: unknown, path = 'profiles'): ProfileWa
   profiles.forEach((raw: unknown, i) => {
     if (typeof raw !== 'object' || raw === null) return
     const p = raw as Record<string, unknown>
-    if (!isInt(p.width) || !isInt(p.height) || !isInt(p.bitrate) || p.width <= 0 || p.height <= 0)
-      return
+    const { minSide } = ENCODER_LIMITS
+    // A profile the rules refuse gets its refusal, not advice on top.
+    if (!isInt(p.width) || !isInt(p.height) || !isInt(p.bitrate) || p.width < minSide) return
+    if (p.height < minSide || encoderIssues(p, '').length > 0) return
     const fps = frameRate(p)
     const wanted = p.width * p.height * fps * ENCODER_LIMITS.minBitsPerPixel
     if (p.bitrate < wanted)

@@ -371,6 +371,8 @@ describe('bitrate warnings', () => {
     // fps 0 is the source's rate: judged as 30.
     expect(profileWarnings([{ ...low, fps: 0 }])).toHaveLength(1)
     expect(profileWarnings([{ name: 'x' }, null, 'p'])).toEqual([])
+    // A refused profile gets its refusal, not advice on top.
+    expect(profileWarnings([{ ...low, width: 99999 }, { ...low, height: 100 }])).toEqual([])
     expect(profileWarnings('nope')).toEqual([])
   })
 })
