@@ -88,7 +88,7 @@ describe('renderer journey', () => {
     await shot(page, 'stream-page-live')
   })
 
-  it('stops; the session shows up, its recording turns ready without a reload, and plays 3 renditions', async () => {
+  it('stops; the session shows up, its recording turns ready without a reload, and plays the source and 3 renditions', async () => {
     const { page } = app
     await stopLive(page)
     const rows = page.getByTestId('session-row')
