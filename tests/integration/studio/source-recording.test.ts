@@ -236,6 +236,16 @@ describe('the source is recorded whatever the ladder does', () => {
       ['TranscodeRealTime', null],
       ['Multistreaming', null]
     ])
+    // Viewers (and the app's live monitor) get the source meanwhile: the live master lists it.
+    const live = await waitFor(
+      async () => {
+        const r = await fetch(`${base()}/hls/${stream.playbackId}/index.m3u8`)
+        return r.status === 200 ? r.text() : undefined
+      },
+      15_000,
+      'the live master'
+    )
+    expect(live.split('\n').filter((l) => l.endsWith('.m3u8'))).toEqual(['source/index.m3u8'])
     expect(await push.done).toBe(0)
 
     const done = await calls.finished(stream.id, 60_000)
