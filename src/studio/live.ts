@@ -98,6 +98,9 @@ export interface LiveOptions {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+/** A ladder whose media time has not advanced for this long, while the source's has, is hung. */
+const LADDER_STALL_MS = 10_000
+
 /** How long the live master waits for the ladder's playlists once the source has one. */
 const LADDER_WAIT_MS = 6000
 
@@ -360,6 +363,7 @@ export class LiveManager implements LiveControl, IngestHooks {
     // The source recorder: copies what arrives, so the recording never depends on the ladder. A
     // restart after a crash goes on in the same playlist (a discontinuity marks the join).
     const stopPoll = this.pollMaster(dir, renditions, health)
+    let sourceAdvanced = Date.now()
     run.media = { pullUrl: input, dir }
     try {
       this.reconcile(run)
@@ -382,6 +386,7 @@ export class LiveManager implements LiveControl, IngestHooks {
       },
       restartable: live,
       onProgress: (sec) => {
+        if (sec > run.lastProgress) sourceAdvanced = Date.now()
         run.lastProgress = sec
         health.sourceProgress(Date.now(), sec)
         // ffmpeg's last progress lines can arrive after the run was finalized (and the store closed).
@@ -426,6 +431,10 @@ export class LiveManager implements LiveControl, IngestHooks {
       // A ladder that fails at once may work the next time (the pull, a busy machine): the backoff
       // keeps a hopeless one cheap.
       restartNeverUp: true,
+      // A ladder whose media time stops while the source's goes on has hung: killed (the cause
+      // says so) and restarted. A source that is quiet itself excuses it.
+      stallMs: LADDER_STALL_MS,
+      stallExcused: () => Date.now() - sourceAdvanced > LADDER_STALL_MS / 3,
       onProgress: (sec) => health.ladderProgress(Date.now(), sec),
       onFlowing: () => health.flowing(Date.now()),
       onExit: (exit, next) => {

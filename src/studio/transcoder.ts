@@ -257,6 +257,9 @@ export interface TranscoderOptions {
    * once may work the next time). Default: only after media had flowed.
    */
   restartNeverUp?: boolean
+  /** Media time not advancing for this long (unless excused) is a hung ffmpeg: killed, restarted. */
+  stallMs?: number
+  stallExcused?: () => boolean
 }
 
 export interface RunningTranscoder {
@@ -298,6 +301,8 @@ export function startTranscoder(o: TranscoderOptions): RunningTranscoder {
       if (b.outTimeUs > 0) o.onProgress(b.outTimeUs / 1e6)
     },
     onFlowing: o.onFlowing,
+    stallMs: o.stallMs,
+    stallExcused: o.stallExcused,
     onExit: o.onExit
   })
   ffmpeg.start()
