@@ -120,6 +120,7 @@ export function validateProfiles(
     checkInt(p, 'fps', 0, at, out, true)
     checkInt(p, 'fpsDen', 1, at, out, false)
     checkInt(p, 'quality', 0, at, out, false, 44)
+    out.push(...encoderIssues(p, at))
     if (p.gop !== undefined && typeof p.gop !== 'string')
       out.push({ field: `${at}.gop`, message: 'gop must be text such as "2.0"', status: 422 })
     if (p.profile !== undefined && !H264_PROFILES.includes(p.profile as string))
@@ -149,6 +150,85 @@ export function validateProfiles(
         status: 400
       })
     seen.add(name)
+  })
+  return out
+}
+
+/**
+ * What an H.264 encoder can make (x264 and the hardware encoders alike): frame sides within
+ * 128-4096 pixels and even (4:2:0 halves the colour planes), at most 120 frames a second. Livepeer
+ * Studio accepts more and fails when it transcodes; Onair refuses before sending, and so does the
+ * local studio. Below about 0.02 bits per pixel per frame the picture falls apart: a warning only.
+ */
+export const ENCODER_LIMITS = { minSide: 128, maxSide: 4096, maxFps: 120, minBitsPerPixel: 0.02 }
+
+/** The frame rate a profile asks for; fps 0 (the source's rate) counts as 30. */
+const frameRate = (p: Record<string, unknown>): number =>
+  (p.fps as number) > 0 ? (p.fps as number) / (isInt(p.fpsDen) ? p.fpsDen : 1) : 30
+
+/**
+ * The encoder rules (ENCODER_LIMITS) for one profile whose fields passed the schema rules; 422, as
+ * the local studio answers. Each message names the limit: `width 99999 is more than 4096`.
+ */
+export function encoderIssues(p: Record<string, unknown>, at: string): ProfileIssue[] {
+  const out: ProfileIssue[] = []
+  const { minSide, maxSide, maxFps } = ENCODER_LIMITS
+  for (const key of ['width', 'height'] as const) {
+    const v = p[key]
+    if (!isInt(v) || v < minSide) continue // the schema rules name these
+    if (v > maxSide)
+      out.push({ field: `${at}.${key}`, message: `${key} ${v} is more than ${maxSide}`, status: 422 })
+    else if (v % 2 !== 0)
+      out.push({
+        field: `${at}.${key}`,
+        message: `${key} ${v} is odd: H.264 needs an even number`,
+        status: 422
+      })
+  }
+  if (isInt(p.fps) && p.fps > 0 && (p.fpsDen === undefined || (isInt(p.fpsDen) && p.fpsDen >= 1))) {
+    const rate = frameRate(p)
+    if (rate > maxFps)
+      out.push({
+        field: `${at}.fps`,
+        message: `fps ${Math.round(rate * 100) / 100} is more than ${maxFps}`,
+        status: 422
+      })
+  }
+  return out
+}
+
+/** The encoder rules over a stored ladder (no schema errors): what no encoder can make. */
+export const impossibleProfiles = (profiles: readonly Profile[]): ProfileIssue[] =>
+  profiles.flatMap((p, i) => encoderIssues(p as unknown as Record<string, unknown>, `profiles.${i}`))
+
+export interface ProfileWarning {
+  field: string
+  message: string
+}
+
+/**
+ * Advice, not refusal: a bitrate below ENCODER_LIMITS.minBitsPerPixel for the profile's size and
+ * frame rate gives a blocky or flat picture. Only profiles whose numbers are valid are judged.
+ */
+export function profileWarnings(profiles: unknown, path = 'profiles'): ProfileWarning[] {
+  if (!Array.isArray(profiles)) return []
+  const out: ProfileWarning[] = []
+  profiles.forEach((raw: unknown, i) => {
+    if (typeof raw !== 'object' || raw === null) return
+    const p = raw as Record<string, unknown>
+    const { minSide } = ENCODER_LIMITS
+    // A profile the rules refuse gets its refusal, not advice on top.
+    if (!isInt(p.width) || !isInt(p.height) || !isInt(p.bitrate) || p.width < minSide) return
+    if (p.height < minSide || encoderIssues(p, '').length > 0) return
+    const fps = frameRate(p)
+    const wanted = p.width * p.height * fps * ENCODER_LIMITS.minBitsPerPixel
+    if (p.bitrate < wanted)
+      out.push({
+        field: `${path}.${i}.bitrate`,
+        message:
+          `bitrate is low for ${p.width}x${p.height} at ${Math.round(fps * 100) / 100} fps: ` +
+          `below about ${Math.ceil(wanted / 1000)} kbps the picture breaks into blocks`
+      })
   })
   return out
 }

@@ -43,7 +43,9 @@ function causeOf(issue: string | undefined): string | undefined {
   if (!issue) return undefined
   const i = issue.indexOf(':')
   const cause = (i >= 0 ? issue.slice(i + 1) : '').trim().replace(/\.$/, '')
-  return cause || undefined
+  // The local studio's line says it whole ("Transcoding: the transcoder failed (<cause>)"): keep the
+  // cause, so the sentence does not say "the transcoder failed" twice.
+  return /^the transcoder failed \((.+)\)$/i.exec(cause)?.[1] ?? (cause || undefined)
 }
 
 const conditionOf = (

@@ -19,6 +19,8 @@ export interface LiveControl {
   multistreamChanged(userId: string, streamId?: string): void
   /** isHealthy and issues of a live stream; undefined when it is not live. */
   health(streamId: string): { isHealthy: boolean; issues: string[] } | undefined
+  /** The stream's health conditions in livepeer-data's shape (GET /data/stream/{id}/health). */
+  healthReport(streamId: string): Record<string, unknown>
 }
 
 export interface StudioContext {

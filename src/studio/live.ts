@@ -1,6 +1,7 @@
 // Live runs: a publish makes (or, inside the resume window, continues) a session; each publish
-// starts a transcoder run; a clean stop finalizes at once, a dropped socket after the resume
-// window. Also finalizes what a killed process left open.
+// starts a run: the source recorder and, with profiles, the ladder, each supervised on its own; a
+// clean stop finalizes at once, a dropped socket after the resume window. Also finalizes what a
+// killed process left open, and reports a live run's health (health.ts).
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
@@ -8,12 +9,20 @@ import { join } from 'node:path'
 import type { LiveControl } from './context'
 import type { Db } from './db'
 import { Forwarder, type ForwardInput, type ForwardTarget } from './forwarder'
+import {
+  ConditionState,
+  healthOf,
+  healthStatusToApi,
+  TranscodeHealth,
+  type HealthView
+} from './health'
 import type { Ingest, IngestHooks, Publisher } from './ingest'
 import { getOwnTargets } from './multistream-store'
 import { isStartingIssue } from '../shared/destinations'
 import {
   assembleRecording,
   type RenditionInfo,
+  makeDownloads,
   makeMp4,
   removeSessionMedia,
   runDir,
@@ -46,6 +55,8 @@ import {
   type RunningTranscoder,
   type SourceInfo
 } from './transcoder'
+import { impossibleProfiles } from '../shared/profiles'
+import type { FfmpegExit } from '../node/ffmpeg/supervised'
 
 interface Run {
   stream: StreamRow
@@ -55,7 +66,13 @@ interface Run {
   lastProgress: number
   publishing: boolean
   terminated: boolean
+  /** The source recorder: its media time is the session's duration. */
   transcoder?: RunningTranscoder
+  /** The ladder (with profiles), supervised apart: its failures cost no recorded media. */
+  ladder?: RunningTranscoder
+  /** The current publish's transcoding health; undefined between publishes. */
+  transcodeHealth?: TranscodeHealth
+  multistreamHealth: ConditionState
   starting?: Promise<void>
   resumeTimer?: NodeJS.Timeout
   finalizing?: Promise<void>
@@ -82,8 +99,25 @@ export interface LiveOptions {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+/** A ladder whose media time has not advanced for this long, while the source's has, is hung. */
+const LADDER_STALL_MS = 10_000
+
+/** How long the live master waits for the ladder's playlists once the source has one. */
+const LADDER_WAIT_MS = 6000
+
+/** Why a ladder attempt ended, in words for the stream's issues. */
+export function exitCause(exit: FfmpegExit): string {
+  if (exit.spawnError) return `ffmpeg did not start: ${exit.spawnError.message}`
+  if (exit.stalled) return 'it stopped making progress'
+  if (exit.signal) return `killed by ${exit.signal}`
+  const last = exit.stderr.filter((l) => l.trim()).pop()
+  return `ffmpeg exited with code ${exit.code}${last ? `: ${last.trim().slice(0, 200)}` : ''}`
+}
+
 export class LiveManager implements LiveControl, IngestHooks {
   private readonly runs = new Map<string, Run>()
+  /** Each stream's overall verdict, kept for its probe and transition times. */
+  private readonly verdicts = new Map<string, ConditionState<'Healthy'>>()
 
   constructor(private readonly o: LiveOptions) {}
 
@@ -133,6 +167,7 @@ export class LiveManager implements LiveControl, IngestHooks {
         lastProgress: 0,
         publishing: true,
         terminated: false,
+        multistreamHealth: new ConditionState('Multistreaming'),
         forwarders: new Map(),
         stopping: new Set()
       }
@@ -157,6 +192,7 @@ export class LiveManager implements LiveControl, IngestHooks {
     // transcoder ends with its input (no restart).
     this.stopForwarders(run)
     run.transcoder?.endWithInput()
+    run.ladder?.endWithInput()
     if (clean || run.terminated) {
       void this.finalize(run)
       return
@@ -195,17 +231,37 @@ export class LiveManager implements LiveControl, IngestHooks {
   }
 
   /**
-   * The stream's health while it is live: healthy unless a target is retrying (one issue per
-   * target; a target still starting has its line too, which is no trouble: Livepeer's optional
-   * Multistreaming condition is unknown, not false, until a target connects). undefined when it is not live (the API then says null, as the reference does).
+   * The stream's health while it is live, in Livepeer's conditions (health.ts): Transcoding and
+   * TranscodeRealTime from the ladder, Multistreaming from the targets: false while one is retrying,
+   * unknown (no trouble: the condition is optional) while there are none or all are still starting,
+   * true once one is live. One issue line per target that is starting or retrying. undefined when
+   * it is not live (the API then says null, as the reference does).
    */
-  health(streamId: string): { isHealthy: boolean; issues: string[] } | undefined {
+  healthStatus(streamId: string): HealthView | undefined {
     const r = this.runs.get(streamId)
-    if (!r || !r.publishing || r.finalizing) return undefined
-    const issues = [
+    if (!r || !r.publishing || r.finalizing || !r.transcodeHealth) return undefined
+    const targetIssues = [
       ...new Set([...r.forwarders.values()].map((f) => f.issue()).filter((i) => i !== undefined))
     ]
-    return { isHealthy: issues.every(isStartingIssue), issues }
+    const retrying = targetIssues.filter((i) => !isStartingIssue(i))
+    const allStarting =
+      targetIssues.length === r.forwarders.size && targetIssues.every(isStartingIssue)
+    const multistreaming = r.forwarders.size === 0 || allStarting ? null : retrying.length === 0
+    r.multistreamHealth.set(multistreaming, Date.now())
+    return healthOf(r.transcodeHealth, r.multistreamHealth, targetIssues)
+  }
+
+  /** GET /data/stream/{id}/health: the conditions in livepeer-data's shape. */
+  healthReport(streamId: string): Record<string, unknown> {
+    let verdict = this.verdicts.get(streamId)
+    if (!verdict) this.verdicts.set(streamId, (verdict = new ConditionState('Healthy')))
+    return healthStatusToApi(streamId, this.healthStatus(streamId), verdict, Date.now())
+  }
+
+  /** isHealthy and issues as the stream object carries them: unknown conditions count as fine. */
+  health(streamId: string): { isHealthy: boolean; issues: string[] } | undefined {
+    const h = this.healthStatus(streamId)
+    return h && { isHealthy: h.healthy !== false, issues: h.issues }
   }
 
   liveDir(playbackId: string): string | undefined {
@@ -246,6 +302,7 @@ export class LiveManager implements LiveControl, IngestHooks {
           lastProgress: 0,
           publishing: false,
           terminated: false,
+          multistreamHealth: new ConditionState('Multistreaming'),
           forwarders: new Map(),
           stopping: new Set()
         }
@@ -269,12 +326,13 @@ export class LiveManager implements LiveControl, IngestHooks {
   }
 
   private async startRun(run: Run, p: Publisher): Promise<void> {
-    // The previous run's ffmpeg must be gone: its media time is the base of this run's.
-    if (run.transcoder) {
-      await run.transcoder.done
+    // The previous run's ffmpegs must be gone: the source's media time is the base of this run's.
+    if (run.transcoder || run.ladder) {
+      await Promise.all([run.transcoder?.done, run.ladder?.done])
       run.priorSeconds += run.lastProgress
       run.lastProgress = 0
       run.transcoder = undefined
+      run.ladder = undefined
     }
     await this.waitForMeta(p, 1500)
     if (!run.publishing || run.finalizing) return
@@ -289,45 +347,55 @@ export class LiveManager implements LiveControl, IngestHooks {
       videoBitrate: m.videoKbps * 1000
     }
     const profiles = run.session.profiles
-    const renditions =
-      profiles.length > 0 ? ladderRenditions(profiles, src.hasAudio) : [sourceRendition(src)]
+    const source = sourceRendition(src)
+    const ladder = profiles.length > 0 ? ladderRenditions(profiles, src.hasAudio) : []
+    // The source first: the best rendition, and the one that is always there.
+    const renditions = [source, ...ladder]
     const input = this.o.ingest().pullUrl(p.streamKey)
-    let stopPoll = (): void => undefined
+    const dir = runDir(this.o.dataDir, run.session.id, run.run)
+    await mkdir(dir, { recursive: true })
+    await writeRunRenditions(dir, renditions)
+    setRuns(this.o.db, run.session.id, run.run + 1)
+    const health = new TranscodeHealth(ladder.length > 0, Date.now())
+    run.transcodeHealth = health
+    const live = (): boolean => run.publishing && !run.finalizing
+    const log = (what: string, exit: FfmpegExit, next?: { delayMs: number }): void => {
+      if (exit.code !== 0 && exit.code !== 255)
+        this.o.log(
+          `live: ${what} of session ${run.session.id} ${exit.spawnError ? `did not start: ${exit.spawnError.message}` : `exited ${exit.signal ?? exit.code}: ${exit.stderr.slice(-5).join(' | ')}`}` +
+            (next ? `; restarting in ${next.delayMs} ms` : '')
+        )
+    }
+
+    // The source recorder: copies what arrives, so the recording never depends on the ladder. A
+    // restart after a crash goes on in the same playlist (a discontinuity marks the join).
+    const stopPoll = this.pollMaster(dir, renditions, health)
+    let sourceAdvanced = Date.now()
+    run.media = { pullUrl: input, dir }
+    try {
+      this.reconcile(run)
+    } catch (err) {
+      this.o.log(
+        `multistream: targets of session ${run.session.id} not started: ${(err as Error).message}`
+      )
+    }
     run.transcoder = startTranscoder({
       ffmpeg: this.o.ffmpeg,
-      // A restart after a crash continues the session as a new run (as a resume does): its own
-      // directory and playlists, its media time added after the crashed run's.
       prepare: async (n) => {
         if (n > 1) {
-          if (!run.publishing || run.finalizing) throw new Error('the publish has ended')
-          this.stopForwarders(run)
+          if (!live()) throw new Error('the publish has ended')
           run.priorSeconds += run.lastProgress
           run.lastProgress = 0
-          run.run += 1
-          this.o.log(`live: transcoder of session ${run.session.id} restarts as run ${run.run}`)
+          health.sourceAttempt()
+          this.o.log(`live: source recorder of session ${run.session.id} restarts (attempt ${n})`)
         }
-        const dir = runDir(this.o.dataDir, run.session.id, run.run)
-        await mkdir(dir, { recursive: true })
-        await writeRunRenditions(dir, renditions)
-        setRuns(this.o.db, run.session.id, run.run + 1)
-        const args =
-          profiles.length > 0 ? ladderArgs(input, dir, profiles, src) : sourceArgs(input, dir, src)
-        return { args, renditions, out: dir }
+        return { args: sourceArgs(input, dir, src, n > 1), renditions: [source], out: dir }
       },
-      restartable: () => run.publishing && !run.finalizing,
-      onStart: (_n, attempt) => {
-        run.media = { pullUrl: input, dir: attempt.out }
-        try {
-          this.reconcile(run)
-        } catch (err) {
-          this.o.log(
-            `multistream: targets of session ${run.session.id} not started: ${(err as Error).message}`
-          )
-        }
-        stopPoll = this.pollMaster(attempt.out, renditions)
-      },
+      restartable: live,
       onProgress: (sec) => {
+        if (sec > run.lastProgress) sourceAdvanced = Date.now()
         run.lastProgress = sec
+        health.sourceProgress(Date.now(), sec)
         // ffmpeg's last progress lines can arrive after the run was finalized (and the store closed).
         if (run.finalizing) return
         const now = Date.now()
@@ -341,24 +409,71 @@ export class LiveManager implements LiveControl, IngestHooks {
           )
         }
       },
+      onExit: (exit, next) => log('source recorder', exit, next)
+    })
+    void run.transcoder.done.then(stopPoll)
+    if (ladder.length === 0) return
+
+    // The ladder. Profiles no encoder can make (a stored stream from before the rule, or a
+    // database edited by hand) are not tried: the transcoding has failed, with that cause.
+    const impossible = impossibleProfiles(profiles)
+    if (impossible.length > 0) {
+      health.failed(impossible.map((i) => i.message).join('; '), Date.now())
+      this.o.log(
+        `live: session ${run.session.id} is not transcoded: ${impossible.map((i) => `${i.field}: ${i.message}`).join('; ')}`
+      )
+      return
+    }
+    run.ladder = startTranscoder({
+      ffmpeg: this.o.ffmpeg,
+      prepare: async (n) => {
+        if (n > 1) {
+          if (!live()) throw new Error('the publish has ended')
+          this.o.log(`live: transcoder of session ${run.session.id} restarts (attempt ${n})`)
+        }
+        health.attempt()
+        return { args: ladderArgs(input, dir, profiles, src, n > 1), renditions: ladder, out: dir }
+      },
+      restartable: live,
+      // A ladder that fails at once may work the next time (the pull, a busy machine): the backoff
+      // keeps a hopeless one cheap.
+      restartNeverUp: true,
+      // A ladder whose media time stops while the source's goes on has hung: killed (the cause
+      // says so) and restarted. A source that is quiet itself excuses it.
+      stallMs: LADDER_STALL_MS,
+      stallExcused: () => Date.now() - sourceAdvanced > LADDER_STALL_MS / 3,
+      onProgress: (sec) => health.ladderProgress(Date.now(), sec),
+      onFlowing: () => health.flowing(Date.now()),
       onExit: (exit, next) => {
-        stopPoll()
-        if (exit.code !== 0 && exit.code !== 255)
-          this.o.log(
-            `live: transcoder of session ${run.session.id} ${exit.spawnError ? `did not start: ${exit.spawnError.message}` : `exited ${exit.signal ?? exit.code}: ${exit.stderr.slice(-5).join(' | ')}`}` +
-              (next ? `; restarting in ${next.delayMs} ms` : '')
-          )
+        if (!exit.stopped && exit.code !== 0 && live()) health.failed(exitCause(exit), Date.now())
+        log('transcoder', exit, next)
       }
     })
   }
 
-  /** Writes a run's master playlist once every rendition has a playlist (a player may pick any). */
-  private pollMaster(dir: string, renditions: RenditionInfo[]): () => void {
-    let written = false
+  /**
+   * Writes a run's master playlist once the source has a playlist and the ladder has one too (or
+   * has had a few seconds, or has failed: the source plays meanwhile), and again as more
+   * renditions appear. Players that load it later get the whole ladder.
+   */
+  private pollMaster(
+    dir: string,
+    renditions: RenditionInfo[],
+    health: TranscodeHealth
+  ): () => void {
+    let listed = 0
+    let sourceSince: number | undefined
     const writeMaster = async (): Promise<void> => {
-      if (written || !renditions.every((r) => existsSync(join(dir, r.dir, 'index.m3u8')))) return
-      written = true
-      await writeRunMaster(dir, renditions)
+      const have = renditions.filter((r) => existsSync(join(dir, r.dir, 'index.m3u8')))
+      if (!have.includes(renditions[0]!)) return
+      sourceSince ??= Date.now()
+      const waiting =
+        have.length < renditions.length &&
+        Date.now() - sourceSince < LADDER_WAIT_MS &&
+        !health.issues().length
+      if (waiting || have.length <= listed) return
+      listed = have.length
+      await writeRunMaster(dir, have)
     }
     const poll = setInterval(() => void writeMaster().catch(() => undefined), 200)
     return () => {
@@ -374,11 +489,15 @@ export class LiveManager implements LiveControl, IngestHooks {
       await run.starting
       this.stopForwarders(run)
       await Promise.all(run.stopping)
-      const t = run.transcoder
-      if (t) {
-        // The ingest closed the pull, so ffmpeg is flushing; only a stuck one gets signalled.
-        const quick = await Promise.race([t.done.then(() => true), sleep(8000).then(() => false)])
-        if (!quick) await t.stop(3000)
+      const ffmpegs = [run.transcoder, run.ladder].filter((t) => t !== undefined)
+      await Promise.all(
+        ffmpegs.map(async (t) => {
+          // The ingest closed the pull, so ffmpeg is flushing; only a stuck one gets signalled.
+          const quick = await Promise.race([t.done.then(() => true), sleep(8000).then(() => false)])
+          if (!quick) await t.stop(3000)
+        })
+      )
+      if (run.transcoder) {
         run.priorSeconds += run.lastProgress
         run.lastProgress = 0
       }
@@ -484,6 +603,8 @@ export class LiveManager implements LiveControl, IngestHooks {
     }
     const assembled = await assembleRecording(dir).catch(() => ({ ok: false, duration: 0 }))
     const hasMp4 = assembled.ok ? await makeMp4(dir, this.o.ffmpeg) : false
+    // Each rendition's MP4 too, for a download menu (GET /playback/{sessionId} lists them).
+    if (hasMp4) await makeDownloads(dir, this.o.ffmpeg).catch(() => [])
     finishSession(this.o.db, s.id, {
       duration: assembled.ok ? assembled.duration : seconds || s.duration,
       status: assembled.ok ? 'ready' : 'failed',

@@ -1,6 +1,10 @@
-// The ffmpeg that pulls one publish run from the RTMP ingest and writes its HLS ladder: decode
-// once, one scaled H.264 encode per profile, AAC audio, one event playlist per rendition (the
-// master is ours). Without profiles: the source only, H.264 copied when it is H.264.
+// The ffmpegs that pull one publish run from the RTMP ingest, each supervised on its own:
+// - the source recorder: the source as it arrives, H.264 and AAC copied (no encode), into source/;
+// - the ladder (only with profiles): decode once, one scaled H.264 encode per profile, AAC audio,
+//   one event playlist per rendition in v<i>/.
+// Neither depends on the other, so a ladder that fails costs no recorded media. A restart after a
+// crash appends to the same playlists (ffmpeg's append_list marks the join with
+// EXT-X-DISCONTINUITY). The master playlists are ours.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { QUIET_WITH_PROGRESS } from '../node/ffmpeg/progress'
@@ -8,7 +12,7 @@ import { SupervisedFfmpeg, type FfmpegExit } from '../node/ffmpeg/supervised'
 import type { NextAttempt } from '../node/supervised'
 import type { Backoff } from '../shared/backoff'
 import type { Profile } from '../shared/profiles'
-import type { RenditionInfo } from './recordings'
+import { SOURCE_DIR, type RenditionInfo } from './recordings'
 
 export const AUDIO_BITRATE = 128_000
 /**
@@ -79,12 +83,16 @@ export function ladderRenditions(profiles: Profile[], hasAudio: boolean): Rendit
   })
 }
 
-/** Arguments for a ladder run. `input` is the RTMP pull URL; `out` the run directory. */
+/**
+ * Arguments for a ladder attempt. `input` is the RTMP pull URL; `out` the run directory; `append`
+ * for a restart (the playlists go on after a discontinuity).
+ */
 export function ladderArgs(
   input: string,
   out: string,
   profiles: Profile[],
-  src: SourceInfo
+  src: SourceInfo,
+  append = false
 ): string[] {
   const n = profiles.length
   const labels = profiles.map((_, i) => `[s${i}]`).join('')
@@ -127,7 +135,15 @@ export function ladderArgs(
   if (src.hasAudio) args.push('-c:a', 'aac', '-b:a', String(AUDIO_BITRATE), '-ac', '2')
   const hlsTime = profiles.map(gopSeconds).find((g): g is number => g !== 'intra') ?? DEFAULT_GOP_S
   const map = profiles.map((_, i) => (src.hasAudio ? `v:${i},a:${i}` : `v:${i}`)).join(' ')
-  return [...args, ...hlsArgs(out, hlsTime, map)]
+  return [
+    ...args,
+    ...hlsArgs({ seconds: hlsTime, append }),
+    '-hls_segment_filename',
+    join(out, 'v%v', 'seg%05d.ts'),
+    '-var_stream_map',
+    map,
+    join(out, 'v%v', 'index.m3u8')
+  ]
 }
 
 export function sourceRendition(src: SourceInfo): RenditionInfo {
@@ -135,7 +151,7 @@ export function sourceRendition(src: SourceInfo): RenditionInfo {
   const h = src.height > 0 ? src.height : 720
   const level = h264Level(w, h, 0)
   return {
-    dir: 'v0',
+    dir: SOURCE_DIR,
     name: 'source',
     width: w,
     height: h,
@@ -146,8 +162,11 @@ export function sourceRendition(src: SourceInfo): RenditionInfo {
   }
 }
 
-/** No profiles: the source as one rendition, H.264 copied (no transcoding) when it is H.264. */
-export function sourceArgs(input: string, out: string, src: SourceInfo): string[] {
+/**
+ * The source recorder: the source as one rendition in source/, H.264 copied (no transcoding) when
+ * it is H.264. `append` for a restart.
+ */
+export function sourceArgs(input: string, out: string, src: SourceInfo, append = false): string[] {
   const args = [...inputArgs(input), '-map', '0:v:0']
   if (src.hasAudio) args.push('-map', '0:a:0')
   if (src.videoIsH264) args.push('-c:v', 'copy')
@@ -164,7 +183,13 @@ export function sourceArgs(input: string, out: string, src: SourceInfo): string[
   // profiles.
   if (src.hasAudio && src.audioIsAac) args.push('-c:a', 'copy')
   else if (src.hasAudio) args.push('-c:a', 'aac', '-b:a', String(AUDIO_BITRATE), '-ac', '2')
-  return [...args, ...hlsArgs(out, DEFAULT_GOP_S, src.hasAudio ? 'v:0,a:0' : 'v:0')]
+  return [
+    ...args,
+    ...hlsArgs({ seconds: DEFAULT_GOP_S, append }),
+    '-hls_segment_filename',
+    join(out, SOURCE_DIR, 'seg%05d.ts'),
+    join(out, SOURCE_DIR, 'index.m3u8')
+  ]
 }
 
 function inputArgs(input: string): string[] {
@@ -181,7 +206,8 @@ function inputArgs(input: string): string[] {
   ]
 }
 
-function hlsArgs(out: string, seconds: number, map: string): string[] {
+function hlsArgs(o: { seconds: number; append: boolean }): string[] {
+  const { seconds } = o
   return [
     '-f',
     'hls',
@@ -196,12 +222,9 @@ function hlsArgs(out: string, seconds: number, map: string): string[] {
     '-hls_flags',
     // program_date_time: each segment says the wall-clock time it starts at, so a live player can
     // tell how far behind live it is (the live monitor shows it).
-    'independent_segments+temp_file+program_date_time',
-    '-hls_segment_filename',
-    join(out, 'v%v', 'seg%05d.ts'),
-    '-var_stream_map',
-    map,
-    join(out, 'v%v', 'index.m3u8')
+    // append_list (a restart): the playlist goes on where the crashed attempt left it, its
+    // segment numbers continue, and the join gets EXT-X-DISCONTINUITY (the timestamps restart).
+    'independent_segments+temp_file+program_date_time' + (o.append ? '+append_list' : '')
   ]
 }
 
@@ -225,8 +248,18 @@ export interface TranscoderOptions {
   onStart?: (n: number, attempt: TranscoderAttempt) => void
   /** Media time written so far by the current attempt, in seconds (0 means nothing written yet). */
   onProgress: (seconds: number) => void
+  /** Attempt n is writing media (showsMediaFlowing). */
+  onFlowing?: (n: number) => void
   onExit?: (exit: FfmpegExit, next?: NextAttempt) => void
   backoff?: Backoff
+  /**
+   * Restart an attempt that failed before it ever wrote media too (the ladder: a pull that failed
+   * once may work the next time). Default: only after media had flowed.
+   */
+  restartNeverUp?: boolean
+  /** Media time not advancing for this long (unless excused) is a hung ffmpeg: killed, restarted. */
+  stallMs?: number
+  stallExcused?: () => boolean
 }
 
 export interface RunningTranscoder {
@@ -243,9 +276,9 @@ export interface RunningTranscoder {
 }
 
 /**
- * The run's transcoding, supervised: an ffmpeg that crashes (any end but a clean one) after it had
- * written media, while the source is still live, is started again after TRANSCODE_BACKOFF from the
- * live source, into the output `prepare` gives it.
+ * One of the run's ffmpegs, supervised: one that crashes (any end but a clean one) after it had
+ * written media (or at any time, with restartNeverUp), while the source is still live, is started
+ * again after TRANSCODE_BACKOFF from the live source, with the arguments `prepare` gives it.
  */
 export function startTranscoder(o: TranscoderOptions): RunningTranscoder {
   let current: TranscoderAttempt | undefined
@@ -259,12 +292,17 @@ export function startTranscoder(o: TranscoderOptions): RunningTranscoder {
     },
     backoff: o.backoff ?? TRANSCODE_BACKOFF,
     decide: (exit) =>
-      exit.code !== 0 && exit.everUp && !exit.spawnError && o.restartable() ? 'restart' : 'give-up',
+      exit.code !== 0 && (exit.everUp || o.restartNeverUp) && !exit.spawnError && o.restartable()
+        ? 'restart'
+        : 'give-up',
     onStart: (_child, n) => o.onStart?.(n, current!),
     // Media time written so far feeds the session's duration; 0 means nothing written yet.
     onProgress: (b) => {
       if (b.outTimeUs > 0) o.onProgress(b.outTimeUs / 1e6)
     },
+    onFlowing: o.onFlowing,
+    stallMs: o.stallMs,
+    stallExcused: o.stallExcused,
     onExit: o.onExit
   })
   ffmpeg.start()

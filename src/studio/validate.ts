@@ -7,7 +7,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { components } from '../shared/api/schema'
-import type { Profile } from '../shared/profiles'
+import { impossibleProfiles, type Profile } from '../shared/profiles'
 import generated from './schemas/request-schemas.json'
 
 export class HttpError extends Error {
@@ -84,6 +84,58 @@ function assertSchema<T>(validate: ValidateFunction<T>, body: unknown): asserts 
 }
 
 // ---- The server's rules, applied once the schema has passed ----
+
+/**
+ * Onair's own rules, past the reference's schema (a documented deviation: Livepeer accepts these
+ * and fails later, when it transcodes). 422 with Ajv-shaped errors, so a client reads them as it
+ * reads the schema's: the field, the keyword and the limit.
+ */
+function deviationError(
+  errors: Array<{ path: string; keyword: string; params: Record<string, unknown>; message: string }>
+): HttpError {
+  return schemaError(
+    errors.map((e) => ({
+      instancePath: e.path,
+      schemaPath: `#/onair/${e.keyword}`,
+      keyword: e.keyword,
+      params: e.params,
+      message: e.message
+    }))
+  )
+}
+
+/** Stream names: Livepeer's schema gives no limit, so the local studio keeps them to 500 characters. */
+export const STREAM_NAME_MAX = 500
+
+export function checkStreamName(name: unknown): void {
+  // Characters as Ajv counts them (code points).
+  if (typeof name === 'string' && [...name].length > STREAM_NAME_MAX)
+    throw deviationError([
+      {
+        path: '/name',
+        keyword: 'maxLength',
+        params: { limit: STREAM_NAME_MAX },
+        message: `must NOT have more than ${STREAM_NAME_MAX} characters`
+      }
+    ])
+}
+
+/** Profiles no H.264 encoder can make (shared/profiles.ts encoderIssues): 422, each field named. */
+export function checkEncoderLimits(profiles: readonly Profile[] | null | undefined): void {
+  const issues = impossibleProfiles(profiles ?? [])
+  if (issues.length === 0) return
+  throw deviationError(
+    issues.map((i) => {
+      const limit = /more than (\d+)$/.exec(i.message)
+      return {
+        path: '/' + i.field.split('.').join('/'),
+        keyword: limit ? 'maximum' : 'multipleOf',
+        params: limit ? { comparison: '<=', limit: Number(limit[1]) } : { multipleOf: 2 },
+        message: i.message
+      }
+    })
+  )
+}
 
 /** Pull streams are an experiment the reference gates per user; no local user is in it. */
 export function rejectPull(pull: unknown): void {
@@ -169,6 +221,7 @@ export function checkUserTagsSize(userTags: Record<string, unknown> | undefined)
 export function checkProfiles(profiles: unknown): Profile[] | null {
   const body = { profiles }
   assertSchema(validateProfilesField, body)
+  checkEncoderLimits(body.profiles)
   checkProfileNames(body.profiles)
   return body.profiles ?? null
 }
@@ -221,6 +274,8 @@ export function checkCreate(
   resolveTargets: TargetResolver = noTargets
 ): StreamInput & { name: string } {
   assertSchema(validateNewStream, body)
+  checkStreamName(body.name)
+  checkEncoderLimits(body.profiles)
   rejectPull(body.pull)
   requireRecordForRecordingSpec(body.recordingSpec, body.record)
   checkPlaybackPolicy(body.playbackPolicy)
@@ -239,6 +294,8 @@ export function checkCreate(
  */
 export function checkPatch(body: unknown, resolveTargets: TargetResolver = noTargets): StreamInput {
   assertSchema(validateStreamPatch, body)
+  checkStreamName(body.name)
+  checkEncoderLimits(body.profiles)
   checkProfileNames(body.profiles)
   if (body.multistream?.targets) resolveTargets(body.multistream.targets, new Set())
   checkPlaybackPolicy(body.playbackPolicy)

@@ -67,6 +67,16 @@ describe('bad input', () => {
     expect(await text(issues.locator('[data-field="profiles.1.name"]'))).toBe(
       'Profile 2: duplicate profile name "720p"'
     )
+    // What no H.264 encoder makes is refused too, with the limit; a low bitrate is only advice.
+    await page.getByTestId('profile-0-width').fill('99999')
+    await page.getByTestId('create-stream-submit').click()
+    await eventually(() => text(issues.locator('[data-field="profiles.0.width"]'))).toBe(
+      'Profile 1: width 99999 is more than 4096'
+    )
+    await page.getByTestId('profile-2-bitrate').fill('1')
+    await eventually(() => text(page.getByTestId('profile-warnings'))).toBe(
+      'Profile 3: bitrate is low for 640x360 at 30 fps: below about 139 kbps the picture breaks into blocks'
+    )
 
     expect(calls.filter((c) => c === 'createStream')).toEqual([])
     expect((await shell.core.listStreams({})).items.length).toBe(before)

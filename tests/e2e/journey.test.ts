@@ -88,7 +88,7 @@ describe('renderer journey', () => {
     await shot(page, 'stream-page-live')
   })
 
-  it('stops; the session shows up, its recording turns ready without a reload, and plays 3 renditions', async () => {
+  it('stops; the session shows up, its recording turns ready without a reload, and plays the source and 3 renditions', async () => {
     const { page } = app
     await stopLive(page)
     const rows = page.getByTestId('session-row')
@@ -122,7 +122,9 @@ describe('renderer journey', () => {
     await page.getByTestId('stream-page').waitFor()
     const options = await playFirstReady(page, 'player-ladder')
     expect(options[0]).toBe('Auto')
-    expect(options).toHaveLength(4)
+    // The source (recorded as it arrived) beside the three profiles, named as such.
+    expect(options).toHaveLength(5)
+    expect(options.filter((o) => o.startsWith('Source ('))).toHaveLength(1)
     expect(options.slice(1).join(' ')).toMatch(/720p.*480p.*360p|360p.*480p.*720p/)
     // Labels give each profile's own bitrate, exactly and in one unit: 800 kbps is "0.8 Mbps", not "1.0 Mbps".
     expect(options).toContain('720p (1280×720), 3 Mbps')
@@ -165,6 +167,7 @@ describe('renderer journey', () => {
     const options = await playFirstReady(page, 'player-single')
     expect(options).toHaveLength(2)
     expect(options[0]).toBe('Auto')
+    expect(options[1]).toMatch(/^Source \(/)
   })
 
   it('record toggles off and on; the key is masked until revealed; the stream is deleted', async () => {

@@ -35,7 +35,7 @@ describe('live monitor', () => {
       { timeout: 60_000 }
     )
     await eventually(() => text(page.getByTestId('rendition-now')), 30_000).toMatch(
-      /^Playing (720p|480p|360p) \(\d+×\d+\), /
+      /^Playing (Source|720p|480p|360p) \(\d+×\d+\), /
     )
     const latency = page.getByTestId('live-latency')
     await eventually(() => text(latency), 30_000).toMatch(/^Live · \d+\.\d s behind$/)

@@ -2,7 +2,7 @@
 // passes here. One tuple schema per call, checked by the single dispatcher both shells use.
 import { z } from 'zod'
 import { CAPTURE_KINDS, MAX_CALL_BYTES, type CallName } from '../../shared/contract'
-import type { Profile } from '../../shared/profiles'
+import { impossibleProfiles, type Profile } from '../../shared/profiles'
 import { CORNERS } from '../../shared/scene-layout'
 import {
   IMAGE_FILE,
@@ -38,6 +38,23 @@ const profile = z
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
 type Assert<T extends true> = T
 type _ProfileSchemaIsProfile = Assert<Same<z.infer<typeof profile>, Profile>>
+
+// A ladder no H.264 encoder can make (sides outside 128-4096 or odd, fps over 120) is refused here
+// too, before it reaches any service: Livepeer accepts it and fails only when it transcodes.
+const ladder = z
+  .array(profile)
+  .max(20)
+  .superRefine((ps, ctx) => {
+    for (const issue of impossibleProfiles(ps))
+      ctx.addIssue({
+        code: 'custom',
+        message: issue.message,
+        path: issue.field
+          .split('.')
+          .slice(1)
+          .map((k) => (/^\d+$/.test(k) ? Number(k) : k))
+      })
+  })
 
 const pageArgs = z
   .object({
@@ -169,7 +186,7 @@ export const CALL_ARGS = {
     z
       .object({
         name: z.string().max(5000),
-        profiles: z.array(profile).max(20),
+        profiles: ladder,
         record: z.boolean()
       })
       .strict()
@@ -179,7 +196,7 @@ export const CALL_ARGS = {
       .object({
         id,
         name: z.string().max(5000).optional(),
-        profiles: z.array(profile).max(20).optional()
+        profiles: ladder.optional()
       })
       .strict()
   ]),

@@ -1,11 +1,15 @@
 // Routes without auth, as the reference: /api/ingest and /api/playback/{id}.
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { StudioContext } from '../context'
 import type { Router } from '../http'
+import { readDownloads, sessionDir } from '../recordings'
 import { getSession } from '../session-store'
 import { getStreamByPlaybackId } from '../stream-store'
 import { HttpError } from '../validate'
 
 const HLS = { hrn: 'HLS (TS)', type: 'html5/application/vnd.apple.mpegurl' }
+const MP4 = { hrn: 'MP4', type: 'html5/video/mp4' }
 
 export function publicRoutes(router: Router, ctx: StudioContext): void {
   router.add('GET', /^\/api\/ingest\/?$/, async () => {
@@ -37,11 +41,25 @@ export function publicRoutes(router: Router, ctx: StudioContext): void {
     // A session id with a ready recording plays as a recording (the reference's resolution order).
     const session = /^[0-9a-f-]{36}$/.test(id) ? getSession(ctx.db, id) : undefined
     if (session?.record && session.recordingStatus === 'ready') {
+      const dir = sessionDir(ctx.dataDir, session.id)
+      // Then an MP4 per rendition, the source first, as the reference lists its static MP4s.
+      const mp4s = await Promise.all(
+        (await readDownloads(dir)).map(async (d) => ({
+          ...MP4,
+          url: `${base}/recordings/${session.id}/${d.file}`,
+          size: (await stat(join(dir, d.file)).catch(() => undefined))?.size ?? 0,
+          width: d.width,
+          height: d.height,
+          bitrate: d.bitrate
+        }))
+      )
       return {
         status: 200,
         body: {
           type: 'recording',
-          meta: { source: [{ ...HLS, url: `${base}/recordings/${session.id}/index.m3u8` }] }
+          meta: {
+            source: [{ ...HLS, url: `${base}/recordings/${session.id}/index.m3u8` }, ...mp4s]
+          }
         }
       }
     }

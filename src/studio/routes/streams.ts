@@ -88,6 +88,12 @@ export function streamRoutes(router: Router, ctx: StudioContext): void {
     return { status: 200, body: toApi(ownStream(ctx, req).stream) }
   })
 
+  // Livepeer's stream health (its analyzer's route): the conditions behind isHealthy.
+  router.add('GET', new RegExp(`^/api/data/stream/${ID}/health$`), async (req) => {
+    const { stream } = ownStream(ctx, req)
+    return { status: 200, body: ctx.live.healthReport(stream.id) }
+  })
+
   router.add('PATCH', new RegExp(`^/api/stream/${ID}$`), async (req) => {
     requireUser(ctx, req.raw)
     const input = checkPatch((await req.body()) ?? {}, laterTargets)

@@ -109,6 +109,26 @@ describe('POST /stream', () => {
     expect(dup.body.errors).toEqual(['duplicate profile name "a"'])
   })
 
+  it('422 for a name over 500 characters and for a profile no H.264 encoder makes (deviations)', async () => {
+    expect((await create({ name: 'x'.repeat(500) })).status).toBe(201)
+    const long = await create({ name: 'x'.repeat(501) })
+    expect(long.status).toBe(422)
+    expect(JSON.parse(long.body.errors[0]!)).toMatchObject({
+      instancePath: '/name',
+      keyword: 'maxLength',
+      params: { limit: 500 }
+    })
+    const wide = await create({
+      name: 'wide',
+      profiles: [{ name: 'x', width: 99999, height: 720, bitrate: 3_000_000, fps: 30 }]
+    })
+    expect(wide.status).toBe(422)
+    expect(JSON.parse(wide.body.errors[0]!)).toMatchObject({
+      instancePath: '/profiles/0/width',
+      message: 'width 99999 is more than 4096'
+    })
+  })
+
   it('400 for recordingSpec without record, malformed JSON; 413 for an oversized body', async () => {
     const spec = await create({ name: 'x', recordingSpec: { profiles: null } })
     expect(spec.status).toBe(400)

@@ -96,9 +96,16 @@ describe('publishing to the local studio', () => {
       20_000,
       'the live master playlist'
     )
+    // The source first (pushed at 1280x720), then the ladder.
     const lines = variants(master)
-    expect(lines).toHaveLength(3)
-    for (const [i, res] of ['1280x720', '854x480', '640x360'].entries()) {
+    expect(lines).toHaveLength(4)
+    expect(master.split('\n').filter((l) => l.endsWith('.m3u8'))).toEqual([
+      'source/index.m3u8',
+      'v0/index.m3u8',
+      'v1/index.m3u8',
+      'v2/index.m3u8'
+    ])
+    for (const [i, res] of ['1280x720', '1280x720', '854x480', '640x360'].entries()) {
       expect(lines[i]).toContain(`RESOLUTION=${res}`)
       expect(lines[i]).toMatch(/BANDWIDTH=\d+/)
       expect(lines[i]).toMatch(/CODECS="avc1\.[0-9a-f]{6},mp4a\.40\.2"/)
@@ -111,14 +118,16 @@ describe('publishing to the local studio', () => {
     expect(done.sourceSegmentsDuration).toBeGreaterThan(6.5)
     expect(done.sourceSegmentsDuration).toBeLessThan(9.5)
     const vod = await (await fetch(done.recordingUrl!)).text()
-    expect(variants(vod)).toHaveLength(3)
-    // Each rendition: the right frame size, ends with ENDLIST, decodes end to end.
-    for (const [i, [w, h]] of [
-      [1280, 720],
-      [854, 480],
-      [640, 360]
-    ].entries()) {
-      const url = `${base}/recordings/${done.id}/v${i}.m3u8`
+    expect(variants(vod)).toHaveLength(4)
+    // Each rendition, the source included: the right frame size, ends with ENDLIST, decodes end to
+    // end.
+    for (const [dir, [w, h]] of [
+      ['source', [1280, 720]],
+      ['v0', [1280, 720]],
+      ['v1', [854, 480]],
+      ['v2', [640, 360]]
+    ] as const) {
+      const url = `${base}/recordings/${done.id}/${dir}.m3u8`
       const text = await (await fetch(url)).text()
       expect(text).toContain('#EXT-X-ENDLIST')
       const probe = await ffprobe(url)
@@ -134,6 +143,12 @@ describe('publishing to the local studio', () => {
     expect(done.mp4Url).toBe(`${base}/recordings/${done.id}/recording.mp4`)
     const mp4 = await ffprobe(done.mp4Url!)
     expect(mp4.duration).toBeGreaterThan(6.5)
+    // The MP4 is the source, copied: the publisher's H.264 at its size.
+    expect(mp4.streams.find((s) => s.codec_type === 'video')).toMatchObject({
+      codec_name: 'h264',
+      width: 1280,
+      height: 720
+    })
     const after = (
       await api<{ isActive: boolean }>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)
     ).body

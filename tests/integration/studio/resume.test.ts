@@ -43,7 +43,7 @@ describe('resume window and termination', () => {
     expect(all).toHaveLength(1)
     expect(done.recordingStatus).toBe('ready')
     const vod = await (
-      await fetch(`${studio.apiUrl.replace(/\/api$/, '')}/recordings/${done.id}/v0.m3u8`)
+      await fetch(`${studio.apiUrl.replace(/\/api$/, '')}/recordings/${done.id}/source.m3u8`)
     ).text()
     expect(vod).toContain('#EXT-X-DISCONTINUITY')
     expect(vod).toContain('run0/')
@@ -55,7 +55,7 @@ describe('resume window and termination', () => {
     // Each run on its own decodes without a single error.
     const dir = `${studio.dataDir}/media/${done.id}`
     for (const run of ['run0', 'run1']) {
-      expect((await decodeAll(`${dir}/${run}/v0/index.m3u8`)).stderr).toBe('')
+      expect((await decodeAll(`${dir}/${run}/source/index.m3u8`)).stderr).toBe('')
     }
   })
 

@@ -1,7 +1,10 @@
-// A transcoder that crashes while the publisher is still live is supervised: it is started again from
-// the live ingest after its backoff, as the session's next run, and the publisher never notices. The
-// recording holds both runs and plays. Real ffmpegs, real RTMP; the crash is a SIGKILL.
+// The source recorder (the one ffmpeg of a stream without profiles) that crashes while the publisher
+// is still live is supervised: it is started again from the live ingest after its backoff, appending
+// to the same run's playlist after a discontinuity, and the publisher never notices. The recording
+// holds both attempts and plays. Real ffmpegs, real RTMP; the crash is a SIGKILL. (The ladder's own
+// crash is source-recording.test.ts.)
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -27,7 +30,7 @@ afterAll(async () => {
 })
 
 describe('transcoder supervision', () => {
-  it('restarts a killed transcoder as the next run while the publisher goes on', async () => {
+  it('restarts a killed source recorder in the same run while the publisher goes on', async () => {
     const stream = await calls.createStream({ name: 'crashing transcoder', record: true })
     const pushed = 20
     const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
@@ -45,12 +48,15 @@ describe('transcoder supervision', () => {
     expect(others).toEqual([])
 
     process.kill(transcoder!, 'SIGKILL')
+    const playlist = join(media, 'run0', 'source', 'index.m3u8')
     await waitFor(
-      async () => existsSync(join(media, 'run1', 'v0', 'index.m3u8')),
+      async () => (await readFile(playlist, 'utf8')).includes('#EXT-X-DISCONTINUITY'),
       15_000,
-      'the restarted run'
+      'the restart to append to the playlist'
     )
-    expect(studio.logLines().some((l) => l.includes('restarts as run 1'))).toBe(true)
+    expect(studio.logLines().some((l) => l.includes('source recorder of session'))).toBe(true)
+    // A restart is not a new run.
+    expect(existsSync(join(media, 'run1'))).toBe(false)
     // The publisher never noticed: its push ends in order.
     expect(await push.done).toBe(0)
 
@@ -58,10 +64,9 @@ describe('transcoder supervision', () => {
     expect((await calls.sessionsOf(stream.id)).map((s) => s.id)).toEqual([session.id])
     expect(done.recordingStatus).toBe('ready')
     const vod = await (
-      await fetch(`${studio.apiUrl.replace(/\/api$/, '')}/recordings/${done.id}/v0.m3u8`)
+      await fetch(`${studio.apiUrl.replace(/\/api$/, '')}/recordings/${done.id}/source.m3u8`)
     ).text()
-    expect(vod).toContain('run0/')
-    expect(vod).toContain('run1/')
+    expect(vod).toContain('run0/source/')
     expect(vod).toContain('#EXT-X-DISCONTINUITY')
     expect((await decodeAll(done.recordingUrl!, false)).ok).toBe(true)
     // Only the restart's gap (its backoff and a new pull) is missing.

@@ -29,6 +29,22 @@ describe('stream health in words', () => {
     })
   })
 
+  it("reads the local studio's own lines (health.ts) without saying the failure twice", () => {
+    const w = streamHealthInWords({
+      isHealthy: false,
+      issues: [
+        'Transcoding: the transcoder failed (width 99999 is more than 4096)',
+        'TranscodeRealTime: the transcoder runs at 0.72x real time, too slow for live'
+      ],
+      conditions: conditions(false, false, null),
+      renditions: LADDER
+    })
+    expect(w.sentences).toEqual([
+      '720p and 480p are not being made: the transcoder failed (width 99999 is more than 4096). Viewers get the source only.',
+      '720p and 480p are made slower than real time: viewers of them may wait or stall.'
+    ])
+  })
+
   it('reads a failed transcoder from the condition alone, and from an issue alone (no health endpoint)', () => {
     expect(
       streamHealthInWords({

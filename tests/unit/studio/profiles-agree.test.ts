@@ -49,8 +49,9 @@ const name = fc.oneof(
 const validProfile = fc.record(
   {
     name: fc.constantFrom('720p', '480p', '360p', 'a', 'source'),
-    width: fc.integer({ min: 128, max: 4096 }),
-    height: fc.integer({ min: 128, max: 4096 }),
+    // Even sides within the encoder's limits (shared/profiles.ts ENCODER_LIMITS).
+    width: fc.integer({ min: 64, max: 2048 }).map((n) => n * 2),
+    height: fc.integer({ min: 64, max: 2048 }).map((n) => n * 2),
     bitrate: fc.integer({ min: 400, max: 10_000_000 }),
     fps: fc.integer({ min: 0, max: 120 }),
     fpsDen: fc.integer({ min: 1, max: 1001 }),
@@ -66,10 +67,10 @@ const validProfile = fc.record(
 const REMOVE = Symbol('remove')
 const edits: Record<string, fc.Arbitrary<unknown>> = {
   name,
-  width: int([127, 128, 1280]),
-  height: int([127, 128, 720]),
+  width: int([127, 128, 129, 1280, 4096, 4097, 4098]),
+  height: int([127, 128, 129, 720, 4096, 4097, 4098]),
   bitrate: int([399, 400, 3_000_000]),
-  fps: int([-1, 0, 30]),
+  fps: int([-1, 0, 30, 120, 121]),
   fpsDen: int([0, 1, 1001]),
   quality: int([-1, 0, 44, 45]),
   gop: fc.constantFrom('2.0', '0', 'intra', '', 2, null),
@@ -150,6 +151,14 @@ describe('validateProfiles agrees with the schema and the server rules', () => {
     ['501 characters', [{ ...RECOMMENDED_PROFILES[0], name: 'x'.repeat(501) }], false],
     ['a hole in the array', holey, false],
     ['width 127', [{ ...RECOMMENDED_PROFILES[0], width: 127 }], false],
+    ['width 4096: the largest an encoder makes', [{ ...RECOMMENDED_PROFILES[0], width: 4096 }], true],
+    ['width 99999: no encoder makes it', [{ ...RECOMMENDED_PROFILES[0], width: 99999 }], false],
+    ['height 4098', [{ ...RECOMMENDED_PROFILES[0], height: 4098 }], false],
+    ['an odd width', [{ ...RECOMMENDED_PROFILES[0], width: 1279 }], false],
+    ['fps 120', [{ ...RECOMMENDED_PROFILES[0], fps: 120 }], true],
+    ['fps 121', [{ ...RECOMMENDED_PROFILES[0], fps: 121 }], false],
+    ['fps 240000/1001 (239.76)', [{ ...RECOMMENDED_PROFILES[0], fps: 240000, fpsDen: 1001 }], false],
+    ['fps 120000/1001 (119.88)', [{ ...RECOMMENDED_PROFILES[0], fps: 120000, fpsDen: 1001 }], true],
     ['named "source"', [{ ...RECOMMENDED_PROFILES[0], name: 'source' }], false]
   ])('%s', (_what, profiles, ok) => {
     expect(validateProfiles(profiles).length === 0).toBe(ok)

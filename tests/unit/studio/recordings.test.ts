@@ -57,9 +57,35 @@ describe('playlists', () => {
   it('master lists every rendition with BANDWIDTH, RESOLUTION and CODECS', () => {
     const m = masterPlaylist(R, (r) => `${r.dir}.m3u8`)
     expect(m).toContain(
-      '#EXT-X-STREAM-INF:BANDWIDTH=3428000,RESOLUTION=1280x720,CODECS="avc1.64001f,mp4a.40.2"\nv0.m3u8'
+      '#EXT-X-STREAM-INF:BANDWIDTH=3428000,RESOLUTION=1280x720,CODECS="avc1.64001f,mp4a.40.2",NAME="720p"\nv0.m3u8'
     )
     expect(m).toContain('RESOLUTION=640x360')
+    // A name cannot break out of its quoted string.
+    expect(masterPlaylist([{ ...R[0]!, name: 'a"b\nc' }], (r) => r.dir)).toContain(
+      'NAME="a\'b\'c"\n'
+    )
+  })
+
+  it('keeps a discontinuity inside a run and the segments’ wall-clock times', () => {
+    const text = [
+      '#EXTM3U',
+      '#EXTINF:2.000000,',
+      '#EXT-X-PROGRAM-DATE-TIME:2026-11-24T11:01:59.603+0000',
+      'seg00000.ts',
+      '#EXT-X-DISCONTINUITY',
+      '#EXTINF:2.000000,',
+      '#EXT-X-PROGRAM-DATE-TIME:2026-11-24T11:02:04.695+0000',
+      'seg00001.ts'
+    ].join('\n')
+    expect(parseMediaPlaylist(text)).toEqual([
+      { duration: 2, uri: 'seg00000.ts', dateTime: '2026-11-24T11:01:59.603+0000' },
+      {
+        duration: 2,
+        uri: 'seg00001.ts',
+        discontinuity: true,
+        dateTime: '2026-11-24T11:02:04.695+0000'
+      }
+    ])
   })
 
   it('parses segments and their durations, ignoring tags', () => {
@@ -116,6 +142,40 @@ describe('assembleRecording', () => {
     expect(v0).not.toContain('seg00009')
     const master = await readFile(join(dir, 'index.m3u8'), 'utf8')
     expect(master.match(/EXT-X-STREAM-INF/g)).toHaveLength(2)
+  })
+
+  it('keeps the discontinuity a restart left inside a run, once, and never before the first segment', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rec-'))
+    await run(0, { v0: [[2, 'seg00000.ts']], v1: [[2, 'seg00000.ts']] })
+    await run(1, {
+      v0: [
+        [2, 'seg00000.ts'],
+        [2, 'seg00001.ts']
+      ],
+      v1: [[2, 'seg00000.ts']]
+    })
+    // run1's v0 was restarted after its first segment; run0's v1 restarted before any segment
+    // (append_list marks even the first segment of a fresh playlist).
+    const withBreak = (first: string[], then: string[]): string =>
+      ['#EXTM3U']
+        .concat(first.flatMap((u) => ['#EXTINF:2,', u]))
+        .concat(['#EXT-X-DISCONTINUITY'])
+        .concat(then.flatMap((u) => ['#EXTINF:2,', u]))
+        .join('\n')
+    await writeFile(
+      join(dir, 'run1', 'v0', 'index.m3u8'),
+      withBreak(['seg00000.ts'], ['seg00001.ts'])
+    )
+    await writeFile(join(dir, 'run0', 'v1', 'index.m3u8'), withBreak([], ['seg00000.ts']))
+    expect(await assembleRecording(dir)).toEqual({ ok: true, duration: 6 })
+    const v0 = await readFile(join(dir, 'v0.m3u8'), 'utf8')
+    expect(v0.match(/#EXT-X-DISCONTINUITY/g)).toHaveLength(2)
+    expect(v0).toContain(
+      'run1/v0/seg00000.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:2.000000,\nrun1/v0/seg00001.ts'
+    )
+    const v1 = await readFile(join(dir, 'v1.m3u8'), 'utf8')
+    expect(v1.match(/#EXT-X-DISCONTINUITY/g)).toHaveLength(1)
+    expect(v1.indexOf('#EXT-X-DISCONTINUITY')).toBeGreaterThan(v1.indexOf('run0/v1/seg00000.ts'))
   })
 
   it('is not ok when no segment was ever completed', async () => {

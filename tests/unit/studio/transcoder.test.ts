@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { redact } from '../../../src/shared/redact'
 import { describe, expect, it } from 'vitest'
 import { RECOMMENDED_PROFILES } from '../../../src/shared/profiles'
@@ -112,14 +113,31 @@ describe('renditions for the master playlist', () => {
   })
 })
 
-describe('source-only run (no profiles)', () => {
-  it('copies H.264 and makes one rendition at the source size', () => {
+describe('source recorder (every run, beside the ladder)', () => {
+  it('copies H.264 and makes one rendition at the source size, in source/', () => {
     const a = sourceArgs('in', '/out', src)
     expect(after(a, '-c:v')).toBe('copy')
     expect(after(a, '-c:a')).toBe('aac')
     expect(after(sourceArgs('in', '/out', { ...src, audioIsAac: true }), '-c:a')).toBe('copy')
-    expect(after(a, '-var_stream_map')).toBe('v:0,a:0')
-    expect(sourceRendition(src)).toMatchObject({ dir: 'v0', width: 1280, height: 720 })
+    expect(a.filter((x) => x === '-map')).toHaveLength(2)
+    expect(after(a, '-map')).toBe('0:v:0')
+    expect(after(a, '-hls_segment_filename')).toBe(join('/out', 'source', 'seg%05d.ts'))
+    expect(a[a.length - 1]).toBe(join('/out', 'source', 'index.m3u8'))
+    expect(sourceRendition(src)).toMatchObject({
+      dir: 'source',
+      name: 'source',
+      width: 1280,
+      height: 720
+    })
+  })
+
+  it('a restart appends to the playlists it left (source and ladder alike)', () => {
+    expect(after(sourceArgs('in', '/out', src), '-hls_flags')).not.toContain('append_list')
+    expect(after(sourceArgs('in', '/out', src, true), '-hls_flags')).toContain('append_list')
+    expect(after(ladderArgs('in', '/out', ladder, src), '-hls_flags')).not.toContain('append_list')
+    expect(after(ladderArgs('in', '/out', ladder, src, true), '-hls_flags')).toContain(
+      'append_list'
+    )
   })
 
   it('encodes when the source is not H.264', () => {

@@ -15,10 +15,13 @@ import { useLive } from '../live/live-context'
  * the rendition is (the playlist's BANDWIDTH adds audio and headroom on top of it).
  */
 export const renditionLabel = (r: Rendition, profiles: readonly Profile[] = []): string => {
-  const p =
-    profiles.find((x) => r.name !== undefined && x.name === r.name) ??
-    profiles.find((x) => x.width === r.width && x.height === r.height)
-  const name = r.height ? `${r.height}p` : (r.name ?? `Level ${r.index + 1}`)
+  // The source (recorded as it arrived) is never a profile, even at a profile's size.
+  const source = r.name === 'source'
+  const p = source
+    ? undefined
+    : (profiles.find((x) => r.name !== undefined && x.name === r.name) ??
+      profiles.find((x) => x.width === r.width && x.height === r.height))
+  const name = source ? 'Source' : r.height ? `${r.height}p` : (r.name ?? `Level ${r.index + 1}`)
   const size = r.width ? ` (${r.width}×${r.height})` : ''
   return `${name}${size}, ${formatBitrate(p?.bitrate ?? r.bitrate)}`
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import {
   ladderBitrate,
+  profileWarnings,
   RECOMMENDED_PROFILES,
   STUDIO_DEFAULT_PROFILES,
   type ProfileIssue
@@ -42,6 +43,8 @@ export function ProfilesEditor({
       bitrate: typeof p.bitrate === 'number' && p.bitrate > 0 ? p.bitrate : 0
     })) as never
   )
+  // Advice while typing (a low bitrate for the size): never a refusal.
+  const warnings = profileWarnings(payload)
   const issueAt = (i: number, wire: string): ProfileIssue | undefined =>
     issues.find((x) => x.field === `profiles.${i}.${wire}`)
   const update = (key: number, field: Field, value: string): void =>
@@ -142,6 +145,18 @@ export function ProfilesEditor({
             ))}
           </tbody>
         </table>
+      )}
+      {warnings.length > 0 && (
+        <ul className="warning" role="note" data-testid="profile-warnings">
+          {warnings.map((w) => {
+            const d = describeIssue(w)
+            return (
+              <li key={w.field} data-field={w.field}>
+                <strong>{d.where}</strong>: {d.message}
+              </li>
+            )
+          })}
+        </ul>
       )}
       <p className="muted" data-testid="ladder-total">
         Total ladder bitrate: {formatBitrate(total)} ({rows.length} rendition

@@ -68,7 +68,10 @@ const FIELD_LABELS: Record<string, string> = {
  * An issue in the creator's words: the row as it is labelled on screen ("Profile 2"), the field as it
  * is labelled, and numbers in the unit of the field (the form shows kbps; the wire is bit/s).
  */
-export function describeIssue(i: ProfileIssue): { where: string; message: string } {
+export function describeIssue(i: Pick<ProfileIssue, 'field' | 'message'>): {
+  where: string
+  message: string
+} {
   const m = /^profiles\.(\d+)(?:\.(\w+))?$/.exec(i.field)
   if (!m) return { where: i.field === 'name' ? 'Name' : i.field, message: i.message }
   const key = m[2]
