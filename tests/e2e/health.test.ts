@@ -1,4 +1,4 @@
-// Health that tells the truth: actual against target (fps and kbps), bars that agree with the word
+// Health that tells the truth: actual against target (fps and Mbps), bars that agree with the word
 // beside them, and a sustained shortfall explained in one sentence naming its cause. Chromium's fake
 // camera delivers 20 fps against the 30 fps target: a real shortfall, named as the camera's.
 import { describe, expect, it } from 'vitest'
@@ -13,7 +13,7 @@ describe('live health', () => {
     await createStream(page, 'Health', { profiles: 'none', record: false })
     await goLive(page, 'camera')
     expect(await text(page.getByTestId('health-fps'))).toMatch(/^\d+ \/ 30 fps$/)
-    expect(await text(page.getByTestId('health-kbps'))).toMatch(/^\d+ \/ 2628 kbps$/)
+    expect(await text(page.getByTestId('health-kbps'))).toMatch(/^\d+(\.\d+)? \/ 2\.628 Mbps$/)
     const dd = page.getByTestId('health-congestion')
     const level = Number(await dd.getAttribute('data-level'))
     expect(await text(dd)).toBe(WORDS[level])

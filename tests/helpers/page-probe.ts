@@ -10,6 +10,6 @@ export const numberAbove = ([sel, prop, min]: Probe): boolean => {
     .document
   const el = doc.querySelector(sel) as Record<string, unknown> | null
   if (!el) return false
-  const v = prop === 'text' ? parseInt(String(el.textContent ?? ''), 10) : Number(el[prop])
+  const v = prop === 'text' ? parseFloat(String(el.textContent ?? '')) : Number(el[prop])
   return v > min
 }

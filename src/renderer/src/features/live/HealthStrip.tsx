@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { LiveHealthEvent } from '../../../../shared/contract'
+import { formatBitrate } from '../../lib/format'
 
 const LEVEL = ['fine', 'watch', 'struggling', 'failing to keep up'] as const
 /** Signal bars, as on a phone: four when fine, one when failing, so the bars and the word agree. */
@@ -23,16 +24,16 @@ export function HealthStrip({
       </p>
     )
   const sustained = troubleSince !== null && now - troubleSince > SUSTAINED_MS
+  // Rates one way, as everywhere in the app: "2.4 / 2.628 Mbps".
+  const sent = formatBitrate(health.kbps * 1000)
+  const target = formatBitrate(health.targetKbps * 1000)
   return (
     <div className="health-wrap">
       <dl className="health" data-testid="health-strip" aria-label="Stream health">
         <div>
           <dt>Bitrate</dt>
-          <dd
-            data-testid="health-kbps"
-            aria-label={`${Math.round(health.kbps)} of ${health.targetKbps} kbps`}
-          >
-            {Math.round(health.kbps)} / {health.targetKbps} kbps
+          <dd data-testid="health-kbps" aria-label={`${sent} of ${target}`}>
+            {sent.replace(' Mbps', '')} / {target}
           </dd>
         </div>
         <div>
