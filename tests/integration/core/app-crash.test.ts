@@ -97,23 +97,26 @@ describe.each(['test pattern', 'camera'])('SIGKILL of the app while live (%s)', 
     const liveAt = Date.now()
     const { streamId } = JSON.parse(/LIVE (.+)/.exec(out)![1]!) as { streamId: string }
 
-    // Live means the broadcaster's ffmpeg is pushing; the studio's transcoder starts a moment later.
+    // Live means the broadcaster's ffmpeg is pushing; the studio's two ffmpegs for the run (the
+    // source recorder and, with the stream's one profile, the ladder) start a moment later.
     let kids: { pid: number; cmd: string }[] = []
+    const hls = () => kids.filter((k) => /ffmpeg .*-f hls/.test(k.cmd))
     const kinds = () => ({
       studio: kids.filter((k) => k.cmd.includes('studio/cli.ts')).length,
-      transcoder: kids.filter((k) => /ffmpeg .*-f hls/.test(k.cmd)).length,
+      sourceRecorder: hls().filter((k) => /[\\/]source[\\/]/.test(k.cmd)).length,
+      ladder: hls().filter((k) => !/[\\/]source[\\/]/.test(k.cmd)).length,
       broadcaster: kids.filter((k) => /ffmpeg .*-f flv/.test(k.cmd)).length
     })
     await waitUntil(
       () => {
         kids = descendants(app.pid!)
         const k = kinds()
-        return k.studio > 0 && k.transcoder > 0 && k.broadcaster > 0
+        return k.studio > 0 && k.sourceRecorder > 0 && k.ladder > 0 && k.broadcaster > 0
       },
-      'the studio, its transcoder and the broadcaster to run',
+      'the studio, its source recorder and ladder, and the broadcaster to run',
       30_000
     )
-    expect(kinds()).toEqual({ studio: 1, transcoder: 1, broadcaster: 1 })
+    expect(kinds()).toEqual({ studio: 1, sourceRecorder: 1, ladder: 1, broadcaster: 1 })
 
     // While live, the run's marker is in the app data folder.
     expect(existsSync(join(appData, MARKER_FILE))).toBe(true)
