@@ -166,6 +166,28 @@ describe('with a studio in this process', () => {
     return { b, states, views, recordings, seen }
   }
 
+  /**
+   * Live for 3 s of media, then the ingest away for 5 s (the broadcaster reconnecting meanwhile), then
+   * live again for 3 s more: the durations are the media the test asks for, not waits for a state.
+   */
+  async function liveThroughOutage(
+    states: readonly unknown[],
+    seen: (want: string, after?: number) => boolean
+  ): Promise<void> {
+    await waitUntil(() => seen('live'), 'live', 30_000)
+    await sleep(3000)
+    const mark = states.length
+    await studio.stopIngest()
+    try {
+      await waitUntil(() => seen('reconnecting', mark), 'reconnecting', 20_000)
+      await sleep(5000)
+    } finally {
+      await studio.startIngest()
+    }
+    await waitUntil(() => seen('live', mark), 'live again', 30_000)
+    await sleep(3000)
+  }
+
   it('goes on without a gap while the ingest is away for 5 s (camera path), then saves an MP4', async () => {
     const folder = join(dir, 'cut', 'Videos', 'Onair')
     const { b, states, views, recordings, seen } = recorder(folder)
@@ -182,19 +204,7 @@ describe('with a studio in this process', () => {
       ingestRtmp: studio.rtmpUrl
     })
     const feed = feedPaced((c) => b.pushMedia(runId, c), camera, 30)
-    await waitUntil(() => seen('live'), 'live', 30_000)
-    await sleep(3000)
-    const mark = states.length
-    await studio.stopIngest()
-    try {
-      await waitUntil(() => seen('reconnecting', mark), 'reconnecting', 20_000)
-      // The network is away for 5 s, then back.
-      await sleep(5000)
-    } finally {
-      await studio.startIngest()
-    }
-    await waitUntil(() => seen('live', mark), 'live again', 30_000)
-    await sleep(3000)
+    await liveThroughOutage(states, seen)
     feed.stop()
     await feed.done
     await b.stop(runId)
@@ -230,18 +240,7 @@ describe('with a studio in this process', () => {
       streamKey: s.streamKey!,
       ingestRtmp: studio.rtmpUrl
     })
-    await waitUntil(() => seen('live'), 'live', 30_000)
-    await sleep(3000)
-    const mark = states.length
-    await studio.stopIngest()
-    try {
-      await waitUntil(() => seen('reconnecting', mark), 'reconnecting', 20_000)
-      await sleep(5000)
-    } finally {
-      await studio.startIngest()
-    }
-    await waitUntil(() => seen('live', mark), 'live again', 30_000)
-    await sleep(3000)
+    await liveThroughOutage(states, seen)
     const during = recordings.get(runId)!
     expect(during.moreFiles?.length).toBeGreaterThanOrEqual(1)
     await b.stop(runId)
