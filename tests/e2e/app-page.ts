@@ -157,6 +157,22 @@ export const eventually = <T>(read: () => Promise<T>, timeout = 15_000) =>
   expect.poll(read, { timeout, interval: 200 })
 
 export const text = (l: Locator): Promise<string> => l.textContent().then((t) => t ?? '')
+
+/** Seconds on the live bar's elapsed clock ("1:05" -> 65, "1:02:03" -> 3723; none shown -> 0). */
+const elapsedSeconds = async (page: Page): Promise<number> => {
+  const shown = await page
+    .getByTestId('live-elapsed')
+    .textContent({ timeout: 1000 })
+    .catch(() => '')
+  return (shown ?? '')
+    .split(':')
+    .filter((p) => p !== '')
+    .reduce((sum, p) => sum * 60 + Number(p), 0)
+}
+
+/** Waits until the live bar's clock shows the run live for `seconds` (media to record, not a state). */
+export const liveFor = (page: Page, seconds: number): Promise<void> =>
+  eventually(() => elapsedSeconds(page), seconds * 1000 + 30_000).toBeGreaterThanOrEqual(seconds)
 export const attr = (l: Locator, name: string): Promise<string> =>
   l.getAttribute(name).then((v) => v ?? '')
 

@@ -11,6 +11,7 @@ import {
   eventually,
   nav,
   pressGoLive,
+  liveFor,
   shot,
   stopLive,
   text
@@ -45,7 +46,7 @@ describe('Record on this computer', () => {
     await page.getByTestId('output-bitrate').fill('2500')
 
     await pressGoLive(page)
-    await page.waitForTimeout(3000) // three seconds of broadcast: the length of the copy, not a wait for a state
+    await liveFor(page, 3)
     await stopLive(page)
     await eventually(async () => {
       const items = (await shell.core.listSessions({ limit: 10 })).items

@@ -13,7 +13,16 @@ import { buildTargetUrl } from '../../src/shared/destinations'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 import { waitUntil } from '../helpers/wait-until'
-import { createStream, eventually, goLive, shot, stopLive, text, waitLocalReady } from './app-page'
+import {
+  createStream,
+  eventually,
+  goLive,
+  liveFor,
+  shot,
+  stopLive,
+  text,
+  waitLocalReady
+} from './app-page'
 
 const dir = mkdtempSync(join(tmpdir(), 'onair-truth-'))
 const NAME = 'Evening show'
@@ -86,7 +95,7 @@ describe('true states', () => {
       bar.filter((b) => b.endsWith(`|Live on ${NAME}`)).every((b) => b.startsWith('live|'))
     ).toBe(true)
     await eventually(() => text(page.getByTestId('live-title'))).toBe(`Live on ${NAME}`)
-    await page.waitForTimeout(3000)
+    await liveFor(page, 3)
     await stopLive(page)
     await page.close()
   })

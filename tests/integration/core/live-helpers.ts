@@ -102,6 +102,7 @@ export function feedPaced(
 ) {
   const bytes = readFileSync(file)
   let stopped = false
+  let pushed = 0
   const done = (async () => {
     const t0 = Date.now()
     const per = Math.ceil((bytes.length * chunkMs) / (seconds * 1000))
@@ -110,12 +111,18 @@ export function feedPaced(
       const chunk = bytes.subarray(at, at + per)
       await push(new Uint8Array(chunk))
       at += chunk.length
+      pushed = at
       const due = t0 + (at / bytes.length) * seconds * 1000
       await sleep(Math.max(0, due - Date.now()))
     }
     return at
   })()
-  return { done, stop: () => (stopped = true) }
+  return {
+    done,
+    stop: () => (stopped = true),
+    /** Seconds of media pushed so far (the file's share of its length). */
+    pushedSeconds: () => (pushed / bytes.length) * seconds
+  }
 }
 
 /**

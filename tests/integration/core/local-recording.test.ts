@@ -14,7 +14,11 @@ import { ApiClient } from '../../../src/main/core/api-client'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
 import { LocalRecordings } from '../../../src/main/core/local-recording/recordings'
 import { resolveFfmpeg, resolveFfprobe } from '../../../src/node/ffmpeg/locate'
-import type { LiveStateEvent, LocalRecordingView } from '../../../src/shared/contract'
+import type {
+  LiveHealthEvent,
+  LiveStateEvent,
+  LocalRecordingView
+} from '../../../src/shared/contract'
 import { decodeAll, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
 import {
@@ -148,6 +152,7 @@ describe('with a studio in this process', () => {
 
   function recorder(folder: string) {
     const states: LiveStateEvent[] = []
+    const health: LiveHealthEvent[] = []
     const views: LocalRecordingView[] = []
     const recordings = new LocalRecordings({
       appDataDir: join(folder, '..', 'app data'),
@@ -159,38 +164,51 @@ describe('with a studio in this process', () => {
       tuning: FAST,
       recordings,
       onState: (s) => states.push(s),
-      onHealth: () => undefined
+      onHealth: (h) => health.push(h)
     })
     const seen = (want: string, after = 0): boolean =>
       states.slice(after).some((s) => s.state === want)
-    return { b, states, views, recordings, seen }
+    return { b, states, health, views, recordings, seen }
   }
 
   /**
-   * Live for 3 s of media, then the ingest away for 5 s (the broadcaster reconnecting meanwhile), then
-   * live again for 3 s more: the durations are the media the test asks for, not waits for a state.
+   * Live for about 3 s (three health events: one a second while live), then the ingest away until the
+   * broadcaster has failed two reconnects and, on the camera path, 5 s more of media has reached the
+   * file meanwhile; then live again for about 3 s more. Every step waits for what it names.
    */
   async function liveThroughOutage(
-    states: readonly unknown[],
-    seen: (want: string, after?: number) => boolean
+    r: ReturnType<typeof recorder>,
+    pushedSeconds?: () => number
   ): Promise<void> {
+    const { states, health, seen } = r
+    const blocks = async (n: number, what: string): Promise<void> => {
+      const from = health.length
+      await waitUntil(() => health.length >= from + n, what, 30_000)
+    }
     await waitUntil(() => seen('live'), 'live', 30_000)
-    await sleep(3000)
+    await blocks(3, '3 s live')
     const mark = states.length
+    const cutAt = pushedSeconds?.() ?? 0
     await studio.stopIngest()
     try {
-      await waitUntil(() => seen('reconnecting', mark), 'reconnecting', 20_000)
-      await sleep(5000)
+      await waitUntil(
+        () =>
+          states.slice(mark).some((x) => x.state === 'reconnecting' && (x.attempt ?? 0) >= 3) &&
+          (pushedSeconds === undefined || pushedSeconds() >= cutAt + 5),
+        'two failed reconnects (and 5 s of media pushed) while the ingest is away',
+        30_000
+      )
     } finally {
       await studio.startIngest()
     }
     await waitUntil(() => seen('live', mark), 'live again', 30_000)
-    await sleep(3000)
+    await blocks(3, '3 s more live')
   }
 
   it('goes on without a gap while the ingest is away for 5 s (camera path), then saves an MP4', async () => {
     const folder = join(dir, 'cut', 'Videos', 'Onair')
-    const { b, states, views, recordings, seen } = recorder(folder)
+    const rec = recorder(folder)
+    const { b, views, recordings } = rec
     const s = await client.createStream({ name: 'cut', profiles: [], record: false })
     const runId = b.start({
       args: {
@@ -204,7 +222,7 @@ describe('with a studio in this process', () => {
       ingestRtmp: studio.rtmpUrl
     })
     const feed = feedPaced((c) => b.pushMedia(runId, c), camera, 30)
-    await liveThroughOutage(states, seen)
+    await liveThroughOutage(rec, feed.pushedSeconds)
     feed.stop()
     await feed.done
     await b.stop(runId)
@@ -227,7 +245,8 @@ describe('with a studio in this process', () => {
 
   it('test pattern: each reconnect writes a new part (its ffmpeg is new); a clean stop joins them into one MP4', async () => {
     const folder = join(dir, 'cut-pattern', 'Videos', 'Onair')
-    const { b, states, recordings, seen } = recorder(folder)
+    const rec = recorder(folder)
+    const { b, recordings } = rec
     const s = await client.createStream({ name: 'cut pattern', profiles: [], record: false })
     const runId = b.start({
       args: {
@@ -240,7 +259,7 @@ describe('with a studio in this process', () => {
       streamKey: s.streamKey!,
       ingestRtmp: studio.rtmpUrl
     })
-    await liveThroughOutage(states, seen)
+    await liveThroughOutage(rec)
     const during = recordings.get(runId)!
     expect(during.moreFiles?.length).toBeGreaterThanOrEqual(1)
     await b.stop(runId)
@@ -272,7 +291,7 @@ describe('with a studio in this process', () => {
       try {
         // Leave about 600 kB: a few seconds of the 0.9 Mbit/s camera.
         writeFileSync(join(folder, 'filler'), Buffer.alloc(8 * 1024 * 1024 - 600 * 1024))
-        const { b, states, views, recordings, seen } = recorder(folder)
+        const { b, states, health, views, recordings, seen } = recorder(folder)
         expect((await recordings.info()).lowSpace).toBe(true)
         const s = await client.createStream({ name: 'full', profiles: [], record: false })
         const runId = b.start({
@@ -301,7 +320,9 @@ describe('with a studio in this process', () => {
         expect(stoppedView.error?.message).toMatch(/full.*The broadcast goes on/)
         // Still live: media keeps flowing to the ingest after the file stopped.
         const after = states.length
-        await sleep(2000)
+        // Two more seconds live (two health events: one a second while live) with the file stopped.
+        const blocksBefore = health.length
+        await waitUntil(() => health.length >= blocksBefore + 2, '2 s more live', 30_000)
         expect(b.status()?.state).toBe('live')
         expect(states.slice(after).map((x) => x.state)).toEqual([])
         expect((await client.getStream(s.id!)).isActive).toBe(true)
