@@ -9,7 +9,10 @@ import { seedSessions } from '../../helpers/seed-sessions'
 import { api, LADDER_720_480_360, startTestStudio, type TestStudio } from '../../helpers/studio'
 
 let studio: TestStudio
+// The fuzz's second user: its generated requests may create streams of its own.
 let otherKey: string
+// The isolation test's second user, used by nothing else, so it must own nothing at all.
+let isolatedKey: string
 let streamId: string
 let playbackId: string
 let sessionId: string
@@ -18,6 +21,7 @@ const base = (): string => studio.apiUrl.replace(/\/api$/, '')
 beforeAll(async () => {
   studio = await startTestStudio()
   otherKey = await createApiKey(studio.dataDir, 'intruder')
+  isolatedKey = await createApiKey(studio.dataDir, 'onlooker')
   const s = await api<{ id: string; playbackId: string }>(
     studio,
     studio.apiKey,
@@ -213,7 +217,7 @@ describe('isolation', () => {
       ['DELETE', `/stream/${streamId}`]
     ]
     for (const [method, path, b] of tries) {
-      const other = await api<{ errors: string[] }>(studio, otherKey, method, path, b)
+      const other = await api<{ errors: string[] }>(studio, isolatedKey, method, path, b)
       expect([method, path, other.status]).toEqual([method, path, 404])
       expect(other.body.errors).toEqual(['not found'])
       const none = await api(studio, undefined, method, path, b)
@@ -226,8 +230,8 @@ describe('isolation', () => {
       `/stream/${streamId}`
     )
     expect(mine.body).toMatchObject({ name: 'owned', record: true, suspended: false })
-    const streams = await api(studio, otherKey, 'GET', '/stream?limit=1000')
-    const sessions = await api(studio, otherKey, 'GET', '/session?limit=1000')
+    const streams = await api(studio, isolatedKey, 'GET', '/stream?limit=1000')
+    const sessions = await api(studio, isolatedKey, 'GET', '/session?limit=1000')
     expect(streams.body).toEqual([])
     expect(sessions.body).toEqual([])
     expect(JSON.stringify(streams.body) + JSON.stringify(sessions.body)).not.toContain(streamId)
