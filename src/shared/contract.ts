@@ -297,6 +297,18 @@ export interface LiveHealthEvent {
   mediaEpoch?: number
 }
 
+/**
+ * Main -> the page's encoder while live (#19): what the uplink carries now. Main measures the media
+ * queued between the encoder and the socket and the rate the ingest takes; the page's encoder follows.
+ */
+export interface EncoderTargetEvent {
+  runId: string
+  /** The video bitrate to encode at now (kbit/s): the output's own while the uplink keeps up. */
+  videoBitrateKbps: number
+  /** Main dropped media up to the next keyframe: make one now. */
+  keyframe: boolean
+}
+
 export interface GoLiveResult {
   runId: string
 }
@@ -439,6 +451,8 @@ export type CallName = keyof OnairCalls
 export interface OnairEvents {
   'live:state': LiveStateEvent
   'live:health': LiveHealthEvent
+  /** The page's encoder follows the uplink: a new bitrate, or a keyframe after a drop. */
+  'live:encoder': EncoderTargetEvent
   /** Record on this computer changed: started, stopped by an error (disk-full), or saved. */
   'live:local-recording': LocalRecordingView
   'connection:status': ConnectionStatus
@@ -519,6 +533,7 @@ void _allListed
 export const EVENT_NAMES = [
   'live:state',
   'live:health',
+  'live:encoder',
   'live:local-recording',
   'connection:status',
   'app:reachable',
