@@ -295,6 +295,24 @@ export interface LiveHealthEvent {
    * `at − media time` of its progress blocks. The live monitor measures its delay against it.
    */
   mediaEpoch?: number
+  /** The upload, when the page encodes (the media source): what waits, what is asked of the encoder. */
+  uplink?: UplinkView
+}
+
+/** How the upload keeps up (#19): main's queue to the socket and the bitrate the encoder is asked for. */
+export interface UplinkView {
+  /** Media waiting between the page's encoder and the socket (ms). */
+  queuedMs: number
+  queuedBytes: number
+  /** The video bitrate the encoder is asked for now, and the output's own (kbit/s). */
+  videoTargetKbps: number
+  maxVideoKbps: number
+  /** full: the output's own bitrate; limited: lowered to what the upload carries; recovering: rising. */
+  state: 'full' | 'limited' | 'recovering'
+  /** Media dropped so far to stay close to real time (ms), how many times, and the last (ms epoch). */
+  droppedMs: number
+  drops: number
+  lastDropAt?: number
 }
 
 /**

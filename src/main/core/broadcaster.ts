@@ -1,7 +1,12 @@
 // The app's one live run at a time: resolves ffmpeg, builds the ingest URL with the stream key
 // (which never leaves this module except as ffmpeg's argument), and hands the run to a supervisor.
 import { randomUUID } from 'node:crypto'
-import type { GoLiveArgs, LiveHealthEvent, LiveStateEvent } from '../../shared/contract'
+import type {
+  EncoderTargetEvent,
+  GoLiveArgs,
+  LiveHealthEvent,
+  LiveStateEvent
+} from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { resolveFfmpeg } from '../../node/ffmpeg/locate'
 import { spawnChild } from '../../node/process'
@@ -36,6 +41,7 @@ export class Broadcaster {
       tuning?: BroadcastTuning
       onState: (e: LiveStateEvent) => void
       onHealth: (e: LiveHealthEvent) => void
+      onEncoder?: (e: EncoderTargetEvent) => void
       recordings?: LocalRecordings
     }
   ) {}
@@ -69,7 +75,8 @@ export class Broadcaster {
       localFile: rec && r.args.source.kind === 'test-pattern' ? () => rec.nextPart() : undefined,
       outputBytes: rec ? () => rec.partBytes() : undefined,
       onState: this.o.onState,
-      onHealth: this.o.onHealth
+      onHealth: this.o.onHealth,
+      onEncoder: this.o.onEncoder
     })
     this.run = sup
     this.recording = rec

@@ -119,7 +119,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onHealth: (e) => {
       marker.alive(e.runId)
       events.emit('live:health', e)
-    }
+    },
+    onEncoder: (e) => events.emit('live:encoder', e)
   })
   const api = async () => c.active()
   const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })

@@ -4,31 +4,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { MediaBuffer } from '../../../src/main/core/broadcast/media-buffer'
 import { MatroskaScanner, type ScanEvent } from '../../../src/main/core/broadcast/matroska-scanner'
+import { block, el, groupBlock, open, uint } from '../../helpers/matroska-writer'
 
 // 4 s of 160x120 H.264 (keyframe every second) + Opus, written by ffmpeg's Matroska muxer (live mode).
 const file = readFileSync(join(__dirname, '../../fixtures/core/h264-opus-4s.mkv'))
-
-// --- a tiny EBML writer for hand-made live-style streams (unknown-size Segment and Clusters) ---
-const UNKNOWN = Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])
-const idBytes = (id: number): Buffer => {
-  const hex = id.toString(16)
-  return Buffer.from(hex.length % 2 ? '0' + hex : hex, 'hex')
-}
-const sizeBytes = (n: number): Buffer => Buffer.from([0x40 | (n >> 8), n & 0xff]) // 2-byte vint
-const el = (id: number, ...body: Buffer[]): Buffer => {
-  const b = Buffer.concat(body)
-  return Buffer.concat([idBytes(id), sizeBytes(b.length), b])
-}
-const open = (id: number): Buffer => Buffer.concat([idBytes(id), UNKNOWN])
-const uint = (id: number, v: number): Buffer => el(id, Buffer.from([v]))
-const block = (track: number, key: boolean, payload = 20): Buffer =>
-  el(0xa3, Buffer.from([0x80 | track, 0, 0, key ? 0x80 : 0]), Buffer.alloc(payload, 7))
-const groupBlock = (track: number, ref: boolean): Buffer =>
-  el(
-    0xa0,
-    el(0xa1, Buffer.from([0x80 | track, 0, 0, 0]), Buffer.alloc(10, 1)),
-    ...(ref ? [uint(0xfb, 1)] : [])
-  )
 
 function liveStream(): { bytes: Buffer; clusters: number[] } {
   const header = Buffer.concat([
@@ -123,10 +102,11 @@ describe('media buffer', () => {
     const { bytes, clusters } = liveStream()
     const buf = new MediaBuffer()
     const out: Buffer[] = []
-    for (let i = 0; i < bytes.length; i += 9) out.push(...buf.push(bytes.subarray(i, i + 9)))
+    for (let i = 0; i < bytes.length; i += 9)
+      out.push(...buf.push(bytes.subarray(i, i + 9)).map((p) => p.bytes))
     expect(Buffer.concat(out)).toEqual(bytes)
     // Newest keyframe cluster is the third (BlockGroup without reference).
-    const start = Buffer.concat(buf.startPoint()!)
+    const start = Buffer.concat(buf.startPoint()!.map((p) => p.bytes))
     expect(start).toEqual(
       Buffer.concat([bytes.subarray(0, clusters[0]), bytes.subarray(clusters[2])])
     )
@@ -139,7 +119,7 @@ describe('media buffer', () => {
     expect(buf.startPoint()).toBeUndefined()
     const real = new MediaBuffer()
     for (let i = 0; i < file.length; i += 5000) real.push(file.subarray(i, i + 5000))
-    const start = Buffer.concat(real.startPoint()!)
+    const start = Buffer.concat(real.startPoint()!.map((p) => p.bytes))
     expect(start.readUInt32BE(0)).toBe(0x1a45dfa3)
     expect(start.length).toBeLessThan(file.length)
   })

@@ -1,8 +1,10 @@
 // Pure builders for the broadcaster's ffmpeg command line. Every flag that is not obvious says why.
 import type { LiveSource, OutputSettings } from '../../../shared/contract'
 import { quietWithProgress } from '../../../node/ffmpeg/progress'
-import { pushOutputArgs } from '../../../node/ffmpeg/push'
+import { pushOutputArgs, sendBufferFor } from '../../../node/ffmpeg/push'
 import { TONE_CHANNELS, TONE_RATE } from './tone-feed'
+
+export const PROGRESS_PERIOD_S = 0.25
 
 export interface BroadcastArgsInput {
   source: LiveSource
@@ -31,8 +33,9 @@ export function videoPath(source: LiveSource): 'copy' | 'encode' {
 export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   const { source, output } = input
   const args = [
-    // Health twice a second: the congestion meter's window is its last six blocks (3 s).
-    ...quietWithProgress(0.5)
+    // Progress four times a second (PROGRESS_PERIOD_S): the uplink's queue is judged on ffmpeg's
+    // sent media time, which is at most one period old.
+    ...quietWithProgress(PROGRESS_PERIOD_S)
     // stdin carries the media (the camera's chunks, or the test pattern's tone): its end is the
     // orderly stop, and the app's death ends it too (see tone-feed.ts).
   ]
@@ -46,8 +49,10 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
       // Browser chunks are WebM/Matroska; saying so spares probing a pipe that cannot seek.
       '-f',
       'matroska',
+      // Little waits inside ffmpeg: the uplink's queue lives in main, where it is measured and
+      // dropped (media-feed.ts). (ffmpeg 5.1 reads a single input on its main thread anyway.)
       '-thread_queue_size',
-      '1024',
+      '16',
       '-i',
       'pipe:0'
     )
@@ -58,7 +63,13 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   // The test pattern ends with its tone: when the app stops writing it (a stop, or the app died).
   if (source.kind === 'test-pattern') args.push('-shortest')
   const file = source.kind === 'test-pattern' ? input.localFile?.() : undefined
-  args.push(...(file ? teeOutputArgs(input.url, file) : pushOutputArgs(input.url)))
+  const sendBufferBytes =
+    source.kind === 'media'
+      ? sendBufferFor(output.videoBitrateKbps + output.audioBitrateKbps)
+      : undefined
+  args.push(
+    ...(file ? teeOutputArgs(input.url, file) : pushOutputArgs(input.url, { sendBufferBytes }))
+  )
   return args
 }
 

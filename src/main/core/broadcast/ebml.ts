@@ -12,14 +12,18 @@ export const ID = {
   SimpleBlock: 0xa3,
   BlockGroup: 0xa0,
   Block: 0xa1,
-  ReferenceBlock: 0xfb
+  ReferenceBlock: 0xfb,
+  Info: 0x1549a966,
+  TimestampScale: 0x2ad7b1,
+  /** A Cluster's own timestamp, in TimestampScale units. */
+  Timestamp: 0xe7
 } as const
 
 /** Segment children: an unknown-size Cluster ends where one of these (or a new EBML doc) begins. */
 export const LEVEL1_IDS = new Set([
   ID.Cluster,
   0x114d9b74, // SeekHead
-  0x1549a966, // Info
+  ID.Info,
   ID.Tracks,
   0x1c53bb6b, // Cues
   0x1254c367, // Tags

@@ -1,14 +1,22 @@
-// Walks a Matroska/WebM byte stream as it arrives and reports where each Cluster starts and whether
-// its first video block is a keyframe. A reconnecting ffmpeg needs the stream header plus data that
-// starts on a keyframe; this is all that takes. It reads element ids and sizes only, never decodes.
+// Walks a Matroska/WebM byte stream as it arrives and reports where each Cluster starts, its timestamp,
+// and whether its first video block is a keyframe. A reconnecting ffmpeg needs the stream header plus
+// data that starts on a keyframe; the uplink's queue measures and drops media by cluster times. It
+// reads element ids, sizes and those few numbers only, never decodes.
 import { ID, LEVEL1_IDS, readId, readSize, readUint } from './ebml'
 
-export type ScanEvent = { type: 'cluster'; at: number } | { type: 'key'; key: boolean }
+export type ScanEvent =
+  | { type: 'cluster'; at: number }
+  | { type: 'key'; key: boolean }
+  /** The current cluster's timestamp in ms (from its Timestamp and the segment's TimestampScale). */
+  | { type: 'time'; ms: number }
+  /** A SimpleBlock's media time in ms (its cluster's time plus its own offset). */
+  | { type: 'block'; ms: number }
 
 type Ctx =
   | { kind: 'segment'; end: number }
-  | { kind: 'cluster'; end: number; decided: boolean }
+  | { kind: 'cluster'; end: number; decided: boolean; ms: number }
   | { kind: 'tracks'; end: number }
+  | { kind: 'info'; end: number }
   | { kind: 'entry'; end: number; num: number; type: number }
   | { kind: 'group'; end: number; video: boolean; ref: boolean }
 
@@ -24,6 +32,8 @@ export class MatroskaScanner {
   private stack: Ctx[] = []
   private videoTrack: number | undefined
   private tracksSeen = false
+  /** Nanoseconds per timestamp unit: Matroska's default is 1 ms. */
+  private timestampScale = 1_000_000
 
   /** Bytes classified so far (the scanner never needs to look back before this). */
   get consumed(): number {
@@ -124,9 +134,19 @@ export class MatroskaScanner {
           // No video track (audio only): any cluster is a clean place to start.
           const audioOnly = this.tracksSeen && this.videoTrack === undefined
           if (audioOnly) events.push({ type: 'key', key: true })
-          return enter({ kind: 'cluster', end, decided: audioOnly })
+          return enter({ kind: 'cluster', end, decided: audioOnly, ms: 0 })
         }
+        if (id === ID.Info) return enter({ kind: 'info', end })
         return id === ID.Tracks ? enter({ kind: 'tracks', end }) : skipAll()
+      case 'info':
+        if (id === ID.TimestampScale) {
+          if (this.win.length < hdr + size) return false
+          const v = readUint(this.win, hdr, size)
+          if (v > 0) this.timestampScale = v
+          this.consume(hdr + size)
+          return true
+        }
+        return skipAll()
       case 'tracks':
         return id === ID.TrackEntry ? enter({ kind: 'entry', end, num: 0, type: 0 }) : skipAll()
       case 'entry':
@@ -140,11 +160,24 @@ export class MatroskaScanner {
         }
         return skipAll()
       case 'cluster':
-        if (id === ID.SimpleBlock && !top.decided) {
+        if (id === ID.Timestamp) {
+          if (this.win.length < hdr + size) return false
+          const units = readUint(this.win, hdr, size)
+          top.ms = (units * this.timestampScale) / 1e6
+          events.push({ type: 'time', ms: top.ms })
+          this.consume(hdr + size)
+          return true
+        }
+        if (id === ID.SimpleBlock) {
           const need = hdr + Math.min(size, BLOCK_PEEK)
           if (this.win.length < need) return false
           const track = readSize(this.win, hdr)
-          if (track && track.value === this.videoTrack) {
+          if (track) {
+            // The block's offset from its cluster: a signed 16-bit count of TimestampScale units.
+            const rel = this.win.readInt16BE(hdr + track.length)
+            events.push({ type: 'block', ms: top.ms + (rel * this.timestampScale) / 1e6 })
+          }
+          if (track && track.value === this.videoTrack && !top.decided) {
             const flags = this.win[hdr + track.length + 2] ?? 0
             this.decide(events, (flags & 0x80) !== 0)
           }

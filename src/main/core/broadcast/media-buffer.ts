@@ -1,13 +1,23 @@
-// Keeps what a new ffmpeg needs to pick up a running MediaRecorder stream: the Matroska header
-// (everything before the first Cluster) and the clusters since the latest one that starts on a video
-// keyframe. Memory is bounded: beyond maxBytes the oldest whole clusters go.
+// Keeps what a new ffmpeg needs to pick up a running stream from the page's encoder: the Matroska
+// header (everything before the first Cluster) and the clusters since the latest one that starts on a
+// video keyframe. Memory is bounded: beyond maxBytes the oldest whole clusters go. Every byte it hands
+// on says which cluster it belongs to, so the feed can drop whole clusters (media-feed.ts).
 import { MatroskaScanner } from './matroska-scanner'
 
-interface ClusterUnit {
+/** One Cluster of the stream, as far as it has arrived. */
+export interface MediaUnit {
   chunks: Buffer[]
   bytes: number
   /** undefined until the cluster's first video block has been seen. */
   key: boolean | undefined
+  /** The cluster's timestamp (ms), once read. */
+  timeMs: number | undefined
+}
+
+/** Bytes in stream order, with the cluster they belong to (null: the stream's header). */
+export interface MediaPiece {
+  bytes: Buffer
+  unit: MediaUnit | null
 }
 
 export const DEFAULT_MEDIA_BUFFER_BYTES = 32 * 1024 * 1024
@@ -19,9 +29,11 @@ export class MediaBuffer {
   private pendingStart = 0
   private header: Buffer[] = []
   private headerDone = false
-  private units: ClusterUnit[] = []
+  private units: MediaUnit[] = []
   private total = 0
   droppedUnits = 0
+  /** The newest media time seen (ms): the latest block's, else the latest cluster's. */
+  newestMs: number | undefined
 
   constructor(private readonly maxBytes = DEFAULT_MEDIA_BUFFER_BYTES) {}
 
@@ -29,27 +41,32 @@ export class MediaBuffer {
    * Takes the next chunk; returns the bytes it newly classified, in stream order, so a live ffmpeg
    * can be fed exactly the stream the buffer holds. Throws if the data is not Matroska/WebM.
    */
-  push(chunk: Buffer): Buffer[] {
+  push(chunk: Buffer): MediaPiece[] {
     this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk
     const events = this.scanner.push(chunk)
     const upTo = this.scanner.consumed
-    const out: Buffer[] = []
+    const out: MediaPiece[] = []
     let cursor = this.pendingStart
     const take = (to: number): void => {
       if (to <= cursor) return
       const piece = this.pending.subarray(cursor - this.pendingStart, to - this.pendingStart)
-      this.append(piece)
-      out.push(piece)
+      const unit = this.append(piece)
+      out.push({ bytes: piece, unit })
       cursor = to
     }
     for (const ev of events) {
+      const unit = this.units[this.units.length - 1]
       if (ev.type === 'cluster') {
         take(ev.at)
         this.headerDone = true
-        this.units.push({ chunks: [], bytes: 0, key: undefined })
-      } else {
-        const unit = this.units[this.units.length - 1]
+        this.units.push({ chunks: [], bytes: 0, key: undefined, timeMs: undefined })
+      } else if (ev.type === 'key') {
         if (unit && unit.key === undefined) unit.key = ev.key
+      } else if (ev.type === 'time') {
+        if (unit) unit.timeMs = ev.ms
+        this.newestMs = Math.max(this.newestMs ?? ev.ms, ev.ms)
+      } else {
+        this.newestMs = Math.max(this.newestMs ?? ev.ms, ev.ms)
       }
     }
     take(upTo)
@@ -59,16 +76,17 @@ export class MediaBuffer {
     return out
   }
 
-  private append(piece: Buffer): void {
+  private append(piece: Buffer): MediaUnit | null {
     if (!this.headerDone) {
       this.header.push(piece)
-      return
+      return null
     }
     const unit = this.units[this.units.length - 1]
-    if (!unit) return
+    if (!unit) return null
     unit.chunks.push(piece)
     unit.bytes += piece.length
     this.total += piece.length
+    return unit
   }
 
   private trim(): void {
@@ -103,11 +121,14 @@ export class MediaBuffer {
    * What a fresh ffmpeg must be fed first: the header, then every buffered byte from the newest
    * keyframe cluster on. Undefined while there is no such cluster yet (wait for the next one).
    */
-  startPoint(): Buffer[] | undefined {
+  startPoint(): MediaPiece[] | undefined {
     if (!this.headerDone) return undefined
     const i = this.lastKeyIndex()
     if (i < 0) return undefined
-    return [...this.header, ...this.units.slice(i).flatMap((u) => u.chunks)]
+    return [
+      ...this.header.map((bytes) => ({ bytes, unit: null })),
+      ...this.units.slice(i).flatMap((unit) => unit.chunks.map((bytes) => ({ bytes, unit })))
+    ]
   }
 
   get bufferedBytes(): number {

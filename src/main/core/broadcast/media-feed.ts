@@ -1,17 +1,69 @@
-// Feeds MediaRecorder chunks to whichever ffmpeg is current. Between ffmpegs the chunks collect in a
-// bounded MediaBuffer; a new ffmpeg first gets the header and data from a keyframe cluster on.
+// Feeds the page's Matroska stream to whichever ffmpeg is current, and keeps the broadcast close to
+// real time when the upload cannot carry it (#19).
+//
+// Between ffmpegs the chunks collect in a bounded MediaBuffer; a new ffmpeg first gets the header and
+// data from a keyframe cluster on. While an ffmpeg runs, what it has not taken yet waits here, in a
+// queue of whole clusters, never in the page (a push is taken at once) and never in a deep pipe (only
+// PIPE_BYTES are handed to ffmpeg's stdin at a time). The queue is measured in media time: from the
+// newest media that arrived to the media ffmpeg has sent out (its progress out_time). Past dropAfterMs
+// the clusters not yet started are dropped, and so is what follows until a cluster that starts on a
+// keyframe: the viewers see a jump, never a delay that grows without bound. The page is asked for a
+// keyframe at once (onDrop) so the jump is short. The local recording is written before this (main's
+// Broadcaster), so it keeps every frame.
 import type { Writable } from 'node:stream'
 import { AppFailure } from '../../../shared/result'
-import { MediaBuffer } from './media-buffer'
+import { MediaBuffer, type MediaPiece, type MediaUnit } from './media-buffer'
+
+/** OBS drops frames once about 700 ms are waiting to be sent; so do we. */
+export const DROP_AFTER_MS = 700
+/** What stdin is handed at a time: enough to keep ffmpeg busy, small enough to stay droppable here. */
+export const PIPE_BYTES = 32 * 1024
+
+export interface FeedStats {
+  /** Media waiting between the page's encoder and the socket (ms): here, in the pipe, in ffmpeg. */
+  queuedMs: number
+  /** Bytes waiting here and in stdin's buffer. */
+  queuedBytes: number
+  /** Media dropped so far to stay close to real time (ms), and how many times. */
+  droppedMs: number
+  drops: number
+}
+
+export interface MediaFeedOptions {
+  maxBytes?: number
+  dropAfterMs?: number
+  /** Media was dropped up to the next keyframe: ask the encoder for one now. */
+  onDrop?: () => void
+  now?: () => number
+  /** How often ffmpeg reports its sent time: between reports it is taken to go on at real time. */
+  reportEveryMs?: number
+}
 
 export class MediaFeed {
   private buffer: MediaBuffer
   private sink: Writable | null = null
   private feeding = false
   private ended = false
+  private queue: MediaPiece[] = []
+  private queueBytes = 0
+  /** The cluster being written: the rest of it follows (a cluster is never cut in two). */
+  private current: MediaUnit | null = null
+  /** Dropping until a cluster that starts on a keyframe. */
+  private skipping = false
+  private skipFromMs: number | undefined
+  /** This attempt's dropped clusters (a later attempt may start on one of them again). */
+  private dropped = new WeakSet<MediaUnit>()
+  /** The media time this attempt's output started at, and how far ffmpeg has sent (its out_time). */
+  private baseMs: number | undefined
+  private sentMs: number | undefined
+  private sentAt = 0
+  private waitingDrain = false
+  private readonly dropAfterMs: number
+  private stats = { droppedMs: 0, drops: 0 }
 
-  constructor(maxBytes?: number) {
-    this.buffer = new MediaBuffer(maxBytes)
+  constructor(private readonly o: MediaFeedOptions = {}) {
+    this.buffer = new MediaBuffer(o.maxBytes)
+    this.dropAfterMs = o.dropAfterMs ?? DROP_AFTER_MS
   }
 
   /** A new ffmpeg's stdin: it starts on a keyframe as soon as one is buffered. */
@@ -21,24 +73,35 @@ export class MediaFeed {
     })
     this.sink = stdin
     this.feeding = false
+    this.waitingDrain = false
     this.trySync()
   }
 
   detach(): void {
     this.sink = null
     this.feeding = false
+    this.queue = []
+    this.queueBytes = 0
+    this.current = null
+    this.skipping = false
+    this.dropped = new WeakSet()
+    this.baseMs = undefined
+    this.sentMs = undefined
   }
 
-  /** Closing stdin lets ffmpeg finish the input and unpublish in order. */
+  /** Closing stdin (once what is queued has gone) lets ffmpeg finish and unpublish in order. */
   end(): void {
     this.ended = true
-    this.sink?.end()
+    this.pump()
   }
 
-  /** Takes one chunk; resolves once the current ffmpeg took it (or it was buffered). */
-  async push(chunk: Buffer): Promise<void> {
-    if (this.ended) return
-    let pieces: Buffer[]
+  /**
+   * Takes one chunk at once: what ffmpeg cannot take yet waits here, bounded by dropping. Throws if
+   * the data is not Matroska.
+   */
+  push(chunk: Buffer): Promise<void> {
+    if (this.ended) return Promise.resolve()
+    let pieces: MediaPiece[]
     try {
       pieces = this.buffer.push(chunk)
     } catch (e) {
@@ -49,26 +112,128 @@ export class MediaFeed {
       })
     }
     const sink = this.sink
-    if (!sink || sink.destroyed) return
+    if (!sink || sink.destroyed) return Promise.resolve()
     if (!this.feeding) {
-      await this.trySync()
-      return
+      this.trySync()
+      return Promise.resolve()
     }
-    let ok = true
-    for (const p of pieces) ok = sink.write(p) && ok
-    if (!ok) await drained(sink)
+    for (const p of pieces) this.enqueue(p)
+    this.judge()
+    this.pump()
+    return Promise.resolve()
   }
 
-  private trySync(): Promise<void> {
+  /** ffmpeg's progress: media time sent out by this attempt (µs since its start). */
+  noteSent(outTimeUs: number): void {
+    if (!this.feeding || outTimeUs <= 0) return
+    this.sentMs = outTimeUs / 1000
+    this.sentAt = (this.o.now ?? Date.now)()
+    this.judge()
+  }
+
+  private enqueue(p: MediaPiece): void {
+    this.queue.push(p)
+    this.queueBytes += p.bytes.length
+  }
+
+  private trySync(): void {
     const sink = this.sink
-    if (!sink || this.feeding) return Promise.resolve()
+    if (!sink || this.feeding) return
     const start = this.buffer.startPoint()
-    if (!start) return Promise.resolve()
+    if (!start) return
     this.feeding = true
-    let ok = true
-    for (const p of start) ok = sink.write(p) && ok
-    if (this.ended) sink.end()
-    return ok ? Promise.resolve() : drained(sink)
+    this.baseMs = start.find((p) => p.unit?.timeMs !== undefined)?.unit?.timeMs
+    for (const p of start) this.enqueue(p)
+    this.pump()
+  }
+
+  /** Media waiting between the newest arrival and what ffmpeg has sent (ms). */
+  private queuedMs(): number {
+    const newest = this.buffer.newestMs
+    if (newest === undefined || this.baseMs === undefined) return 0
+    // A report is up to one period old: meanwhile ffmpeg went on sending, at most at real time (a
+    // blocked ffmpeg is found at the next report, one period later).
+    const since = Math.min(
+      this.o.reportEveryMs ?? 0,
+      Math.max(0, (this.o.now ?? Date.now)() - this.sentAt)
+    )
+    const sent =
+      this.sentMs !== undefined ? this.baseMs + this.sentMs + since : this.oldestQueuedMs()
+    return sent === undefined ? 0 : Math.max(0, newest - sent)
+  }
+
+  private oldestQueuedMs(): number | undefined {
+    for (const p of this.queue) if (p.unit?.timeMs !== undefined) return p.unit.timeMs
+    return undefined
+  }
+
+  /** Past the threshold, drop what has not started and skip to the next keyframe cluster. */
+  private judge(): void {
+    // Before ffmpeg's first progress the output has not started: its catch-up is not a backlog.
+    if (this.skipping || this.sentMs === undefined) return
+    if (this.queuedMs() <= this.dropAfterMs) return
+    const kept: MediaPiece[] = []
+    let firstDropped: number | undefined
+    for (const p of this.queue) {
+      if (p.unit === null || (p.unit === this.current && !this.dropped.has(p.unit))) {
+        kept.push(p)
+        continue
+      }
+      this.dropped.add(p.unit)
+      firstDropped ??= p.unit.timeMs
+    }
+    this.queue = kept
+    this.queueBytes = kept.reduce((n, p) => n + p.bytes.length, 0)
+    this.skipping = true
+    this.skipFromMs = firstDropped ?? this.buffer.newestMs
+    this.stats.drops++
+    this.o.onDrop?.()
+  }
+
+  private pump(): void {
+    const sink = this.sink
+    if (!sink || sink.destroyed || !this.feeding) return
+    while (this.queue.length > 0 && sink.writableLength < PIPE_BYTES) {
+      const p = this.queue[0]!
+      const unit = p.unit
+      if (unit && this.dropped.has(unit)) {
+        this.shift()
+        continue
+      }
+      if (unit && unit !== this.current) {
+        if (this.skipping) {
+          // A new cluster while skipping: wait until its first video block says key or not.
+          if (unit.key === undefined) break
+          if (!unit.key) {
+            this.dropped.add(unit)
+            this.shift()
+            continue
+          }
+          this.skipping = false
+          if (this.skipFromMs !== undefined && unit.timeMs !== undefined)
+            this.stats.droppedMs += Math.max(0, unit.timeMs - this.skipFromMs)
+        }
+        this.current = unit
+      }
+      this.shift()
+      sink.write(p.bytes)
+    }
+    if (this.queue.length === 0 && this.ended) {
+      sink.end()
+      return
+    }
+    if (this.queue.length > 0 && !this.waitingDrain && sink.writableLength >= PIPE_BYTES) {
+      this.waitingDrain = true
+      sink.once('drain', () => {
+        this.waitingDrain = false
+        this.pump()
+      })
+    }
+  }
+
+  private shift(): void {
+    const p = this.queue.shift()
+    if (p) this.queueBytes -= p.bytes.length
   }
 
   /** The current ffmpeg has been given a start point and is receiving media. */
@@ -79,19 +244,13 @@ export class MediaFeed {
   get bufferedBytes(): number {
     return this.buffer.bufferedBytes
   }
-}
 
-/** Waits for 'drain', or for the pipe to go away (a dead ffmpeg must not block the renderer). */
-function drained(s: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      s.off('drain', done)
-      s.off('close', done)
-      s.off('error', done)
-      resolve()
+  feedStats(): FeedStats {
+    return {
+      queuedMs: Math.round(this.queuedMs()),
+      queuedBytes: this.queueBytes + (this.sink?.writableLength ?? 0),
+      droppedMs: Math.round(this.stats.droppedMs),
+      drops: this.stats.drops
     }
-    s.on('drain', done)
-    s.on('close', done)
-    s.on('error', done)
-  })
+  }
 }

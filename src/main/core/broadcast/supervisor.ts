@@ -3,6 +3,7 @@
 // failed. ffmpeg has no RTMP reconnect of its own, so every drop ends the child and the supervised
 // ffmpeg starts a new one after the backoff.
 import type {
+  EncoderTargetEvent,
   LiveHealthEvent,
   LiveSource,
   LiveState,
@@ -10,7 +11,7 @@ import type {
   OutputSettings
 } from '../../../shared/contract'
 import type { AppError } from '../../../shared/result'
-import { buildBroadcastArgs, videoPath } from './args'
+import { buildBroadcastArgs, PROGRESS_PERIOD_S, videoPath } from './args'
 import { MediaFeed } from './media-feed'
 import { ToneFeed } from './tone-feed'
 import type { ProgressBlock } from '../../../node/ffmpeg/progress'
@@ -21,6 +22,7 @@ import { RECONNECT_BACKOFF, type Backoff } from '../../../shared/backoff'
 import { isFinal } from '../../../shared/live-state'
 import { CongestionMeter, deliveredFps, explainShortfall } from './congestion'
 import { describeExit, looksLikeNetwork } from './exit-info'
+import { UplinkController, uplinkShortfall } from './uplink'
 
 /** What the supervisor needs of its ffmpeg child (tests pass fakes). */
 export type ChildLike = SupervisedChild
@@ -52,6 +54,19 @@ export interface SupervisorOptions {
   outputBytes?: () => number | undefined
   onState?: (ev: LiveStateEvent) => void
   onHealth?: (ev: LiveHealthEvent) => void
+  /** The page's encoder follows the uplink: a new bitrate, or a keyframe after a drop. */
+  onEncoder?: (ev: EncoderTargetEvent) => void
+}
+
+/** The rate leaving the computer and the speed are judged over this much wall time, not since start. */
+const RECENT_MS = 2000
+/** A drop this recent is still news for the health strip. */
+const DROP_NEWS_MS = 3000
+
+interface Sample {
+  at: number
+  outTimeUs: number
+  totalSize: number
 }
 
 export class BroadcastSupervisor {
@@ -63,6 +78,11 @@ export class BroadcastSupervisor {
   /** This attempt's pushed media clock (LiveHealthEvent.mediaEpoch); reset at each start. */
   private mediaEpoch?: number
   private meter: CongestionMeter
+  /** The page's encoder only: the test pattern's ffmpeg encodes at one fixed rate. */
+  private uplink: UplinkController | null
+  private lastDropAt: number | undefined
+  /** This attempt's recent progress, with wall times: the rate leaving and the speed now. */
+  private recent: Sample[] = []
   private resolveDone!: (ev: LiveStateEvent) => void
   readonly done: Promise<LiveStateEvent>
   private readonly now: () => number
@@ -70,11 +90,28 @@ export class BroadcastSupervisor {
   constructor(private readonly o: SupervisorOptions) {
     this.now = o.now ?? Date.now
     this.st = { runId: o.runId, streamId: o.streamId, streamName: o.streamName, state: 'idle' }
-    this.feed = o.source.kind === 'media' ? new MediaFeed(o.mediaBufferBytes) : new ToneFeed()
+    this.feed =
+      o.source.kind === 'media'
+        ? new MediaFeed({
+            maxBytes: o.mediaBufferBytes,
+            onDrop: () => this.dropped(),
+            now: this.now,
+            reportEveryMs: PROGRESS_PERIOD_S * 1000
+          })
+        : new ToneFeed()
+    this.uplink =
+      o.source.kind === 'media'
+        ? new UplinkController({
+            maxVideoKbps: o.output.videoBitrateKbps,
+            audioKbps: o.output.audioBitrateKbps
+          })
+        : null
     // A copied H.264 stream runs at whatever the capture encoder chose (a still scene compresses far under
     // the target): judging its bitrate against the target would cry wolf, so only speed and drops count.
     this.meter = new CongestionMeter(
-      videoPath(o.source) === 'copy' ? 0 : o.output.videoBitrateKbps + o.output.audioBitrateKbps
+      videoPath(o.source) === 'copy' ? 0 : o.output.videoBitrateKbps + o.output.audioBitrateKbps,
+      // Its window: the last 3 s of progress blocks.
+      Math.round(3 / PROGRESS_PERIOD_S)
     )
     this.done = new Promise((r) => (this.resolveDone = r))
     this.ffmpeg = new SupervisedFfmpeg<ChildLike>({
@@ -92,6 +129,7 @@ export class BroadcastSupervisor {
       onStart: (child) => {
         if (this.st.nextRetryAt !== undefined) this.set({ nextRetryAt: undefined })
         this.mediaEpoch = undefined
+        this.recent = []
         if (child.stdin) this.feed.attach(child.stdin)
       },
       onFlowing: () => this.wentLive(),
@@ -178,9 +216,57 @@ export class BroadcastSupervisor {
     })
   }
 
+  /** Media was dropped up to the next keyframe: the page's encoder makes one now. */
+  private dropped(): void {
+    this.lastDropAt = this.now()
+    this.o.onEncoder?.({
+      runId: this.o.runId,
+      videoBitrateKbps: this.uplink?.videoKbps ?? this.o.output.videoBitrateKbps,
+      keyframe: true
+    })
+  }
+
+  /** The rate leaving the computer (kbit/s) and the speed over the last RECENT_MS of wall time. */
+  private recentRates(b: ProgressBlock, at: number): { kbps?: number; speed?: number } {
+    if (b.end) return {}
+    this.recent.push({ at, outTimeUs: b.outTimeUs, totalSize: b.totalSize })
+    while (this.recent.length > 2 && at - this.recent[1]!.at >= RECENT_MS) this.recent.shift()
+    const first = this.recent[0]!
+    const dt = at - first.at
+    if (dt < 900) return {}
+    return {
+      kbps: ((b.totalSize - first.totalSize) * 8) / dt,
+      speed: (b.outTimeUs - first.outTimeUs) / 1000 / dt
+    }
+  }
+
   private onBlock(b: ProgressBlock): void {
-    const congestion = this.meter.add(b)
     const at = this.now()
+    const now = this.recentRates(b, at)
+    // ffmpeg's speed is an average since the start: the meter judges the speed of the last seconds.
+    let congestion = this.meter.add(now.speed === undefined ? b : { ...b, speed: now.speed })
+    const feed = this.feed instanceof MediaFeed ? this.feed : null
+    if (feed && !b.end) feed.noteSent(b.outTimeUs)
+    const fs = feed?.feedStats()
+    if (fs && this.uplink && this.st.state === 'live') {
+      const next = this.uplink.update({ at, queuedMs: fs.queuedMs, sentKbps: now.kbps })
+      if (next !== undefined)
+        this.o.onEncoder?.({ runId: this.o.runId, videoBitrateKbps: next, keyframe: false })
+    }
+    const droppingNow = this.lastDropAt !== undefined && at - this.lastDropAt < DROP_NEWS_MS
+    const need = this.o.output.videoBitrateKbps + this.o.output.audioBitrateKbps
+    const uplinkWords = this.uplink
+      ? uplinkShortfall({
+          state: this.uplink.state(),
+          carriedKbps: this.uplink.carriedKbps,
+          needKbps: need,
+          droppingNow
+        })
+      : undefined
+    if (this.uplink) {
+      const level = droppingNow ? 3 : this.uplink.state() === 'limited' ? 2 : 0
+      if (level > congestion) congestion = level as typeof congestion
+    }
     // Media time t went out at or after epoch + t (it cannot leave before it is made, and the output
     // runs at real time): the earliest at − t of the attempt is its media clock's start.
     if (!b.end && b.outTimeUs > 0) {
@@ -193,15 +279,27 @@ export class BroadcastSupervisor {
         runId: this.o.runId,
         at,
         fps: deliveredFps(this.meter.blocks, videoPath(this.o.source)) ?? b.fps,
-        kbps: Math.round(this.meter.recentKbps() ?? b.kbps),
-        speed: b.speed,
+        kbps: Math.round(now.kbps ?? this.meter.recentKbps() ?? b.kbps),
+        speed: now.speed ?? b.speed,
         droppedFrames: b.dropFrames,
         duplicatedFrames: b.dupFrames,
         congestion,
         targetFps: this.o.output.fps,
         targetKbps: this.o.output.videoBitrateKbps + this.o.output.audioBitrateKbps,
-        shortfall: explainShortfall(this.meter.blocks, videoPath(this.o.source), this.o.output.fps),
-        mediaEpoch: this.mediaEpoch === undefined ? undefined : Math.round(this.mediaEpoch)
+        shortfall:
+          uplinkWords ??
+          explainShortfall(this.meter.blocks, videoPath(this.o.source), this.o.output.fps),
+        mediaEpoch: this.mediaEpoch === undefined ? undefined : Math.round(this.mediaEpoch),
+        uplink:
+          fs && this.uplink
+            ? {
+                ...fs,
+                videoTargetKbps: this.uplink.videoKbps,
+                maxVideoKbps: this.o.output.videoBitrateKbps,
+                state: this.uplink.state(),
+                lastDropAt: this.lastDropAt
+              }
+            : undefined
       })
     }
   }

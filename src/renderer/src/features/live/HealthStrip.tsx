@@ -24,6 +24,9 @@ export function HealthStrip({
       </p>
     )
   const sustained = troubleSince !== null && now - troubleSince > SUSTAINED_MS
+  const up = health.uplink
+  // The upload's trouble is told at once: main has already acted on it (a lower bitrate, a drop).
+  const uplinkNow = up !== undefined && up.state === 'limited' && health.shortfall !== undefined
   // Rates one way, as everywhere in the app: "2.4 / 2.628 Mbps".
   const sent = formatBitrate(health.kbps * 1000)
   const target = formatBitrate(health.targetKbps * 1000)
@@ -45,9 +48,22 @@ export function HealthStrip({
             {Math.round(health.fps)} / {health.targetFps} fps
           </dd>
         </div>
+        {up && (
+          <div>
+            <dt>Waiting to send</dt>
+            <dd
+              data-testid="health-queued"
+              aria-label={`${(up.queuedMs / 1000).toFixed(1)} seconds waiting to be sent`}
+            >
+              {(up.queuedMs / 1000).toFixed(1)} s
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Dropped</dt>
-          <dd data-testid="health-dropped">{health.droppedFrames}</dd>
+          <dd data-testid="health-dropped">
+            {up ? `${(up.droppedMs / 1000).toFixed(1)} s` : health.droppedFrames}
+          </dd>
         </div>
         <div>
           <dt>Speed</dt>
@@ -70,7 +86,18 @@ export function HealthStrip({
           </dd>
         </div>
       </dl>
-      {sustained && (
+      {uplinkNow && (
+        <p className="warning" role="alert" data-testid="health-uplink">
+          {capitalise(health.shortfall ?? '')}.
+        </p>
+      )}
+      {up && up.state === 'recovering' && (
+        <p className="muted" role="status" data-testid="health-uplink-recovering">
+          Upload keeps up again: quality coming back ({formatBitrate(up.videoTargetKbps * 1000)} of{' '}
+          {formatBitrate(up.maxVideoKbps * 1000)} video).
+        </p>
+      )}
+      {sustained && !uplinkNow && (
         <p className="warning" role="alert" data-testid="health-warning">
           For {Math.round((now - (troubleSince ?? now)) / 1000)} s the stream has fallen short:{' '}
           {health.shortfall ??
@@ -81,3 +108,5 @@ export function HealthStrip({
     </div>
   )
 }
+
+const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)

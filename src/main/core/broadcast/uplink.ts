@@ -1,0 +1,125 @@
+// Dynamic bitrate (#19): the page's encoder follows what the upload carries. Fed twice a second with
+// the media queued between the encoder and the socket (media-feed.ts) and the rate the socket takes
+// (ffmpeg's output over the last seconds), it says which video bitrate to encode at now. Pure: time
+// comes in with each sample.
+//
+// The shape is OBS's dynamic bitrate (obs-outputs, rtmp-stream): lower at once to what the link
+// carries when a queue builds, raise again in steps while the queue stays empty, never above the
+// creator's own bitrate, and below a floor leave the rest to dropping (the feed drops past 700 ms).
+
+export interface UplinkSample {
+  /** ms since epoch */
+  at: number
+  /** Media waiting between the encoder and the socket (ms). */
+  queuedMs: number
+  /** What the socket took over the last seconds, audio included (kbit/s); undefined too early. */
+  sentKbps: number | undefined
+}
+
+export interface UplinkOptions {
+  /** The creator's video bitrate: the most we ever ask for. */
+  maxVideoKbps: number
+  audioKbps: number
+  /** The least we ask for; below it the feed drops frames instead. */
+  floorVideoKbps?: number
+}
+
+/** A queue this deep means the link carries less than we send. */
+export const CONGESTED_MS = 250
+/** A queue this shallow means the link keeps up. */
+export const CALM_MS = 120
+/** Ask for this share of what the link carried, so its queues drain. */
+const HEADROOM = 0.85
+/** Give the encoder a second to reach a new rate before judging it again. */
+const SETTLE_MS = 1000
+/** Raise only after the queue has stayed empty this long, then one step per RAISE_EVERY_MS. */
+const CALM_BEFORE_RAISE_MS = 2000
+const RAISE_EVERY_MS = 1500
+const RAISE_FACTOR = 1.25
+
+export type UplinkState = 'full' | 'limited' | 'recovering'
+
+export class UplinkController {
+  private target: number
+  private lastChange = -Infinity
+  private calmSince: number | undefined
+  /** What the link carried (video kbit/s) when the bitrate was last lowered. */
+  private carried: number | undefined
+  private readonly floor: number
+
+  constructor(private readonly o: UplinkOptions) {
+    this.target = o.maxVideoKbps
+    this.floor = Math.min(o.maxVideoKbps, o.floorVideoKbps ?? 300)
+  }
+
+  /** The video bitrate to encode at now (kbit/s). */
+  get videoKbps(): number {
+    return this.target
+  }
+
+  /** What the link carried when last found short (video + audio, kbit/s). */
+  get carriedKbps(): number | undefined {
+    return this.carried === undefined ? undefined : this.carried + this.o.audioKbps
+  }
+
+  state(): UplinkState {
+    if (this.target >= this.o.maxVideoKbps) return 'full'
+    return this.calmSince === undefined ? 'limited' : 'recovering'
+  }
+
+  /** Takes a sample; returns the new video bitrate when it changes. */
+  update(s: UplinkSample): number | undefined {
+    if (s.queuedMs <= CALM_MS) this.calmSince ??= s.at
+    else this.calmSince = undefined
+    if (s.queuedMs >= CONGESTED_MS && s.at - this.lastChange >= SETTLE_MS) {
+      const carried =
+        s.sentKbps === undefined ? undefined : Math.max(0, s.sentKbps - this.o.audioKbps)
+      // What the link carried, with headroom; if that is no lower (the window still held faster
+      // seconds), step down by a fifth: the queue says the link carries less than we send.
+      let next = carried === undefined ? this.target * 0.8 : carried * HEADROOM
+      if (next >= this.target * 0.95) next = this.target * 0.8
+      next = Math.round(Math.max(this.floor, next))
+      this.carried = carried
+      return this.set(next, s.at)
+    }
+    const calmFor = this.calmSince === undefined ? 0 : s.at - this.calmSince
+    if (
+      this.target < this.o.maxVideoKbps &&
+      calmFor >= CALM_BEFORE_RAISE_MS &&
+      s.at - this.lastChange >= RAISE_EVERY_MS
+    ) {
+      const step = Math.max(this.target * RAISE_FACTOR, this.target + this.o.maxVideoKbps * 0.05)
+      return this.set(Math.round(Math.min(this.o.maxVideoKbps, step)), s.at)
+    }
+    return undefined
+  }
+
+  private set(kbps: number, at: number): number | undefined {
+    if (kbps === this.target) return undefined
+    this.target = kbps
+    this.lastChange = at
+    return kbps
+  }
+}
+
+const mbps = (kbps: number): string => (kbps / 1000).toFixed(1)
+
+/**
+ * The creator's words for what the uplink does now, or undefined when it carries the stream. `needKbps`
+ * is the output's own video + audio.
+ */
+export function uplinkShortfall(o: {
+  state: UplinkState
+  carriedKbps: number | undefined
+  needKbps: number
+  droppingNow: boolean
+}): string | undefined {
+  if (o.state === 'full' && !o.droppingNow) return undefined
+  if (o.state === 'recovering' && !o.droppingNow) return undefined
+  const carried =
+    o.carriedKbps === undefined
+      ? 'less than'
+      : `about ${mbps(Math.min(o.carriedKbps, o.needKbps))} of`
+  const action = o.droppingNow ? 'frames dropped to stay live' : 'quality lowered to stay live'
+  return `your upload carries ${carried} the ${mbps(o.needKbps)} Mbps needed: ${action}`
+}

@@ -1,0 +1,194 @@
+// The uplink (#19): the feed's bounded queue (measured in media time, dropped up to the next keyframe
+// past 700 ms), and the controller that lowers the encoder's bitrate to what the link carries and
+// raises it again in steps.
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { MatroskaScanner } from '../../../src/main/core/broadcast/matroska-scanner'
+import { DROP_AFTER_MS, MediaFeed, PIPE_BYTES } from '../../../src/main/core/broadcast/media-feed'
+import {
+  CALM_MS,
+  CONGESTED_MS,
+  UplinkController,
+  uplinkShortfall
+} from '../../../src/main/core/broadcast/uplink'
+import { cluster, streamHeader } from '../../helpers/matroska-writer'
+
+/** A stdin that takes bytes only when told to, like a pipe to an ffmpeg blocked on its socket. */
+class SlowSink extends Writable {
+  written: Buffer[] = []
+  private held: Array<() => void> = []
+  ended = false
+  constructor() {
+    super({ highWaterMark: 16 * 1024 })
+  }
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void): void {
+    this.written.push(chunk)
+    this.held.push(cb)
+  }
+  override _final(cb: () => void): void {
+    this.ended = true
+    cb()
+  }
+  /** ffmpeg reads everything that waits in the pipe (Writable hands it over one write at a time). */
+  async take(): Promise<void> {
+    while (this.held.length > 0) {
+      const held = this.held
+      this.held = []
+      for (const cb of held) cb()
+      await new Promise((r) => setImmediate(r))
+    }
+  }
+  /** The cluster times in what was written (the scanner reads them back). */
+  clusterTimes(): number[] {
+    const s = new MatroskaScanner()
+    return s
+      .push(Buffer.concat(this.written))
+      .filter((e) => e.type === 'time')
+      .map((e) => (e as { ms: number }).ms)
+  }
+}
+
+/** Clusters of 100 ms (3 frames at 30 fps), a keyframe every `keyEvery` clusters. */
+const clusterAt = (i: number, keyEvery = 10, payload = 1000): Buffer =>
+  cluster({ timeMs: i * 100, key: i % keyEvery === 0, frames: 3, payload })
+
+describe('media feed: the queue between the encoder and the socket', () => {
+  it('takes every push at once, hands stdin only PIPE_BYTES, and measures the queue in media time', async () => {
+    const sink = new SlowSink()
+    const feed = new MediaFeed()
+    feed.attach(sink)
+    await feed.push(streamHeader())
+    for (let i = 0; i < 20; i++) await feed.push(clusterAt(i))
+    // Nothing was taken by "ffmpeg": the pushes resolved anyway (the page never waits on the uplink).
+    const s = feed.feedStats()
+    expect(sink.writableLength).toBeLessThan(PIPE_BYTES + 4000)
+    expect(s.queuedBytes).toBeGreaterThan(50_000)
+    // Before ffmpeg reports, the queue counts from the oldest media still waiting here.
+    expect(s.queuedMs).toBeGreaterThan(800)
+    expect(s.drops).toBe(0)
+  })
+
+  it('past 700 ms drops what has not started, up to the next keyframe cluster, and asks for a keyframe', async () => {
+    const sink = new SlowSink()
+    let keyframeAsks = 0
+    const feed = new MediaFeed({ onDrop: () => keyframeAsks++ })
+    feed.attach(sink)
+    const big = (i: number): Buffer => clusterAt(i, 10, 4000) // ~12 KB: three fill the pipe
+    await feed.push(streamHeader())
+    for (let i = 0; i < 5; i++) await feed.push(big(i))
+    await sink.take()
+    // ffmpeg has sent 0.5 s; media keeps coming while the link stalls.
+    feed.noteSent(500_000)
+    for (let i = 5; i < 12; i++) await feed.push(big(i))
+    expect(keyframeAsks).toBe(0)
+    await feed.push(big(12)) // 1.27 s arrived, 0.5 s sent
+    expect(keyframeAsks).toBe(1)
+    expect(feed.feedStats().drops).toBe(1)
+    // Frames keep arriving; the next keyframe cluster is at 2.0 s.
+    for (let i = 13; i < 25; i++) await feed.push(big(i))
+    for (let n = 0; n < 10; n++) await sink.take()
+    const times = sink.clusterTimes()
+    // Whole clusters, in order: those already in the pipe or begun, then the 2.0 s keyframe on;
+    // the 1.2 s that waited in main at the drop never went out.
+    const cut = times.indexOf(2000)
+    const before = times.slice(0, cut)
+    expect(before).toEqual(before.map((_, i) => i * 100))
+    expect(before.length).toBeGreaterThanOrEqual(5)
+    expect(before.length).toBeLessThan(12)
+    expect(times.slice(cut)).toEqual([2000, 2100, 2200, 2300, 2400])
+    // What was dropped is counted in media time: from the end of what went out to 2.0 s.
+    expect(feed.feedStats().droppedMs).toBe(2000 - before.length * 100)
+    // Once ffmpeg catches up the queue is short again, and the next drop needs a new backlog.
+    feed.noteSent(2450_000)
+    expect(feed.feedStats().queuedMs).toBeLessThan(DROP_AFTER_MS)
+    expect(feed.feedStats().drops).toBe(1)
+  })
+
+  it('ends stdin only once the queue has gone, so a stop loses no queued media', async () => {
+    const sink = new SlowSink()
+    const feed = new MediaFeed()
+    feed.attach(sink)
+    await feed.push(streamHeader())
+    for (let i = 0; i < 10; i++) await feed.push(clusterAt(i))
+    feed.end()
+    expect(sink.ended).toBe(false)
+    for (let n = 0; n < 10 && !sink.ended; n++) await sink.take()
+    expect(sink.ended).toBe(true)
+    expect(sink.clusterTimes()).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900])
+  })
+
+  it('a new ffmpeg starts on the newest keyframe cluster even if an earlier attempt dropped it', async () => {
+    const first = new SlowSink()
+    const feed = new MediaFeed()
+    feed.attach(first)
+    const big = (i: number): Buffer => clusterAt(i, 2, 4000)
+    await feed.push(streamHeader())
+    for (let i = 0; i < 3; i++) await feed.push(big(i))
+    feed.noteSent(1)
+    for (let i = 3; i < 8; i++) await feed.push(big(i)) // 3..7 queued, then dropped (6 is a keyframe)
+    expect(feed.feedStats().drops).toBe(1)
+    feed.detach()
+    const second = new SlowSink()
+    feed.attach(second)
+    await second.take()
+    expect(second.clusterTimes()).toEqual([600, 700])
+  })
+})
+
+describe('uplink controller', () => {
+  const o = { maxVideoKbps: 2500, audioKbps: 128 }
+
+  it('lowers to what the link carried, with headroom, once a queue builds', () => {
+    const c = new UplinkController(o)
+    expect(c.update({ at: 0, queuedMs: 50, sentKbps: 2600 })).toBeUndefined()
+    const next = c.update({ at: 500, queuedMs: CONGESTED_MS + 50, sentKbps: 1051 })
+    expect(next).toBe(Math.round((1051 - 128) * 0.85))
+    expect(c.state()).toBe('limited')
+    // The encoder gets a second to reach it before the next judgement.
+    expect(c.update({ at: 1000, queuedMs: 600, sentKbps: 1000 })).toBeUndefined()
+    // Still queueing with no lower reading: a fifth lower.
+    expect(c.update({ at: 1600, queuedMs: 600, sentKbps: 1051 })).toBe(Math.round(next! * 0.8))
+  })
+
+  it('never goes under its floor (dropping takes over) nor over the creator bitrate', () => {
+    const c = new UplinkController(o)
+    let at = 0
+    for (let i = 0; i < 20; i++) c.update({ at: (at += 1100), queuedMs: 900, sentKbps: 150 })
+    expect(c.videoKbps).toBe(300)
+    for (let i = 0; i < 40; i++) c.update({ at: (at += 500), queuedMs: 0, sentKbps: 500 })
+    expect(c.videoKbps).toBe(2500)
+    expect(c.state()).toBe('full')
+  })
+
+  it('raises in steps after 2 s of an empty queue: from 40% back to full within 15 s', () => {
+    const c = new UplinkController(o)
+    c.update({ at: 0, queuedMs: 800, sentKbps: 1051 })
+    expect(c.videoKbps).toBeLessThan(1000)
+    const restoredAt = 10_000
+    let at = restoredAt
+    while (c.videoKbps < 2500 && at < restoredAt + 30_000)
+      c.update({ at: (at += 500), queuedMs: CALM_MS - 20, sentKbps: c.videoKbps + 128 })
+    expect(c.state()).toBe('full')
+    expect(at - restoredAt).toBeLessThanOrEqual(12_000)
+  })
+
+  it('says what the upload carries, and nothing once it keeps up', () => {
+    expect(
+      uplinkShortfall({ state: 'limited', carriedKbps: 1051, needKbps: 2628, droppingNow: false })
+    ).toBe('your upload carries about 1.1 of the 2.6 Mbps needed: quality lowered to stay live')
+    expect(
+      uplinkShortfall({ state: 'limited', carriedKbps: 500, needKbps: 2628, droppingNow: true })
+    ).toBe('your upload carries about 0.5 of the 2.6 Mbps needed: frames dropped to stay live')
+    expect(
+      uplinkShortfall({
+        state: 'recovering',
+        carriedKbps: 1051,
+        needKbps: 2628,
+        droppingNow: false
+      })
+    ).toBeUndefined()
+    expect(
+      uplinkShortfall({ state: 'full', carriedKbps: undefined, needKbps: 2628, droppingNow: false })
+    ).toBeUndefined()
+  })
+})
