@@ -101,9 +101,10 @@ export function checkDestination(
 export type DestinationState = 'idle' | 'starting' | 'live' | 'retrying' | 'disabled'
 
 /**
- * How much media must have reached a target before it shows "live": 1.5 s. A server that takes
- * the publish and then refuses the key closes the connection within a moment of the first media,
- * so by 1.5 s of media written (with the connection still up) the target has taken the stream.
+ * How much media must have reached a target before it shows "live": 1.5 s, on a connection that has
+ * also stayed up 1.5 s of wall time (a first burst can be seconds of media). A server that takes the
+ * publish and then refuses the key closes the connection within a moment of the first media, so by
+ * then the target has taken the stream.
  */
 export const DESTINATION_LIVE_AFTER_US = 1_500_000
 

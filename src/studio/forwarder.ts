@@ -191,6 +191,8 @@ export class Forwarder {
     if (this.stopped) return
     // This attempt's media is flowing (the shared definition) and its connection is up.
     let flowing = false
+    // When this attempt's first progress block came: the connection must also have lasted 1.5 s.
+    let firstBlockAt: number | undefined
     this.ffmpeg = new SupervisedFfmpeg({
       ffmpeg: this.o.ffmpeg,
       args: () => forwardArgs(input, this.o.target),
@@ -202,8 +204,13 @@ export class Forwarder {
       // Live only once DESTINATION_LIVE_AFTER_US of media has gone out on a connection that is
       // still up: a target that takes the publish and then refuses the key (node-media-server does)
       // ends the attempt long before, so it goes from starting to retrying, never through live.
+      // Media time alone is not enough: a source read from the ingest starts with the server's
+      // cached keyframe group, seconds of media written at once, before a slow refusal arrives. So
+      // the connection must also have stayed up 1.5 s of wall time since its first block.
       onProgress: (b) => {
+        firstBlockAt ??= Date.now()
         if (!flowing || b.end || b.outTimeUs < DESTINATION_LIVE_AFTER_US) return
+        if (Date.now() - firstBlockAt < DESTINATION_LIVE_AFTER_US / 1000) return
         if (this.state === 'live' || this.stopped) return
         this.state = 'live'
         this.log('is live')
@@ -212,6 +219,7 @@ export class Forwarder {
       },
       onExit: (exit, next) => {
         flowing = false
+        firstBlockAt = undefined
         if (!next || this.stopped) return
         // A stall (its media time stopped) reads as what it is: lost when it had been flowing.
         const reason = exit.spawnError
