@@ -17,8 +17,8 @@ import {
   type HealthView
 } from './health'
 import type { Ingest, IngestHooks, Publisher } from './ingest'
-import { getOwnTargets } from './multistream-store'
-import { isStartingIssue } from '../shared/destinations'
+import { getOwnTargets, type TargetRow } from './multistream-store'
+import { isStartingIssue, startingIssue } from '../shared/destinations'
 import {
   assembleRecording,
   type RenditionInfo,
@@ -239,16 +239,29 @@ export class LiveManager implements LiveControl, IngestHooks {
    */
   healthStatus(streamId: string): HealthView | undefined {
     const r = this.runs.get(streamId)
-    if (!r || !r.publishing || r.finalizing || !r.transcodeHealth) return undefined
+    if (!r || !r.publishing || r.finalizing) return undefined
+    // A target the run has no forwarder for yet (the run waits for the publisher's metadata, up to
+    // 1.5 s, before it starts any) is starting too: the stream is already active, and a target
+    // with no line would read as live.
+    const started = new Set([...r.forwarders.values()].map((f) => f.target.targetId))
+    const waiting = this.enabledTargets(r)
+      .filter(({ row }) => !started.has(row.id))
+      .map(({ row }) => startingIssue({ id: row.id, name: row.name }))
+    if (!r.transcodeHealth && waiting.length === 0) return undefined
+    const transcodeHealth =
+      r.transcodeHealth ?? new TranscodeHealth(r.session.profiles.length > 0, Date.now())
     const targetIssues = [
-      ...new Set([...r.forwarders.values()].map((f) => f.issue()).filter((i) => i !== undefined))
+      ...new Set([
+        ...[...r.forwarders.values()].map((f) => f.issue()).filter((i) => i !== undefined),
+        ...waiting
+      ])
     ]
     const retrying = targetIssues.filter((i) => !isStartingIssue(i))
     const allStarting =
       targetIssues.length === r.forwarders.size && targetIssues.every(isStartingIssue)
     const multistreaming = r.forwarders.size === 0 || allStarting ? null : retrying.length === 0
     r.multistreamHealth.set(multistreaming, Date.now())
-    return healthOf(r.transcodeHealth, r.multistreamHealth, targetIssues)
+    return healthOf(transcodeHealth, r.multistreamHealth, targetIssues)
   }
 
   /** GET /data/stream/{id}/health: the conditions in livepeer-data's shape. */
@@ -508,13 +521,13 @@ export class LiveManager implements LiveControl, IngestHooks {
     return run.finalizing
   }
 
-  /** What the run's forwarders should be now: the stream's targets that exist and are enabled. */
-  private wantedTargets(run: Run): Map<string, { target: ForwardTarget; input: ForwardInput }> {
-    const wanted = new Map<string, { target: ForwardTarget; input: ForwardInput }>()
-    const media = run.media
-    if (!media) return wanted
+  /** The stream's targets that exist and are enabled, with the stream's reference to each. */
+  private enabledTargets(run: Run): Array<{
+    ref: { profile: string; videoOnly?: unknown }
+    row: TargetRow
+  }> {
     const stream = getOwnStream(this.o.db, run.stream.userId, run.stream.id)
-    if (!stream || stream.doc.suspended) return wanted
+    if (!stream || stream.doc.suspended) return []
     const refs = (stream.doc.multistream?.targets ?? []) as Array<{
       id?: unknown
       profile?: unknown
@@ -522,9 +535,21 @@ export class LiveManager implements LiveControl, IngestHooks {
     }>
     const ids = refs.map((r) => r.id).filter((id): id is string => typeof id === 'string')
     const rows = getOwnTargets(this.o.db, run.stream.userId, ids)
+    const out: Array<{ ref: { profile: string; videoOnly?: unknown }; row: TargetRow }> = []
     for (const ref of refs) {
       const row = typeof ref.id === 'string' ? rows.get(ref.id) : undefined
       if (!row || row.disabled || typeof ref.profile !== 'string') continue
+      out.push({ ref: { profile: ref.profile, videoOnly: ref.videoOnly }, row })
+    }
+    return out
+  }
+
+  /** What the run's forwarders should be now: the stream's targets that exist and are enabled. */
+  private wantedTargets(run: Run): Map<string, { target: ForwardTarget; input: ForwardInput }> {
+    const wanted = new Map<string, { target: ForwardTarget; input: ForwardInput }>()
+    const media = run.media
+    if (!media) return wanted
+    for (const { ref, row } of this.enabledTargets(run)) {
       let input: ForwardInput
       if (ref.profile === 'source') input = { kind: 'rtmp', url: media.pullUrl }
       else {

@@ -165,6 +165,9 @@ describe('scene editing', () => {
       mic: { gain: 0.4, muted: false },
       screen: { gain: 1, muted: true }
     })
+    // The switch back to the first scene is saved too (settings saves are debounced) before the
+    // app is reopened: the scene on air is the one that comes back.
+    await eventually(async () => (await savedScenes()).activeId).toBe(first.id)
 
     // Reopen the app: the scene on air comes back with its level and its mute, heard as set.
     await page.reload()
