@@ -327,6 +327,15 @@ export interface EncoderTargetEvent {
   keyframe: boolean
 }
 
+/** Who is watching (#20): one viewer per player session, as the service counts them. */
+export interface ViewersView {
+  now: number | null
+  /** Why `now` is null: the service has no viewer count, or refuses this key one. */
+  unavailable?: string
+  /** The most viewers read while Onair was last live on this stream (since the app started). */
+  peak: number | null
+}
+
 export interface GoLiveResult {
   runId: string
 }
@@ -438,6 +447,11 @@ export interface OnairCalls {
   retryNow(runId: string): Promise<void>
   liveStatus(): Promise<LiveStateEvent | null>
   /** A broadcast cut off by a crash or a kill of Onair, found at this start; null when there is none. */
+  /**
+   * Viewers of a stream now (GET /data/views/now of its playbackId) and the most seen while Onair was
+   * last live on it. `now` is null when the service cannot say (with the reason).
+   */
+  viewersNow(streamId: string, playbackId: string): Promise<ViewersView>
   cutOffNotice(): Promise<CutOffNotice | null>
   /** The creator has seen the notice: it is not shown again. */
   dismissCutOffNotice(runId: string): Promise<void>
@@ -534,6 +548,7 @@ export const CALL_NAMES = [
   'liveStatus',
   'cutOffNotice',
   'dismissCutOffNotice',
+  'viewersNow',
   'localRecordingInfo',
   'openLocalRecording',
   'getSettings',

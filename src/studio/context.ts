@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http'
 import { authenticate, type AuthedUser } from './auth'
 import type { Db } from './db'
 import { HttpError } from './validate'
+import type { ViewerSessions } from './viewers'
 
 export interface LiveControl {
   /**
@@ -31,6 +32,8 @@ export interface StudioContext {
   /** rtmp://HOST:PORT/live */
   rtmpUrl: () => string
   live: LiveControl
+  /** Player sessions of live streams (GET /data/views/now). */
+  viewers: ViewerSessions
   log: (line: string) => void
 }
 

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { resolveFfmpeg } from '../node/ffmpeg/locate'
 import { createUserKey } from './auth'
 import type { StudioContext } from './context'
+import { ViewerSessions } from './viewers'
 import { openDb, type Db } from './db'
 import { Ingest } from './ingest'
 import { LiveManager } from './live'
@@ -110,7 +111,15 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     ingest: () => ingest
   })
   ingest = new Ingest(host, live, log)
-  const ctx: StudioContext = { db, dataDir, base, rtmpUrl, live, log }
+  const ctx: StudioContext = {
+    db,
+    dataDir,
+    base,
+    rtmpUrl,
+    live,
+    viewers: new ViewerSessions(),
+    log
+  }
   const server = createApiServer(ctx)
   try {
     const recovered = await live.recover()

@@ -7,6 +7,7 @@ import { multistreamRoutes } from './routes/multistream'
 import { publicRoutes } from './routes/public'
 import { sessionRoutes } from './routes/sessions'
 import { streamRoutes, streamTargetRoutes } from './routes/streams'
+import { viewRoutes } from './routes/views'
 
 export function createApiServer(ctx: StudioContext): Server {
   const router = new Router()
@@ -15,6 +16,7 @@ export function createApiServer(ctx: StudioContext): Server {
   multistreamRoutes(router, ctx)
   sessionRoutes(router, ctx)
   publicRoutes(router, ctx)
+  viewRoutes(router, ctx)
   mediaRoutes(router, ctx)
   const server = createServer((req, res) => {
     router.handle(req, res, ctx.log).catch((err: Error) => {

@@ -70,6 +70,30 @@ export class ApiClient {
     }
   }
 
+  /**
+   * Viewers of a playbackId now (GET /data/views/now, Livepeer's realtime viewership): the sum of
+   * the metrics' viewCount. null when the service has no such endpoint (404).
+   */
+  async viewersNow(playbackId: string): Promise<number | null> {
+    let metrics: unknown
+    try {
+      metrics = await this.json<unknown>(
+        'GET',
+        `/data/views/now?playbackId=${enc(playbackId)}`,
+        'viewer count'
+      )
+    } catch (e) {
+      if (e instanceof AppFailure && e.error.status === 404) return null
+      throw e
+    }
+    if (!Array.isArray(metrics)) return null
+    return metrics.reduce(
+      (n: number, m: { viewCount?: unknown }) =>
+        n + (typeof m?.viewCount === 'number' && m.viewCount > 0 ? m.viewCount : 0),
+      0
+    )
+  }
+
   createStream(args: { name: string; profiles: Profile[]; record: boolean }): Promise<ApiStream> {
     const body: NewStream = { name: args.name, profiles: args.profiles, record: args.record }
     return this.json('POST', '/stream', 'stream', body)

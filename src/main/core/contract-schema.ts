@@ -250,6 +250,7 @@ export const CALL_ARGS = {
   liveStatus: none,
   cutOffNotice: none,
   dismissCutOffNotice: z.tuple([id]),
+  viewersNow: z.tuple([id, id]),
   localRecordingInfo: none,
   openLocalRecording: z.tuple([id, z.enum(['folder', 'play'])]),
   getSettings: none,

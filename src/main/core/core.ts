@@ -13,7 +13,7 @@ import { resolveFfmpeg } from '../../node/ffmpeg/locate'
 import { Broadcaster, type BroadcastTuning } from './broadcaster'
 import { Connections } from './connections'
 import { CrashMarker, cutOffNoticeOf } from './crash-marker'
-import { isFinal } from '../../shared/live-state'
+import { isFinal, isRunning } from '../../shared/live-state'
 import { CoreEvents } from './events'
 import { DisplayChooser } from './display-chooser'
 import { Keychain } from './keychain'
@@ -126,6 +126,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })
   const renditions = new RenditionDownloads({ ffmpeg: () => resolveFfmpeg().path })
   let shutdownP: Promise<void> | undefined
+  /** The most viewers read per stream during Onair's last run on it (this process only). */
+  const peaks = new Map<string, { runId: string; peak: number }>()
   /** Services that answered 404 for a stream's health: they have no such endpoint. */
   const noHealthAt = new Set<string>()
 
@@ -272,6 +274,33 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
     liveStatus: async () => live.status(),
+    async viewersNow(streamId, playbackId) {
+      // The peak belongs to Onair's run on this stream: a new run starts it again.
+      const run = live.status()
+      const onAir = run?.streamId === streamId && isRunning(run.state) ? run.runId : undefined
+      let now: number | null = null
+      let unavailable: string | undefined
+      try {
+        now = await (await api()).client.viewersNow(playbackId)
+        if (now === null) unavailable = 'This service does not count viewers.'
+      } catch (e) {
+        if (!(e instanceof AppFailure)) throw e
+        unavailable =
+          e.error.status === 403
+            ? 'This API key may not read viewer counts (Livepeer gives them to private keys only).'
+            : e.error.message
+      }
+      const kept = peaks.get(streamId)
+      if (onAir && now !== null) {
+        const peak = kept?.runId === onAir ? Math.max(kept.peak, now) : now
+        peaks.set(streamId, { runId: onAir, peak })
+      }
+      return {
+        now,
+        peak: peaks.get(streamId)?.peak ?? null,
+        ...(unavailable ? { unavailable } : {})
+      }
+    },
     async cutOffNotice() {
       if (!cutOff) return null
       return cutOffNoticeOf(cutOff, (await c.status()).active?.id, async () => (await api()).client)

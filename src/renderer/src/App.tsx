@@ -16,6 +16,7 @@ import { SessionsScreen } from './features/sessions/SessionsScreen'
 import { PlayerDialog, type PlayerSource } from './features/player/PlayerDialog'
 import { AboutPanel } from './features/about/AboutPanel'
 import { AppGone, useAppReachable } from './features/app/AppGone'
+import { monitorUrl } from '../../shared/viewers'
 
 const NAV: { route: Route; label: string }[] = [
   { route: { name: 'connection' }, label: 'Connection' },
@@ -41,7 +42,7 @@ export function App(): ReactNode {
           kind: 'live',
           streamId: r.value.id,
           streamName: r.value.name,
-          url: r.value.playbackUrl,
+          url: monitorUrl(r.value.playbackUrl),
           profiles: r.value.profiles
         })
     })

@@ -2,13 +2,14 @@
 // names this studio writes are accepted (letters, digits, - and _, one known extension, at most 3
 // levels), so nothing outside the data dir, and no database or log file inside it, can be reached.
 import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join, resolve, sep } from 'node:path'
 import type { ServerResponse } from 'node:http'
 import type { StudioContext } from '../context'
 import { corsHeaders, sendError, type Req, type Router } from '../http'
 import { getSession } from '../session-store'
 import { mediaDir } from '../recordings'
+import { MONITOR_PARAM, MONITOR_VALUE, tagMaster, VIEWER_PARAM, viewerInfo } from '../viewers'
 
 const TYPES: Record<string, string> = {
   m3u8: 'application/vnd.apple.mpegurl',
@@ -61,12 +62,48 @@ async function sendFile(
   s.pipe(res)
 }
 
+/** A live master playlist, rewritten for the one player that asked (never cached). */
+async function sendMaster(
+  res: ServerResponse,
+  file: string,
+  rewrite: (master: string) => string
+): Promise<void> {
+  let master: string
+  try {
+    master = await readFile(file, 'utf8')
+  } catch {
+    return sendError(res, 404, 'not found')
+  }
+  const body = Buffer.from(rewrite(master))
+  res.writeHead(200, {
+    ...corsHeaders(),
+    'Content-Type': TYPES.m3u8!,
+    'Content-Length': body.length,
+    'Cache-Control': 'no-cache'
+  })
+  res.end(body)
+}
+
 export function mediaRoutes(router: Router, ctx: StudioContext): void {
   router.add('GET', /^\/hls\/([^/]*)\/(.*)$/, async (req, res) => {
     const [playbackId, rest] = req.params as [string, string]
     const parts = safeRelative(rest)
     const dir = NAME.test(playbackId) && parts ? ctx.live.liveDir(playbackId) : undefined
     if (!dir || !parts) return sendError(res, 404, 'not found')
+    const session = req.url.searchParams.get(VIEWER_PARAM)
+    // A media playlist's reload keeps its player session watching.
+    if (session && parts.length === 2 && parts[1]!.endsWith('.m3u8'))
+      ctx.viewers.touch(session, playbackId)
+    if (parts.length === 1 && parts[0] === 'index.m3u8' && req.method === 'GET') {
+      const monitor = req.url.searchParams.get(MONITOR_PARAM) === MONITOR_VALUE
+      if (!monitor && !(session && ctx.viewers.touch(session, playbackId)))
+        return sendMaster(res, join(dir, 'index.m3u8'), (master) =>
+          tagMaster(
+            master,
+            ctx.viewers.start(playbackId, viewerInfo(req.raw.headers['user-agent']))
+          )
+        )
+    }
     await sendFile(req, res, dir, parts)
   })
 

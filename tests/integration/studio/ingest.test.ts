@@ -87,7 +87,8 @@ describe('publishing to the local studio', () => {
     ).toBe(204)
 
     const base = studio.apiUrl.replace(/\/api$/, '')
-    const masterUrl = `${base}/hls/${stream.playbackId}/index.m3u8`
+    // As Onair's monitor asks for it: a viewer's copy names its session on each URI (viewers.ts).
+    const masterUrl = `${base}/hls/${stream.playbackId}/index.m3u8?onair=monitor`
     const master = await waitFor(
       async () => {
         const r = await fetch(masterUrl)

@@ -239,7 +239,8 @@ describe('the source is recorded whatever the ladder does', () => {
     // Viewers (and the app's live monitor) get the source meanwhile: the live master lists it.
     const live = await waitFor(
       async () => {
-        const r = await fetch(`${base()}/hls/${stream.playbackId}/index.m3u8`)
+        // As Onair's monitor asks for it: a viewer's copy names its session on each URI.
+        const r = await fetch(`${base()}/hls/${stream.playbackId}/index.m3u8?onair=monitor`)
         return r.status === 200 ? r.text() : undefined
       },
       15_000,

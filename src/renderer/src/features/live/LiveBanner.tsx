@@ -8,6 +8,7 @@ import { StreamHealthNote } from './StreamHealthNote'
 import { useLive } from './live-context'
 import { ProgramStatus } from '../scenes/ProgramStatus'
 import { DestinationsSummary } from '../destinations/DestinationsSummary'
+import { ViewerCount } from '../viewers/ViewerCount'
 
 /** On every screen while a run exists: what is live, how it is doing, and the way to stop it. */
 export function LiveBanner({
@@ -65,6 +66,7 @@ export function LiveBanner({
           {run.state === 'live' ? `Live on ${run.streamName}` : run.streamName}
         </strong>
         {live.running && <DestinationsSummary streamId={run.streamId} />}
+        {run.state === 'live' && <ViewerCount streamId={run.streamId} />}
         <span className="state-pill" data-testid="live-state" aria-live="polite">
           {stateText}
         </span>

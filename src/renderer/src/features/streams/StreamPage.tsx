@@ -13,6 +13,7 @@ import { SessionsList } from '../sessions/SessionsList'
 import { StreamKey } from './StreamKey'
 import { StreamProfiles } from './StreamProfiles'
 import { DestinationsSection } from '../destinations/DestinationsSection'
+import { ViewerPeak } from '../viewers/ViewerCount'
 
 export function StreamPage({
   id,
@@ -140,6 +141,7 @@ export function StreamPage({
 
       <div className="card">
         <h2>Sessions of this stream</h2>
+        <ViewerPeak streamId={s.id} />
         <SessionsList streamId={s.id} onPlay={onPlay} onWatch={onWatch} refreshKey={runState} />
       </div>
 
