@@ -5,7 +5,12 @@ import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BroadcastSupervisor, type ChildLike } from '../../../src/main/core/broadcast/supervisor'
 import { backoffDelay } from '../../../src/shared/backoff'
-import type { LiveStateEvent } from '../../../src/shared/contract'
+import type {
+  EncoderTargetEvent,
+  LiveHealthEvent,
+  LiveStateEvent
+} from '../../../src/shared/contract'
+import { cluster, streamHeader } from '../../helpers/matroska-writer'
 
 const KEY = 'ab12-cd34-ef56-gh78'
 
@@ -363,6 +368,67 @@ describe('broadcast supervisor, media source', () => {
       state: 'reconnecting',
       error: { code: 'network', message: 'Nothing went out for 5 s: the connection stalled.' }
     })
+    await stopped(sup)
+  })
+})
+
+describe('broadcast supervisor: the uplink (#19)', () => {
+  /** A progress block: `sent` s of media out, `bytes` written to the socket so far. */
+  const block = (sent: number, bytes: number): string =>
+    `frame=${Math.round(sent * 30)}\nfps=30\nbitrate=1000kbits/s\ntotal_size=${bytes}\nout_time_us=${Math.round(sent * 1e6)}\ndrop_frames=0\ndup_frames=0\nspeed=1.0x\nprogress=continue\n`
+
+  it('a queue that builds lowers the encoder to what the socket takes, drops past 700 ms with a keyframe asked, and says so', async () => {
+    const encoder: EncoderTargetEvent[] = []
+    const health: LiveHealthEvent[] = []
+    const { sup, child } = setup({
+      source: { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' },
+      output: { ...output, videoBitrateKbps: 2500 },
+      onEncoder: (e) => encoder.push(e),
+      onHealth: (h) => health.push(h)
+    })
+    sup.start()
+    await sup.pushMedia(streamHeader())
+    let at = 0 // media ms pushed
+    const pushTo = async (ms: number): Promise<void> => {
+      for (; at < ms; at += 100)
+        await sup.pushMedia(cluster({ timeMs: at, key: at % 2000 === 0, frames: 3 }))
+    }
+    await pushTo(100)
+    child().opensOutput()
+    // The link carries all of it for 2 s: live, no word to the encoder.
+    for (let s = 1; s <= 8; s++) {
+      await pushTo(s * 250)
+      child().stdout.write(block(s * 0.25, s * 85_000))
+      await tick(250)
+    }
+    expect(sup.state).toBe('live')
+    expect(encoder, JSON.stringify(encoder)).toEqual([])
+    // Now the socket takes ~1.05 Mbit/s while 2.6 arrive: media piles up in main.
+    let bytes = 8 * 85_000
+    let sent = 2
+    for (let s = 1; s <= 12; s++) {
+      await pushTo(2000 + s * 250)
+      bytes += 33_000
+      sent += 0.1
+      child().stdout.write(block(sent, bytes))
+      await tick(250)
+    }
+    const lowered = encoder.filter((e) => !e.keyframe)
+    expect(lowered.length).toBeGreaterThan(0)
+    // Within 3 s of the slowdown: under what the socket takes for video (1,056 - 128 kbit/s), with
+    // headroom, and not under the floor.
+    const target = lowered[lowered.length - 1]!.videoBitrateKbps
+    expect(target).toBeLessThanOrEqual(Math.round(0.85 * (1056 - 128)) + 1)
+    expect(target).toBeGreaterThanOrEqual(300)
+    // Past 700 ms queued, media was dropped up to the next keyframe and one was asked for.
+    expect(encoder.some((e) => e.keyframe)).toBe(true)
+    const last = health[health.length - 1]!
+    expect(last.uplink).toMatchObject({ state: 'limited', maxVideoKbps: 2500 })
+    expect(last.uplink!.drops).toBeGreaterThan(0)
+    expect(last.congestion).toBeGreaterThanOrEqual(2)
+    expect(last.shortfall).toMatch(/^your upload carries about \d\.\d of the 2\.6 Mbps needed: /)
+    // The rate leaving the computer is the recent one, not the average since the start.
+    expect(last.kbps).toBeLessThan(1500)
     await stopped(sup)
   })
 })

@@ -226,17 +226,29 @@ export class BroadcastSupervisor {
     })
   }
 
-  /** The rate leaving the computer (kbit/s) and the speed over the last RECENT_MS of wall time. */
-  private recentRates(b: ProgressBlock, at: number): { kbps?: number; speed?: number } {
+  /**
+   * The rate leaving the computer (kbit/s) and the speed over the last RECENT_MS of wall time, for
+   * the health strip; and the rate over the last second, for the uplink controller (a longer window
+   * still holds the faster seconds before a link slowed).
+   */
+  private recentRates(
+    b: ProgressBlock,
+    at: number
+  ): { kbps?: number; speed?: number; kbpsNow?: number } {
     if (b.end) return {}
     this.recent.push({ at, outTimeUs: b.outTimeUs, totalSize: b.totalSize })
     while (this.recent.length > 2 && at - this.recent[1]!.at >= RECENT_MS) this.recent.shift()
+    const rate = (from: Sample): number | undefined => {
+      const dt = at - from.at
+      return dt < 900 ? undefined : ((b.totalSize - from.totalSize) * 8) / dt
+    }
     const first = this.recent[0]!
+    const lastSecond = [...this.recent].reverse().find((x) => at - x.at >= 1000) ?? first
     const dt = at - first.at
-    if (dt < 900) return {}
     return {
-      kbps: ((b.totalSize - first.totalSize) * 8) / dt,
-      speed: (b.outTimeUs - first.outTimeUs) / 1000 / dt
+      kbps: rate(first),
+      speed: dt < 900 ? undefined : (b.outTimeUs - first.outTimeUs) / 1000 / dt,
+      kbpsNow: rate(lastSecond)
     }
   }
 
@@ -249,7 +261,7 @@ export class BroadcastSupervisor {
     if (feed && !b.end) feed.noteSent(b.outTimeUs)
     const fs = feed?.feedStats()
     if (fs && this.uplink && this.st.state === 'live') {
-      const next = this.uplink.update({ at, queuedMs: fs.queuedMs, sentKbps: now.kbps })
+      const next = this.uplink.update({ at, queuedMs: fs.queuedMs, sentKbps: now.kbpsNow })
       if (next !== undefined)
         this.o.onEncoder?.({ runId: this.o.runId, videoBitrateKbps: next, keyframe: false })
     }
