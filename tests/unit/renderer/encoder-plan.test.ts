@@ -13,6 +13,7 @@ import {
   probeEncoders,
   type IsConfigSupported
 } from '../../../src/renderer/src/features/live/encoder-plan'
+import { avcDecodingKey } from '../../../src/renderer/src/features/live/webcodecs-pusher'
 
 const P720 = { width: 1280, height: 720, fps: 30 }
 
@@ -151,5 +152,25 @@ describe('stepping down and up', () => {
       height: 360,
       fps: 30
     })
+  })
+})
+
+describe('the H.264 parameters the stream keeps', () => {
+  // What Chromium's software encoder gave for camera frames (BT.709 tags) and then for canvas frames
+  // (sRGB tags) in one run: only the SPS's colour tags differ.
+  const camera = '0142c01fffe100126742c01f8c8d402802dd350101010784423501000468ce3c80'
+  const canvas = '0142c01fffe100126742c01f8c8d402802dd37010d010784423501000468ce3c80'
+  const bytes = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex, 'hex'))
+  const size = { codedWidth: 1280, codedHeight: 720 }
+
+  it('colour tags alone do not count as a change', () => {
+    expect(avcDecodingKey(bytes(canvas), size)).toBe(avcDecodingKey(bytes(camera), size))
+  })
+
+  it('a new level, size or PPS does', () => {
+    const base = avcDecodingKey(bytes(camera), size)
+    expect(avcDecodingKey(bytes(camera.replace(/^0142c01f/, '0142c028')), size)).not.toBe(base)
+    expect(avcDecodingKey(bytes(camera), { codedWidth: 960, codedHeight: 544 })).not.toBe(base)
+    expect(avcDecodingKey(bytes(camera.replace(/3c80$/, '3c81')), size)).not.toBe(base)
   })
 })

@@ -36,12 +36,15 @@ async function muxFixture(withAudio: boolean): Promise<Buffer[]> {
     ...(withAudio ? a.packets.map((p) => ({ p, kind: 'audio' as const })) : [])
   ].sort((x, y) => x.p.timestamp - y.p.timestamp)
   let firstV = true
+  let firstA = true
   for (const { p, kind } of all) {
     if (kind === 'video') {
       await mux.video(p, firstV ? { decoderConfig: v.config as VideoDecoderConfig } : undefined)
       firstV = false
     } else {
-      await mux.audio(p, { decoderConfig: a.config as AudioDecoderConfig })
+      // As an encoder does: the config with the first chunk only (which the muxer drops here).
+      await mux.audio(p, firstA ? { decoderConfig: a.config as AudioDecoderConfig } : undefined)
+      firstA = false
     }
   }
   await mux.finish()

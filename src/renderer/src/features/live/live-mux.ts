@@ -19,7 +19,7 @@ const MIN_CLUSTER_S = 0.1
 export interface LiveMux {
   /** Adds one video packet (decode order); `meta` must carry the decoder config on the first. */
   video(packet: EncodedPacket, meta?: EncodedVideoChunkMetadata): Promise<void>
-  /** Adds one audio packet; pass `meta` (with the decoder config) on every call, it is kept once. */
+  /** Adds one audio packet; `meta` with the decoder config may come with a packet that is dropped. */
   audio(packet: EncodedPacket, meta?: EncodedAudioChunkMetadata): Promise<void>
   /** Writes what is still queued and resolves once every byte went to `sink`. */
   finish(): Promise<void>
@@ -52,17 +52,19 @@ export async function startLiveMux(
   // The stream starts on the first picture: sound from before it would open a cluster with no video
   // in it, where no decoder (nor main's MediaBuffer) can start.
   let firstVideo: number | undefined
-  let audioMeta = true
+  // Encoders give the decoder config with their first chunk only; it goes with the first one kept.
+  let audioMeta: EncodedAudioChunkMetadata | undefined
+  let audioStarted = false
   return {
     video: (p, meta) => {
       firstVideo ??= p.timestamp
       return video.add(p, meta)
     },
     audio: (p, meta) => {
+      if (meta?.decoderConfig) audioMeta = meta
       if (!audio || firstVideo === undefined || p.timestamp < firstVideo) return Promise.resolve()
-      // The decoder config rides on the first packet that is kept, whichever that is.
-      const m = audioMeta ? meta : undefined
-      audioMeta = false
+      const m = audioStarted ? undefined : audioMeta
+      audioStarted = true
       return audio.add(p, m)
     },
     finish: () => output.finalize(),

@@ -63,7 +63,7 @@ export class WebCodecsPusher implements Pusher {
   private window = { startUs: -1, bytes: 0 }
   private measuredKbps: number | null = null
   private canvases: { small?: OffscreenCanvas; out?: OffscreenCanvas } = {}
-  private firstDescription: string | undefined
+  private firstParams: string | undefined
   droppedFrames = 0
 
   constructor(
@@ -238,8 +238,7 @@ export class WebCodecsPusher implements Pusher {
   private onVideoChunk(chunk: EncodedVideoChunk, meta?: EncodedVideoChunkMetadata): void {
     const zero = this.zero
     if (!zero || !this.mux) return
-    const desc = meta?.decoderConfig?.description
-    if (desc) this.checkDescription(desc)
+    if (meta?.decoderConfig) this.checkParams(meta.decoderConfig)
     this.measure(chunk)
     const packet = packetAt(chunk, chunk.timestamp - zero.us)
     const mux = this.mux
@@ -264,17 +263,22 @@ export class WebCodecsPusher implements Pusher {
   }
 
   /**
-   * The muxer keeps the first SPS/PPS for the whole stream: a reconfigure that changed them would make
-   * the rest undecodable, so say so rather than send a broken stream.
+   * The muxer keeps the first SPS/PPS for the whole stream: a reconfigure that changed how the stream
+   * decodes (profile, level, size, PPS) would make the rest undecodable, so say so rather than send a
+   * broken stream. The SPS's colour tags may change and are let through: camera frames come tagged
+   * BT.709, the scaled canvas frames sRGB, and Chromium's encoder writes a new SPS for that alone;
+   * they do not change decoding.
    */
-  private checkDescription(desc: AllowSharedBufferSource): void {
+  private checkParams(config: VideoDecoderConfig): void {
+    const d = config.description
+    if (!d) return
     const bytes =
-      desc instanceof ArrayBuffer || desc instanceof SharedArrayBuffer
-        ? new Uint8Array(desc)
-        : new Uint8Array(desc.buffer, desc.byteOffset, desc.byteLength)
-    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-    if (this.firstDescription === undefined) this.firstDescription = hex
-    else if (hex !== this.firstDescription)
+      d instanceof ArrayBuffer || d instanceof SharedArrayBuffer
+        ? new Uint8Array(d)
+        : new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
+    const key = avcDecodingKey(bytes, config)
+    if (this.firstParams === undefined) this.firstParams = key
+    else if (key !== this.firstParams)
       this.fail(
         'The encoder changed its H.264 parameters mid-stream, which the stream cannot carry.'
       )
@@ -409,4 +413,20 @@ export async function browserEncoderSupport(output: OutputSettings): Promise<Enc
     { width: output.width & ~1, height: output.height & ~1, fps: output.fps },
     output.videoBitrateKbps
   )
+}
+
+/**
+ * What in an avcC record decides decoding, as text to compare: profile, constraints and level, the
+ * coded size, and the PPS. (The SPS itself is left out: its VUI carries colour tags.)
+ */
+export function avcDecodingKey(
+  avcC: Uint8Array,
+  size: { codedWidth?: number; codedHeight?: number }
+): string {
+  const hex = (b: Uint8Array): string =>
+    Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+  let at = 6
+  const spsCount = (avcC[5] ?? 0) & 0x1f
+  for (let i = 0; i < spsCount; i++) at += 2 + (((avcC[at] ?? 0) << 8) | (avcC[at + 1] ?? 0))
+  return `${hex(avcC.subarray(1, 4))} ${size.codedWidth}x${size.codedHeight} ${hex(avcC.subarray(at))}`
 }
