@@ -60,6 +60,7 @@ export class WebCodecsPusher implements Pusher {
   /** The first video frame's timestamp, and when it came: the stream's zero. */
   private zero: { us: number; at: number } | undefined
   private audioShift: number | undefined
+  private audioMeta: EncodedAudioChunkMetadata | undefined
   private window = { startUs: -1, bytes: 0 }
   private measuredKbps: number | null = null
   private canvases: { small?: OffscreenCanvas; out?: OffscreenCanvas } = {}
@@ -167,10 +168,13 @@ export class WebCodecsPusher implements Pusher {
     const ts = frame.timestamp
     this.zero ??= { us: ts, at: performance.now() }
     const rung = this.ladder.rung
-    // A lower frame rate drops frames before the encoder, on the frames' own clock.
-    if (ts < this.nextFrameUs) return
+    // A lower frame rate drops frames before the encoder, on the frames' own clock; at the output's
+    // rate every frame the source gives goes in.
     const step = 1e6 / rung.fps
-    this.nextFrameUs = Math.max(this.nextFrameUs + step, ts + step / 2)
+    if (rung.fps < this.output.fps) {
+      if (ts < this.nextFrameUs) return
+      this.nextFrameUs = Math.max(this.nextFrameUs + step, ts + step / 2)
+    }
     if (enc.encodeQueueSize > MAX_ENCODE_QUEUE) {
       this.droppedFrames++
       return
@@ -248,6 +252,8 @@ export class WebCodecsPusher implements Pusher {
   }
 
   private onAudioChunk(chunk: EncodedAudioChunk, meta?: EncodedAudioChunkMetadata): void {
+    // The encoder gives its config once, perhaps with a chunk from before the first picture.
+    if (meta?.decoderConfig) this.audioMeta = meta
     const zero = this.zero
     if (!zero || !this.mux) return
     // Capture clocks are usually shared; where they are not, the first sound lines up on arrival.
@@ -257,8 +263,9 @@ export class WebCodecsPusher implements Pusher {
         : chunk.timestamp - (performance.now() - zero.at) * 1000
     const packet = packetAt(chunk, chunk.timestamp - this.audioShift)
     const mux = this.mux
+    const kept = this.audioMeta
     this.muxChain = this.muxChain
-      .then(() => mux.audio(packet, meta))
+      .then(() => mux.audio(packet, kept))
       .catch((e) => this.muxFailed(e))
   }
 
