@@ -29,6 +29,7 @@ interface Line {
   width: number
   height: number
   fps: number
+  measuredFps: number
   encoder: string
 }
 
@@ -41,25 +42,31 @@ async function readLine(page: Page): Promise<Line> {
     width: Number(await a('data-width')),
     height: Number(await a('data-height')),
     fps: Number(await a('data-fps')),
+    measuredFps: Number(await a('data-measured-fps')),
     encoder: await a('data-encoder')
   }
 }
 
 const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-export async function encoderRows(shell: TestWebShell): Promise<BenchRow[]> {
+/**
+ * One app per camera: Chromium takes its fake camera file at launch, and the web shell's link opens
+ * the app once, so each noise level gets its own shell (`openShell`, with the local studio ready).
+ */
+export async function encoderRows(openShell: () => Promise<TestWebShell>): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'onair-bench-encoder-'))
-  // Every byte the page pushes, counted in main as it arrives (dispatch calls core[name] each time).
-  let pushed = 0
-  const core = shell.core
-  const push = core.pushMedia.bind(core)
-  core.pushMedia = (runId, bytes) => {
-    pushed += bytes.byteLength
-    return push(runId, bytes)
-  }
   const rows: BenchRow[] = []
   try {
     for (const n of NOISE) {
+      const shell = await openShell()
+      // Every byte the page pushes, counted in main as it arrives (dispatch calls core[name] each time).
+      let pushed = 0
+      const core = shell.core
+      const push = core.pushMedia.bind(core)
+      core.pushMedia = (runId, bytes) => {
+        pushed += bytes.byteLength
+        return push(runId, bytes)
+      }
       const camera = makeFakeCamera(dir, {
         seconds: 4,
         tag: `noise${n.alls}`,
@@ -87,13 +94,18 @@ export async function encoderRows(shell: TestWebShell): Promise<BenchRow[]> {
         await wait(WARMUP_S * 1000)
         // The encoder's windows that end inside the measured span, each read once.
         const windows: number[] = []
+        const fpsSeen: number[] = []
         let last = (await readLine(page)).measured
         const bytes0 = pushed
         const t0 = performance.now()
         while (performance.now() - t0 < MEASURE_S * 1000) {
           await wait(250)
-          const m = (await readLine(page)).measured
-          if (m !== null && m !== last) windows.push(m)
+          const l = await readLine(page)
+          const m = l.measured
+          if (m !== null && m !== last) {
+            windows.push(m)
+            fpsSeen.push(l.measuredFps)
+          }
           last = m
         }
         const totalKbps = ((pushed - bytes0) * 8) / ((performance.now() - t0) / 1000) / 1000
@@ -112,14 +124,15 @@ export async function encoderRows(shell: TestWebShell): Promise<BenchRow[]> {
             `${end.encoder} H.264 (WebCodecs), 720p30 camera testsrc2 + noise=alls=${n.alls}:allf=t (MJPEG file), ` +
             `target ${TARGET} kbps; video windows (2 s each, after ${WARMUP_S} s): ${windows.join(', ')} kbps, mean ${Math.round(mean)}; ` +
             `all pushed to main (video + Opus + Matroska): ${Math.round(totalKbps)} kbps; ` +
+            `frames encoded a second in those windows: ${fpsSeen.join(', ')}; ` +
             `encoded picture at the end ${end.width}x${end.height} ${end.fps} fps (stream 1280x720)`
         })
       } finally {
         await browser.close()
+        await shell.stop()
       }
     }
   } finally {
-    core.pushMedia = push
     rmSync(dir, { recursive: true, force: true })
   }
   return rows

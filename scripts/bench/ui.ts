@@ -296,13 +296,14 @@ async function measureUi(): Promise<BenchRow[]> {
 
 /** The page encoder's output bitrate against its target, on noisy cameras (encoder.ts). */
 async function encoderBenchRows(): Promise<BenchRow[]> {
-  const shell = await startWebShell()
-  try {
-    await waitLocalReady(shell)
-    return await encoderRows(shell)
-  } finally {
-    await shell.stop()
-  }
+  return encoderRows(async () => {
+    const shell = await startWebShell()
+    await waitLocalReady(shell).catch(async (e: unknown) => {
+      await shell.stop()
+      throw e
+    })
+    return shell
+  })
 }
 
 /** Scenes against the bare camera (scenes.ts), with the recommended ladder transcoding. */

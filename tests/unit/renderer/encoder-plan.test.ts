@@ -8,6 +8,7 @@ import {
   buildLadder,
   chooseEncoder,
   defaultEncoderChoice,
+  encoderFramerate,
   h264Candidates,
   h264Level,
   probeEncoders,
@@ -172,5 +173,15 @@ describe('the H.264 parameters the stream keeps', () => {
     expect(avcDecodingKey(bytes(camera.replace(/^0142c01f/, '0142c028')), size)).not.toBe(base)
     expect(avcDecodingKey(bytes(camera), { codedWidth: 960, codedHeight: 544 })).not.toBe(base)
     expect(avcDecodingKey(bytes(camera.replace(/3c80$/, '3c81')), size)).not.toBe(base)
+  })
+})
+
+describe('the frame rate the encoder is told', () => {
+  it('follows a source that gives clearly fewer frames, never above the rung', () => {
+    expect(encoderFramerate(30, 20.4, 30)).toBe(20)
+    expect(encoderFramerate(30, 29, 30)).toBeUndefined()
+    expect(encoderFramerate(30, 29.6, 20)).toBe(30)
+    expect(encoderFramerate(20, 40, 30)).toBe(20)
+    expect(encoderFramerate(30, 1, 30)).toBe(5)
   })
 })

@@ -110,6 +110,7 @@ export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): Reac
       data-fps={encoder.fps}
       data-target={encoder.targetKbps}
       data-measured={encoder.measuredKbps ?? ''}
+      data-measured-fps={encoder.measuredFps ?? ''}
     >
       Encoder: {encoderText(encoder)}
     </p>

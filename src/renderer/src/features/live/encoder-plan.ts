@@ -238,3 +238,18 @@ export class RateLadder {
       this.down()
   }
 }
+
+/**
+ * The frame rate to tell the encoder: the frames it really gets, when the source (a busy machine, a
+ * slow camera) gives clearly fewer than the rung's. Its rate control spends the bitrate per frame at
+ * the rate it was told: told 30 and given 20, it makes two thirds of the target. Undefined: keep
+ * `current` (changes under 15% are not worth a reconfigure and its keyframe).
+ */
+export function encoderFramerate(
+  rungFps: number,
+  measuredFps: number,
+  current: number
+): number | undefined {
+  const want = Math.max(5, Math.min(rungFps, Math.round(measuredFps)))
+  return Math.abs(want - current) / current > 0.15 ? want : undefined
+}

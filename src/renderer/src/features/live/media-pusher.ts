@@ -17,6 +17,8 @@ export interface EncoderStats {
   targetKbps: number
   /** The video's own bitrate over the last window; null until one has passed. */
   measuredKbps: number | null
+  /** Frames encoded a second over the last window (the source may give fewer than `fps`). */
+  measuredFps?: number | null
 }
 
 /** A run's encoder feeding main: MediaRecorder's or the page's own. */

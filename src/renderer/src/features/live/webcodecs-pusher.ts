@@ -13,6 +13,7 @@ import type { AppError } from '../../../../shared/result'
 import type { EncoderStats, Pusher } from './media-pusher'
 import {
   RateLadder,
+  encoderFramerate,
   buildLadder,
   probeConfig,
   probeEncoders,
@@ -61,7 +62,10 @@ export class WebCodecsPusher implements Pusher {
   private zero: { us: number; at: number } | undefined
   private audioShift: number | undefined
   private audioMeta: EncodedAudioChunkMetadata | undefined
-  private window = { startUs: -1, bytes: 0 }
+  private window = { startUs: -1, bytes: 0, frames: 0 }
+  private measuredFps: number | null = null
+  /** The frame rate the encoder is told (encoderFramerate): the rung's, or what the source gives. */
+  private toldFps: number
   private measuredKbps: number | null = null
   private canvases: { small?: OffscreenCanvas; out?: OffscreenCanvas } = {}
   private firstParams: string | undefined
@@ -82,6 +86,7 @@ export class WebCodecsPusher implements Pusher {
       buildLadder({ ...this.size, fps: output.fps }),
       output.videoBitrateKbps
     )
+    this.toldFps = this.ladder.rung.fps
     this.config = this.encoderConfig()
   }
 
@@ -102,7 +107,8 @@ export class WebCodecsPusher implements Pusher {
       height: r.height,
       fps: r.fps,
       targetKbps: this.ladder.targetKbps,
-      measuredKbps: this.measuredKbps
+      measuredKbps: this.measuredKbps,
+      measuredFps: this.measuredFps
     }
   }
 
@@ -110,7 +116,7 @@ export class WebCodecsPusher implements Pusher {
     const hw = this.choice.kind === 'hardware' ? 'prefer-hardware' : 'prefer-software'
     return probeConfig(
       this.choice.codec,
-      { ...this.size, fps: this.ladder.rung.fps },
+      { ...this.size, fps: Math.min(this.toldFps, this.ladder.rung.fps) },
       this.ladder.targetKbps,
       hw
     )
@@ -291,19 +297,27 @@ export class WebCodecsPusher implements Pusher {
       )
   }
 
-  /** The output's own bitrate over each window of media time; the ladder hears every window. */
+  /**
+   * The output's own bitrate and frame rate over each window of media time; the ladder hears every
+   * window, and the encoder is told the frame rate it really gets.
+   */
   private measure(chunk: EncodedVideoChunk): void {
     const w = this.window
     if (w.startUs < 0) w.startUs = chunk.timestamp
     const span = chunk.timestamp - w.startUs
     if (span >= WINDOW_US) {
       this.measuredKbps = Math.round((w.bytes * 8) / (span / 1e6) / 1000)
-      this.window = { startUs: chunk.timestamp, bytes: 0 }
+      this.measuredFps = Math.round((w.frames / (span / 1e6)) * 10) / 10
+      this.window = { startUs: chunk.timestamp, bytes: 0, frames: 0 }
       const before = this.ladder.at
-      if (this.ladder.measured(this.measuredKbps) !== before) this.reconfigure()
+      const stepped = this.ladder.measured(this.measuredKbps) !== before
+      const fps = encoderFramerate(this.ladder.rung.fps, this.measuredFps, this.toldFps)
+      if (fps !== undefined) this.toldFps = fps
+      if (stepped || fps !== undefined) this.reconfigure()
       this.onStats(this.stats)
     }
     this.window.bytes += chunk.byteLength
+    this.window.frames++
   }
 
   /** A new bitrate from main (the uplink's): the ladder may step the picture too. */
@@ -329,7 +343,7 @@ export class WebCodecsPusher implements Pusher {
     enc.configure(this.config)
     this.wantKey = true
     // The window restarts: bytes from before the change say nothing of the new target.
-    this.window = { startUs: -1, bytes: 0 }
+    this.window = { startUs: -1, bytes: 0, frames: 0 }
   }
 
   private send(bytes: Uint8Array): void {
