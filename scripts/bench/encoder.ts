@@ -30,6 +30,10 @@ interface Line {
   height: number
   fps: number
   measuredFps: number
+  backlog: string
+  lag: string
+  audioBehind: string
+  audioJumps: string
   encoder: string
 }
 
@@ -43,6 +47,10 @@ async function readLine(page: Page): Promise<Line> {
     height: Number(await a('data-height')),
     fps: Number(await a('data-fps')),
     measuredFps: Number(await a('data-measured-fps')),
+    backlog: await a('data-backlog'),
+    lag: await a('data-lag'),
+    audioBehind: await a('data-audio-behind'),
+    audioJumps: await a('data-audio-jumps'),
     encoder: await a('data-encoder')
   }
 }
@@ -95,6 +103,7 @@ export async function encoderRows(openShell: () => Promise<TestWebShell>): Promi
         // The encoder's windows that end inside the measured span, each read once.
         const windows: number[] = []
         const fpsSeen: number[] = []
+        const lags: string[] = []
         let last = (await readLine(page)).measured
         const bytes0 = pushed
         const t0 = performance.now()
@@ -105,6 +114,7 @@ export async function encoderRows(openShell: () => Promise<TestWebShell>): Promi
           if (m !== null && m !== last) {
             windows.push(m)
             fpsSeen.push(l.measuredFps)
+            lags.push(`${l.lag} ms/${l.backlog} B/audio ${l.audioBehind} ms behind`)
           }
           last = m
         }
@@ -125,6 +135,8 @@ export async function encoderRows(openShell: () => Promise<TestWebShell>): Promi
             `target ${TARGET} kbps; video windows (2 s each, after ${WARMUP_S} s): ${windows.join(', ')} kbps, mean ${Math.round(mean)}; ` +
             `all pushed to main (video + Opus + Matroska): ${Math.round(totalKbps)} kbps; ` +
             `frames encoded a second in those windows: ${fpsSeen.join(', ')}; ` +
+            `picture behind the clock / bytes waiting to be pushed, at each window: ${lags.join(', ')}; ` +
+            `sound jumps forward (late sound) by the end: ${end.audioJumps}; ` +
             `encoded picture at the end ${end.width}x${end.height} ${end.fps} fps (stream 1280x720)`
         })
       } finally {

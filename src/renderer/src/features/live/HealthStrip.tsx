@@ -111,6 +111,10 @@ export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): Reac
       data-target={encoder.targetKbps}
       data-measured={encoder.measuredKbps ?? ''}
       data-measured-fps={encoder.measuredFps ?? ''}
+      data-backlog={encoder.backlogBytes ?? ''}
+      data-lag={encoder.lagMs ?? ''}
+      data-audio-behind={encoder.audioBehindMs ?? ''}
+      data-audio-jumps={encoder.audioJumps ?? ''}
     >
       Encoder: {encoderText(encoder)}
     </p>

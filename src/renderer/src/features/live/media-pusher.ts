@@ -19,6 +19,14 @@ export interface EncoderStats {
   measuredKbps: number | null
   /** Frames encoded a second over the last window (the source may give fewer than `fps`). */
   measuredFps?: number | null
+  /** Bytes written by the muxer and not yet handed to main (a push is in flight). */
+  backlogBytes?: number
+  /** How far the encoded picture is behind the clock since the first frame (ms). */
+  lagMs?: number | null
+  /** The newest video packet's time less the newest audio packet's (the muxer waits for the later). */
+  audioBehindMs?: number | null
+  /** Times late sound jumped forward to the picture (a gap in the sound each). */
+  audioJumps?: number
 }
 
 /** A run's encoder feeding main: MediaRecorder's or the page's own. */

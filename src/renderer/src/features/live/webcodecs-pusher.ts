@@ -32,6 +32,11 @@ declare class MediaStreamTrackProcessor<T> {
 const WINDOW_US = 2_000_000
 /** Frames waiting in the encoder beyond this are dropped: live, late frames are worth nothing. */
 const MAX_ENCODE_QUEUE = 3
+/** Chromium's Opus packets: 20 ms, when a chunk does not say. */
+const OPUS_FRAME_US = 20_000
+/** Sound further behind the picture than this jumps forward (to AUDIO_CATCH_UP_US behind it). */
+const MAX_AUDIO_BEHIND_US = 1_000_000
+const AUDIO_CATCH_UP_US = 100_000
 /** Audio and video clocks further apart than this are not the same clock: align on arrival instead. */
 const SAME_CLOCK_US = 5_000_000
 
@@ -64,6 +69,12 @@ export class WebCodecsPusher implements Pusher {
   private audioMeta: EncodedAudioChunkMetadata | undefined
   private window = { startUs: -1, bytes: 0, frames: 0 }
   private measuredFps: number | null = null
+  private lagMs: number | null = null
+  private lastVideoUs = 0
+  private lastAudioUs: number | undefined
+  private audioNextUs = 0
+  /** Times the sound jumped forward to catch up with the picture. */
+  audioJumps = 0
   /** The frame rate the encoder is told (encoderFramerate): the rung's, or what the source gives. */
   private toldFps: number
   private measuredKbps: number | null = null
@@ -108,7 +119,14 @@ export class WebCodecsPusher implements Pusher {
       fps: r.fps,
       targetKbps: this.ladder.targetKbps,
       measuredKbps: this.measuredKbps,
-      measuredFps: this.measuredFps
+      measuredFps: this.measuredFps,
+      backlogBytes: this.pending.reduce((n, p) => n + p.length, 0),
+      lagMs: this.lagMs,
+      audioJumps: this.audioJumps,
+      audioBehindMs:
+        this.lastAudioUs === undefined
+          ? null
+          : Math.round((this.lastVideoUs - this.lastAudioUs) / 1000)
     }
   }
 
@@ -251,6 +269,7 @@ export class WebCodecsPusher implements Pusher {
     if (meta?.decoderConfig) this.checkParams(meta.decoderConfig)
     this.measure(chunk)
     const packet = packetAt(chunk, chunk.timestamp - zero.us)
+    this.lastVideoUs = chunk.timestamp - zero.us
     const mux = this.mux
     this.muxChain = this.muxChain
       .then(() => mux.video(packet, meta))
@@ -267,7 +286,20 @@ export class WebCodecsPusher implements Pusher {
       Math.abs(chunk.timestamp - zero.us) < SAME_CLOCK_US
         ? zero.us
         : chunk.timestamp - (performance.now() - zero.at) * 1000
-    const packet = packetAt(chunk, chunk.timestamp - this.audioShift)
+    // After the first, each packet follows the last by its duration: measured here, Chromium's Opus
+    // encoder stamped its output ~8% slow (a 44.1 kHz microphone counted at 48 kHz, by the look of
+    // it), so the sound fell further behind the picture each second and the muxer, which interleaves
+    // by time, held the video back with it.
+    let at = this.lastAudioUs === undefined ? chunk.timestamp - this.audioShift : this.audioNextUs
+    // Sound that comes too late (a page starved of CPU reads its microphone late) would hold every
+    // picture back in the muxer: it jumps forward to the picture instead, leaving a gap in the sound.
+    if (this.lastVideoUs - at > MAX_AUDIO_BEHIND_US) {
+      at = this.lastVideoUs - AUDIO_CATCH_UP_US
+      this.audioJumps++
+    }
+    this.audioNextUs = at + (chunk.duration ?? OPUS_FRAME_US)
+    const packet = packetAt(chunk, at)
+    this.lastAudioUs = at
     const mux = this.mux
     const kept = this.audioMeta
     this.muxChain = this.muxChain
@@ -308,6 +340,10 @@ export class WebCodecsPusher implements Pusher {
     if (span >= WINDOW_US) {
       this.measuredKbps = Math.round((w.bytes * 8) / (span / 1e6) / 1000)
       this.measuredFps = Math.round((w.frames / (span / 1e6)) * 10) / 10
+      if (this.zero)
+        this.lagMs = Math.round(
+          performance.now() - this.zero.at - (chunk.timestamp - this.zero.us) / 1000
+        )
       this.window = { startUs: chunk.timestamp, bytes: 0, frames: 0 }
       const before = this.ladder.at
       const stepped = this.ladder.measured(this.measuredKbps) !== before
