@@ -13,7 +13,7 @@ import { launchChromium } from '../../tests/helpers/browser'
 import { makeFakeCamera } from '../../tests/helpers/fake-camera'
 import { numberAbove, type Probe } from '../../tests/helpers/page-probe'
 import type { TestWebShell } from '../../tests/helpers/web-shell'
-import type { BenchRow } from './types'
+import { wait, type BenchRow } from './types'
 
 const WARMUP_S = 2
 const MEASURE_S = 10
@@ -54,8 +54,6 @@ async function readLine(page: Page): Promise<Line> {
     encoder: await a('data-encoder')
   }
 }
-
-const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 /**
  * One app per camera: Chromium takes its fake camera file at launch, and the web shell's link opens
