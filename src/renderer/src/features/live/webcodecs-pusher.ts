@@ -32,6 +32,8 @@ declare class MediaStreamTrackProcessor<T> {
 const WINDOW_US = 2_000_000
 /** Frames waiting in the encoder beyond this are dropped: live, late frames are worth nothing. */
 const MAX_ENCODE_QUEUE = 3
+/** The most a stop waits for the capture streams to close after their tracks were stopped. */
+const READ_END_MS = 1000
 /** Chromium's Opus packets: 20 ms, when a chunk does not say. */
 const OPUS_FRAME_US = 20_000
 /** Sound further behind the picture than this jumps forward (to AUDIO_CATCH_UP_US behind it). */
@@ -50,6 +52,7 @@ export class WebCodecsPusher implements Pusher {
   private video: VideoEncoder | undefined
   private audio: AudioEncoder | undefined
   private readers: ReadableStreamDefaultReader<VideoFrame | AudioData>[] = []
+  private loops: Promise<void>[] = []
   private tracks: MediaStreamTrack[] = []
   private muxChain: Promise<void> = Promise.resolve()
   private pending: Uint8Array[] = []
@@ -154,7 +157,7 @@ export class WebCodecsPusher implements Pusher {
     // Clones: stopping the encoder's reading must not stop the preview's picture or sound.
     const v = videoTrack.clone()
     this.tracks.push(v)
-    void this.read(v, (f: VideoFrame) => this.onFrame(f))
+    this.loops.push(this.read(v, (f: VideoFrame) => this.onFrame(f)))
     if (audioTrack) {
       this.audio = new AudioEncoder({
         output: (chunk, meta) => this.onAudioChunk(chunk, meta),
@@ -162,7 +165,7 @@ export class WebCodecsPusher implements Pusher {
       })
       const a = audioTrack.clone()
       this.tracks.push(a)
-      void this.read(a, (d: AudioData) => this.onAudio(d))
+      this.loops.push(this.read(a, (d: AudioData) => this.onAudio(d)))
     }
   }
 
@@ -424,8 +427,13 @@ export class WebCodecsPusher implements Pusher {
     this.onError(e)
   }
 
+  /**
+   * Ends the reading by stopping the tracks (clones), not by cancelling the streams: a cancelled
+   * stream drops the frames still queued in it without closing them, and Chromium warns of each one
+   * garbage-collected. An ended track closes its stream after the queued frames, which the loops
+   * read and close.
+   */
   private release(): void {
-    for (const r of this.readers) void r.cancel().catch(() => {})
     for (const t of this.tracks) t.stop()
     for (const enc of [this.video, this.audio]) if (enc && enc.state !== 'closed') enc.close()
   }
@@ -434,6 +442,15 @@ export class WebCodecsPusher implements Pusher {
   async stop(): Promise<void> {
     if (this.stopped || this.failed) return
     this.stopped = true
+    for (const t of this.tracks) t.stop()
+    // The loops end once their streams have handed over what was queued; a stream that never
+    // closes is cancelled after READ_END_MS rather than holding the stop.
+    let guard: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([
+      Promise.all(this.loops),
+      new Promise<void>((resolve) => (guard = setTimeout(resolve, READ_END_MS)))
+    ])
+    clearTimeout(guard)
     for (const r of this.readers) void r.cancel().catch(() => {})
     await Promise.all(
       [this.video, this.audio].map((enc) =>
