@@ -66,7 +66,7 @@ const ROOMS = {
   },
   'src/renderer': {
     imports: [SHARED, 'src/renderer/**'],
-    packages: ['react', 'react-dom', 'hls.js'],
+    packages: ['react', 'react-dom', 'hls.js', 'mediabunny'],
     node: false,
     globals: NODE_GLOBALS,
     why: 'The renderer imports src/shared and its own code only (window.onair is its way out).'

@@ -15,7 +15,7 @@ import { launchChromium } from '../../tests/helpers/browser'
 import { makeFakeCamera } from '../../tests/helpers/fake-camera'
 import { numberAbove, type Probe } from '../../tests/helpers/page-probe'
 import type { TestWebShell } from '../../tests/helpers/web-shell'
-import { median, type BenchRow } from './types'
+import { median, wait, type BenchRow } from './types'
 
 const MEASURE_SECONDS = 20
 const WARMUP_SECONDS = 4
@@ -49,8 +49,6 @@ interface ComposeRun {
   /** Per second: frames drawn, camera frames that reached the compositor, distinct ones drawn, late ticks. */
   perSecond: { ticks: number; arrived: number; drawn: number; late: number }
 }
-
-const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 /** One live run from the stream's Go live screen; resolves the ingest frame rate and compositor figures. */
 async function liveRun(

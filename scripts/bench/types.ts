@@ -8,6 +8,9 @@ export interface BenchRow {
   note?: string
 }
 
+/** A measuring span of wall time (a bench measures over time; nothing here waits for a condition). */
+export const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
 export const median = (xs: readonly number[]): number => {
   if (xs.length === 0) return NaN
   const s = [...xs].sort((a, b) => a - b)

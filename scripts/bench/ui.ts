@@ -3,7 +3,7 @@
 // chunk; (2) time to show the sessions screen with 10,000 sessions, and frame times while scrolling it,
 // beside a reference: the same 10,000 rows rendered without windowing; (3) time from pressing Stop to the
 // recording shown as ready in the stream's list; (4) the live monitor's glass-to-glass delay
-// (glass.ts). Medians of several runs; nothing here is asserted.
+// (glass.ts); (5) the page encoder's bitrate against its target (encoder.ts). Medians of several runs; nothing here is asserted.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,6 +15,7 @@ import { launchChromium } from '../../tests/helpers/browser'
 import { startWebShell, type TestWebShell } from '../../tests/helpers/web-shell'
 import { glassToGlassRows } from './glass'
 import { sceneRows } from './scenes'
+import { encoderRows } from './encoder'
 import { median, percentile, type BenchRow } from './types'
 import { Keychain } from '../../src/main/core/keychain'
 import { LOCAL_ID } from '../../src/main/core/settings-store'
@@ -281,13 +282,28 @@ async function measureUi(): Promise<BenchRow[]> {
   if (process.env.ONAIR_BENCH_ONLY === 'scenes') return sceneBenchRows()
   // ONAIR_BENCH_ONLY=monitor: just the live monitor's rows (glass-to-glass, shown vs measured).
   if (process.env.ONAIR_BENCH_ONLY === 'monitor') return liveMonitorRows()
+  // ONAIR_BENCH_ONLY=encoder: just the page encoder's bitrate against its target.
+  if (process.env.ONAIR_BENCH_ONLY === 'encoder') return encoderBenchRows()
   return [
     ...bundleRows(),
     ...(await sessionsRows()),
     ...(await stopToReadyRows()),
     ...(await liveMonitorRows()),
-    ...(await sceneBenchRows())
+    ...(await sceneBenchRows()),
+    ...(await encoderBenchRows())
   ]
+}
+
+/** The page encoder's output bitrate against its target, on noisy cameras (encoder.ts). */
+async function encoderBenchRows(): Promise<BenchRow[]> {
+  return encoderRows(async () => {
+    const shell = await startWebShell()
+    await waitLocalReady(shell).catch(async (e: unknown) => {
+      await shell.stop()
+      throw e
+    })
+    return shell
+  })
 }
 
 /** Scenes against the bare camera (scenes.ts), with the recommended ladder transcoding. */

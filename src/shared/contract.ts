@@ -206,7 +206,14 @@ export interface OutputSettings {
   videoBitrateKbps: number
   audioBitrateKbps: number
   keyframeIntervalSec: number // default 2
+  /**
+   * The page's H.264 encoder (WebCodecs): the system's hardware encoder when it has one, or software.
+   * Absent: hardware where available. Where WebCodecs cannot encode H.264, MediaRecorder is used.
+   */
+  encoder?: EncoderChoice
 }
+
+export type EncoderChoice = 'hardware' | 'software'
 
 export interface GoLiveArgs {
   streamId: string

@@ -13,13 +13,27 @@ export interface FakeCamera {
 
 export function makeFakeCamera(
   dir: string,
-  opts: { color?: string; fps?: number; seconds?: number; width?: number; height?: number } = {}
+  opts: {
+    color?: string
+    fps?: number
+    seconds?: number
+    width?: number
+    height?: number
+    /** A lavfi graph instead of the coloured square (the encoder bench's noisy test card). */
+    source?: string
+    /** Names the file apart from other cameras of the same size and rate in one folder. */
+    tag?: string
+  } = {}
 ): FakeCamera {
   const { color = '0x2040ff', fps = 30, seconds = 2, width = 1280, height = 720 } = opts
-  const file = join(dir, `fake-camera-${width}x${height}-${fps}.mjpeg`)
+  const file = join(
+    dir,
+    `fake-camera-${width}x${height}-${fps}${opts.tag ? `-${opts.tag}` : ''}.mjpeg`
+  )
   const src =
+    opts.source ??
     `color=c=${color}:s=${width}x${height}:r=${fps},` +
-    `drawbox=x='mod(t*${Math.round(width / seconds)},${width - 80})':y=${Math.round(height / 2 - 40)}:w=80:h=80:color=white:t=fill`
+      `drawbox=x='mod(t*${Math.round(width / seconds)},${width - 80})':y=${Math.round(height / 2 - 40)}:w=80:h=80:color=white:t=fill`
   makeMediaFile(file, [
     ...['-f', 'lavfi', '-i', src, '-t', String(seconds)],
     ...['-c:v', 'mjpeg', '-q:v', '3', '-pix_fmt', 'yuvj420p']

@@ -70,7 +70,8 @@ const output = z
     fps: z.number().int().min(1).max(120),
     videoBitrateKbps: z.number().int().min(100).max(50_000),
     audioBitrateKbps: z.number().int().min(32).max(512),
-    keyframeIntervalSec: z.number().min(0.5).max(10)
+    keyframeIntervalSec: z.number().min(0.5).max(10),
+    encoder: z.enum(['hardware', 'software']).optional()
   })
   .strict()
 

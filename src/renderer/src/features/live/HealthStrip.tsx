@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { LiveHealthEvent } from '../../../../shared/contract'
 import { formatBitrate } from '../../lib/format'
+import type { EncoderStats } from './media-pusher'
 
 const LEVEL = ['fine', 'watch', 'struggling', 'failing to keep up'] as const
 /** Signal bars, as on a phone: four when fine, one when failing, so the bars and the word agree. */
@@ -110,3 +111,41 @@ export function HealthStrip({
 }
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
+
+/** "software H.264 (WebCodecs), 1280×720 30 fps": which encoder the run got and what it makes now. */
+export function encoderText(e: EncoderStats): string {
+  const what =
+    e.path === 'webcodecs'
+      ? `${e.encoder ?? 'software'} H.264 (WebCodecs)`
+      : `the browser's (MediaRecorder, ${e.codec})`
+  const measured =
+    e.measuredKbps === null
+      ? ''
+      : `, ${formatBitrate(e.measuredKbps * 1000)} of ${formatBitrate(e.targetKbps * 1000)}`
+  return `${what}, ${e.width}×${e.height} ${e.fps} fps${measured}`
+}
+
+/** The encoder in use while live; its picture size and rate change when it steps down or up. */
+export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): ReactNode {
+  if (!encoder) return null
+  return (
+    <p
+      className="muted"
+      data-testid="health-encoder"
+      data-path={encoder.path}
+      data-encoder={encoder.encoder ?? ''}
+      data-width={encoder.width}
+      data-height={encoder.height}
+      data-fps={encoder.fps}
+      data-target={encoder.targetKbps}
+      data-measured={encoder.measuredKbps ?? ''}
+      data-measured-fps={encoder.measuredFps ?? ''}
+      data-backlog={encoder.backlogBytes ?? ''}
+      data-lag={encoder.lagMs ?? ''}
+      data-audio-behind={encoder.audioBehindMs ?? ''}
+      data-audio-jumps={encoder.audioJumps ?? ''}
+    >
+      Encoder: {encoderText(encoder)}
+    </p>
+  )
+}

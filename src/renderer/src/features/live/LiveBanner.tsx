@@ -3,7 +3,7 @@ import type { AppError } from '../../../../shared/result'
 import { formatDuration } from '../../lib/format'
 import { useNow } from '../../lib/use-now'
 import { ErrorNote } from '../../components/ErrorNote'
-import { HealthStrip } from './HealthStrip'
+import { EncoderLine, HealthStrip } from './HealthStrip'
 import { StreamHealthNote } from './StreamHealthNote'
 import { useLive } from './live-context'
 import { ProgramStatus } from '../scenes/ProgramStatus'
@@ -125,6 +125,9 @@ export function LiveBanner({
           troubleSince={live.troubleSince}
           now={now}
         />
+      )}
+      {(run.state === 'live' || run.state === 'connecting') && (
+        <EncoderLine encoder={live.encoder} />
       )}
       {(run.state === 'live' || run.state === 'reconnecting') && (
         <StreamHealthNote streamId={run.streamId} />

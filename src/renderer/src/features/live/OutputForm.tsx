@@ -1,5 +1,8 @@
+import { useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
-import type { OutputSettings } from '../../../../shared/contract'
+import type { EncoderChoice, OutputSettings } from '../../../../shared/contract'
+import { defaultEncoderChoice, type EncoderSupport } from './encoder-plan'
+import { browserEncoderSupport } from './webcodecs-pusher'
 
 export const RESOLUTIONS = [
   { label: '1080p (1920×1080)', width: 1920, height: 1080 },
@@ -29,6 +32,7 @@ export function OutputForm({
 }): ReactNode {
   const res = `${value.width}x${value.height}`
   const issue = outputIssue(value)
+  const support = useEncoderSupport(value)
   return (
     <fieldset className="output" disabled={disabled}>
       <legend>Output</legend>
@@ -74,6 +78,7 @@ export function OutputForm({
           onChange={(e) => onChange({ ...value, videoBitrateKbps: Number(e.target.value) })}
         />
       </label>
+      <EncoderSelect value={value} onChange={onChange} support={support} />
       <p className="muted">Keyframe every {value.keyframeIntervalSec} s, no B-frames.</p>
       {issue && (
         <p className="field-issue" role="alert" id="output-issue">
@@ -81,5 +86,61 @@ export function OutputForm({
         </p>
       )}
     </fieldset>
+  )
+}
+
+/** What the system can encode at this size; undefined while the browser is being asked. */
+function useEncoderSupport(o: OutputSettings): EncoderSupport | undefined {
+  const [support, setSupport] = useState<{ key: string; value: EncoderSupport }>()
+  const key = `${o.width}x${o.height}@${o.fps}`
+  useEffect(() => {
+    let alive = true
+    void browserEncoderSupport(o).then((value) => alive && setSupport({ key, value }))
+    return () => {
+      alive = false
+    }
+    // Only the size and rate change the answer (the bitrate does not).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key])
+  return support?.key === key ? support.value : undefined
+}
+
+function EncoderSelect({
+  value,
+  onChange,
+  support
+}: {
+  value: OutputSettings
+  onChange: (o: OutputSettings) => void
+  support: EncoderSupport | undefined
+}): ReactNode {
+  if (!support) return <p className="muted">Encoder: checking what this system has…</p>
+  if (!support.software && !support.hardware)
+    return (
+      <p className="muted" data-testid="output-encoder-fallback">
+        Encoder: the browser&apos;s (MediaRecorder): this system has no WebCodecs H.264 encoder, so
+        the bitrate cannot be held or changed while live.
+      </p>
+    )
+  const shown: EncoderChoice =
+    value.encoder === 'hardware' && !support.hardware
+      ? 'software'
+      : (value.encoder ?? defaultEncoderChoice(support))
+  return (
+    <label>
+      Encoder
+      <select
+        value={shown}
+        data-testid="output-encoder"
+        onChange={(e) => onChange({ ...value, encoder: e.target.value as EncoderChoice })}
+      >
+        <option value="hardware" disabled={!support.hardware}>
+          {support.hardware ? 'Hardware' : 'Hardware (none on this system for H.264)'}
+        </option>
+        <option value="software" disabled={!support.software}>
+          Software
+        </option>
+      </select>
+    </label>
   )
 }

@@ -12,7 +12,9 @@ import { isFinal, isRunning } from '../../../../shared/live-state'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
 import { pickMimeType, stopTracks } from '../../lib/capture'
-import { MediaPusher } from './media-pusher'
+import { MediaPusher, type EncoderStats, type Pusher } from './media-pusher'
+import { WebCodecsPusher, browserEncoderSupport } from './webcodecs-pusher'
+import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
 
 export interface Capture {
@@ -34,6 +36,8 @@ export interface LiveContextValue {
   /** When congestion first reached 2+ without easing since (ms), for the sustained-trouble warning. */
   troubleSince: number | null
   capture: Capture | null
+  /** The run's encoder, as the health strip shows it; null without a run from the page. */
+  encoder: EncoderStats | null
   error: AppError | null
   busy: boolean
   running: boolean
@@ -55,8 +59,9 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   const [troubleSince, setTroubleSince] = useState<number | null>(null)
   const [capture, setCaptureState] = useState<Capture | null>(null)
   const [error, setError] = useState<AppError | null>(null)
+  const [encoder, setEncoder] = useState<EncoderStats | null>(null)
   const [busy, setBusy] = useState(false)
-  const pusher = useRef<MediaPusher | null>(null)
+  const pusher = useRef<Pusher | null>(null)
   const runId = useRef<string | null>(null)
   const captureRef = useRef<Capture | null>(null)
   const previews = useRef(0)
@@ -75,6 +80,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       if (isFinal(e.state)) {
         pusher.current?.abandon()
         pusher.current = null
+        setEncoder(null)
         setTroubleSince(null)
         if (previews.current === 0 && captureRef.current) {
           release(captureRef.current)
@@ -87,10 +93,19 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       setHealth(h)
       setTroubleSince((since) => (h.congestion >= 2 || h.shortfall ? (since ?? h.at) : null))
     })
+    // Main's uplink controller: the page's encoder follows its bitrate, and makes a keyframe after a
+    // drop. Only for the run this page is pushing (an event of an older run is stale).
+    const offEncoder = api.on('live:encoder', (e) => {
+      const p = pusher.current
+      if (!p || e.runId !== runId.current) return
+      p.setVideoBitrate(e.videoBitrateKbps)
+      if (e.keyframe) p.requestKeyframe()
+    })
     return () => {
       alive = false
       offState()
       offHealth()
+      offEncoder()
     }
   }, [api])
 
@@ -115,9 +130,12 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       setError(null)
       if (!c) return setError({ code: 'media', message: 'Choose a source first.' })
       let mimeType: string | undefined
+      let webcodecs: ReturnType<typeof chooseEncoder>
       if (c.kind !== 'test-pattern') {
         if (!c.stream) return setError({ code: 'media', message: 'The source is not open yet.' })
-        mimeType = pickMimeType()
+        // The page's own encoder where WebCodecs has H.264; MediaRecorder where it has not.
+        webcodecs = chooseEncoder(await browserEncoderSupport(output), output.encoder)
+        mimeType = webcodecs ? WebCodecsPusher.mimeType(c.stream) : pickMimeType()
         if (!mimeType)
           return setError({
             code: 'media',
@@ -127,6 +145,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       }
       setBusy(true)
       setHealth(null)
+      setEncoder(null)
       const r = await api.goLive({
         streamId,
         source: mimeType ? { kind: 'media', mimeType } : { kind: 'test-pattern' },
@@ -139,13 +158,28 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       }
       runId.current = r.value.runId
       if (mimeType && c.stream) {
+        const onError = (e: AppError): void => {
+          setError(e)
+          void api.stopLive(r.value.runId)
+        }
         try {
-          pusher.current = new MediaPusher(api, r.value.runId, c.stream, mimeType, output, (e) => {
-            setError(e)
-            void api.stopLive(r.value.runId)
-          })
-          pusher.current.start()
+          const p: Pusher = webcodecs
+            ? new WebCodecsPusher(
+                api,
+                r.value.runId,
+                c.stream,
+                output,
+                webcodecs,
+                onError,
+                setEncoder
+              )
+            : new MediaPusher(api, r.value.runId, c.stream, mimeType, output, onError)
+          pusher.current = p
+          await p.start()
+          setEncoder(p.stats)
         } catch (e) {
+          pusher.current?.abandon()
+          pusher.current = null
           setError({ code: 'media', message: `The encoder could not start: ${String(e)}` })
           await api.stopLive(r.value.runId)
         }
@@ -186,6 +220,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       health,
       troubleSince,
       capture,
+      encoder,
       error,
       busy,
       running: isRunning(run?.state),
@@ -201,6 +236,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       health,
       troubleSince,
       capture,
+      encoder,
       error,
       busy,
       setCapture,

@@ -1,12 +1,50 @@
 // MediaRecorder -> pushMedia, one chunk at a time and in order. Each push is awaited before the next
 // starts (main applies backpressure by resolving late); the chain keeps the order MediaRecorder gave.
-import type { OnairApi, OutputSettings } from '../../../../shared/contract'
+// It is the fallback where WebCodecs cannot encode H.264 (webcodecs-pusher.ts is the default).
+import type { EncoderChoice, OnairApi, OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
+
+/** What the health strip says of the encoder in use. */
+export interface EncoderStats {
+  path: 'webcodecs' | 'mediarecorder'
+  /** The WebCodecs encoder the run got; MediaRecorder does not say which it uses. */
+  encoder?: EncoderChoice
+  codec: string
+  /** The picture's encoded size and rate (a lower rung when the encoder stepped down). */
+  width: number
+  height: number
+  fps: number
+  targetKbps: number
+  /** The video's own bitrate over the last window; null until one has passed. */
+  measuredKbps: number | null
+  /** Frames encoded a second over the last window (the source may give fewer than `fps`). */
+  measuredFps?: number | null
+  /** Bytes written by the muxer and not yet handed to main (a push is in flight). */
+  backlogBytes?: number
+  /** How far the encoded picture is behind the clock since the first frame (ms). */
+  lagMs?: number | null
+  /** The newest video packet's time less the newest audio packet's (the muxer waits for the later). */
+  audioBehindMs?: number | null
+  /** Times late sound jumped forward to the picture (a gap in the sound each). */
+  audioJumps?: number
+}
+
+/** A run's encoder feeding main: MediaRecorder's or the page's own. */
+export interface Pusher {
+  start(): void | Promise<void>
+  stop(): Promise<void>
+  abandon(): void
+  /** Encode at this video bitrate from now on (main's uplink controller). */
+  setVideoBitrate(kbps: number): void
+  /** Make a keyframe now (main dropped media up to the next one). */
+  requestKeyframe(): void
+  readonly stats: EncoderStats
+}
 
 /** Small slices keep latency low and let main start ffmpeg on the first bytes. */
 const TIMESLICE_MS = 250
 
-export class MediaPusher {
+export class MediaPusher implements Pusher {
   private recorder: MediaRecorder
   private chain: Promise<void> = Promise.resolve()
   private failed = false
@@ -15,8 +53,8 @@ export class MediaPusher {
     private readonly api: OnairApi,
     private readonly runId: string,
     stream: MediaStream,
-    mimeType: string,
-    output: OutputSettings,
+    private readonly mimeType: string,
+    private readonly output: OutputSettings,
     private readonly onError: (e: AppError) => void
   ) {
     const options = {
@@ -42,6 +80,24 @@ export class MediaPusher {
 
   start(): void {
     this.recorder.start(TIMESLICE_MS)
+  }
+
+  // MediaRecorder can neither change its bitrate nor make a keyframe on demand: main's uplink
+  // controller is not followed on this path (it still drops media up to the next scheduled keyframe).
+  setVideoBitrate(): void {}
+  requestKeyframe(): void {}
+
+  get stats(): EncoderStats {
+    const { width, height, fps, videoBitrateKbps } = this.output
+    return {
+      path: 'mediarecorder',
+      codec: this.mimeType,
+      width,
+      height,
+      fps,
+      targetKbps: videoBitrateKbps,
+      measuredKbps: null
+    }
   }
 
   private enqueue(blob: Blob): void {

@@ -1,0 +1,255 @@
+// The pure decisions of the page's own encoder (webcodecs-pusher.ts): which H.264 codec string fits a
+// size, whether the creator's "Hardware" choice can be had, and the ladder of encoded sizes and frame
+// rates the encoder steps along when it cannot hold its bitrate or the target drops. Nothing here
+// touches WebCodecs, so all of it is unit-tested in Node.
+import type { EncoderChoice } from '../../../../shared/contract'
+
+export interface Rung {
+  width: number
+  height: number
+  fps: number
+}
+
+// H.264 levels (Annex A, table A-1): the most macroblocks a frame and a second each level allows.
+const LEVELS: { idc: number; frameMbs: number; mbsPerSec: number }[] = [
+  { idc: 30, frameMbs: 1620, mbsPerSec: 40_500 },
+  { idc: 31, frameMbs: 3600, mbsPerSec: 108_000 },
+  { idc: 32, frameMbs: 5120, mbsPerSec: 216_000 },
+  { idc: 40, frameMbs: 8192, mbsPerSec: 245_760 },
+  { idc: 42, frameMbs: 8704, mbsPerSec: 522_240 },
+  { idc: 50, frameMbs: 22_080, mbsPerSec: 589_824 },
+  { idc: 51, frameMbs: 36_864, mbsPerSec: 983_040 },
+  { idc: 52, frameMbs: 36_864, mbsPerSec: 2_073_600 }
+]
+
+/** The lowest level whose limits take this size and rate (level_idc, e.g. 31 for 3.1). */
+export function h264Level(width: number, height: number, fps: number): number {
+  const frameMbs = Math.ceil(width / 16) * Math.ceil(height / 16)
+  const fit = LEVELS.find((l) => frameMbs <= l.frameMbs && frameMbs * fps <= l.mbsPerSec)
+  return (fit ?? LEVELS[LEVELS.length - 1]!).idc
+}
+
+const hex = (n: number): string => n.toString(16).padStart(2, '0')
+
+/**
+ * Codec strings to try, best first: Constrained Baseline up to level 3.1 (720p30, what every decoder
+ * and the ingest's copy path take), Main then High above it (1080p needs level 4+, which Baseline
+ * encoders rarely offer), and Baseline at that level last for encoders that only do Baseline.
+ */
+export function h264Candidates(width: number, height: number, fps: number): string[] {
+  const level = hex(h264Level(width, height, fps))
+  const baseline = `avc1.42e0${level}`
+  if (h264Level(width, height, fps) <= 31) return [baseline]
+  return [`avc1.4d00${level}`, `avc1.6400${level}`, baseline]
+}
+
+/** What the browser answers to isConfigSupported (injected: Windows/macOS answer differently). */
+export type IsConfigSupported = (config: VideoEncoderConfig) => Promise<{ supported?: boolean }>
+
+export interface EncoderSupport {
+  /** A codec string the software encoder takes at this size, or undefined: use MediaRecorder. */
+  software?: string
+  /** The same with hardwareAcceleration 'prefer-hardware', when the system offers it. */
+  hardware?: string
+}
+
+/** A config for one question: only what the answer depends on. */
+export function probeConfig(
+  codec: string,
+  r: Rung,
+  kbps: number,
+  hw: HardwareAcceleration
+): VideoEncoderConfig {
+  return {
+    codec,
+    width: r.width,
+    height: r.height,
+    framerate: r.fps,
+    bitrate: kbps * 1000,
+    bitrateMode: 'constant',
+    latencyMode: 'realtime',
+    hardwareAcceleration: hw,
+    avc: { format: 'avc' }
+  }
+}
+
+/** Asks the browser which codec strings it can encode at this size, in hardware and in software. */
+export async function probeEncoders(
+  isSupported: IsConfigSupported,
+  r: Rung,
+  kbps: number
+): Promise<EncoderSupport> {
+  const first = async (hw: HardwareAcceleration): Promise<string | undefined> => {
+    for (const codec of h264Candidates(r.width, r.height, r.fps)) {
+      const ok = await isSupported(probeConfig(codec, r, kbps, hw)).then(
+        (a) => a.supported === true,
+        () => false
+      )
+      if (ok) return codec
+    }
+    return undefined
+  }
+  return { hardware: await first('prefer-hardware'), software: await first('prefer-software') }
+}
+
+/**
+ * The encoder a run uses: the creator's choice when the system has it, else the other one; undefined
+ * when neither encodes H.264 (the MediaRecorder path takes over).
+ */
+export function chooseEncoder(
+  support: EncoderSupport,
+  want: EncoderChoice | undefined
+): { kind: EncoderChoice; codec: string } | undefined {
+  const order: EncoderChoice[] =
+    want === 'software' ? ['software', 'hardware'] : ['hardware', 'software']
+  for (const kind of order) {
+    const codec = support[kind]
+    if (codec) return { kind, codec }
+  }
+  return undefined
+}
+
+/** The default the Output form shows: Hardware where the system has it, else Software. */
+export const defaultEncoderChoice = (support: EncoderSupport): EncoderChoice =>
+  support.hardware ? 'hardware' : 'software'
+
+const STEP_HEIGHTS = [540, 360]
+const STEP_FPS = [20, 15]
+const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
+
+/**
+ * The ladder for an output, best first: the output's own size, then 540p and 360p (the same shape),
+ * then at the smallest size 20 and 15 fps. Sizes and rates above the output's are left out.
+ */
+export function buildLadder(out: Rung): Rung[] {
+  const rungs: Rung[] = [{ ...out }]
+  for (const h of STEP_HEIGHTS)
+    if (h < out.height)
+      rungs.push({ width: even((out.width * h) / out.height), height: h, fps: out.fps })
+  const smallest = rungs[rungs.length - 1]!
+  for (const f of STEP_FPS) if (f < out.fps) rungs.push({ ...smallest, fps: f })
+  return rungs
+}
+
+/** Bits a target gives each pixel of each frame at a rung. */
+export const bitsPerPixel = (kbps: number, r: Rung): number =>
+  (kbps * 1000) / (r.width * r.height * r.fps)
+
+export interface LadderTuning {
+  /** Measured over target above this (1.15 = 15% over) counts as an overshoot. */
+  overshoot: number
+  /** Overshooting windows in a row that step down. */
+  overWindows: number
+  /** Below this many bits per pixel per frame, the rung is too big for the target. */
+  minBpp: number
+  /** A step up needs at least this at the rung above (above minBpp, so up and down do not flap). */
+  upBpp: number
+  /** Windows within the cap in a row before a step up. */
+  calmWindows: number
+}
+
+export const LADDER_TUNING: LadderTuning = {
+  overshoot: 1.15,
+  overWindows: 2,
+  minBpp: 0.05,
+  upBpp: 0.07,
+  calmWindows: 2
+}
+
+/**
+ * Where on the ladder the encoder stands. `measured` is called once per window with the output's own
+ * bitrate over it; `retarget` when main asks for a new bitrate. Both answer the rung index to use.
+ * A step down for overshoot remembers the target it happened at: the encoder climbs back only once
+ * the target has risen past it, so content that cannot fit a rung does not make it flap.
+ */
+export class RateLadder {
+  private index = 0
+  private over = 0
+  private calm = 0
+  /** The target at the last step down; climbing needs more than this. */
+  private downAt = Infinity
+
+  constructor(
+    readonly rungs: Rung[],
+    private target: number,
+    private readonly tuning: LadderTuning = LADDER_TUNING
+  ) {
+    this.fitTarget()
+  }
+
+  get rung(): Rung {
+    return this.rungs[this.index]!
+  }
+
+  get at(): number {
+    return this.index
+  }
+
+  get targetKbps(): number {
+    return this.target
+  }
+
+  retarget(kbps: number): number {
+    if (kbps !== this.target) {
+      this.target = kbps
+      this.over = 0
+      this.calm = 0
+      this.fitTarget()
+    }
+    return this.index
+  }
+
+  measured(kbps: number): number {
+    const t = this.tuning
+    if (kbps > this.target * t.overshoot) {
+      this.calm = 0
+      if (++this.over >= t.overWindows && this.index < this.rungs.length - 1) this.down()
+      return this.index
+    }
+    this.over = 0
+    this.calm++
+    const above = this.rungs[this.index - 1]
+    if (
+      above &&
+      this.calm >= t.calmWindows &&
+      this.target > this.downAt &&
+      bitsPerPixel(this.target, above) >= t.upBpp
+    ) {
+      // One rung per calm pair of windows: a rung that overshoots again steps straight back down.
+      this.index--
+      this.calm = 0
+    }
+    return this.index
+  }
+
+  private down(): void {
+    this.index++
+    this.over = 0
+    this.calm = 0
+    this.downAt = this.target
+  }
+
+  /** Too few bits per pixel at this rung: go down until it fits (or the ladder ends). */
+  private fitTarget(): void {
+    while (
+      this.index < this.rungs.length - 1 &&
+      bitsPerPixel(this.target, this.rung) < this.tuning.minBpp
+    )
+      this.down()
+  }
+}
+
+/**
+ * The frame rate to tell the encoder: the frames it really gets, when the source (a busy machine, a
+ * slow camera) gives clearly fewer than the rung's. Its rate control spends the bitrate per frame at
+ * the rate it was told: told 30 and given 20, it makes two thirds of the target. Undefined: keep
+ * `current` (changes under 15% are not worth a reconfigure and its keyframe).
+ */
+export function encoderFramerate(
+  rungFps: number,
+  measuredFps: number,
+  current: number
+): number | undefined {
+  const want = Math.max(5, Math.min(rungFps, Math.round(measuredFps)))
+  return Math.abs(want - current) / current > 0.15 ? want : undefined
+}

@@ -1,0 +1,506 @@
+// The page's own encoder: the capture's tracks -> WebCodecs (H.264 video, Opus audio) -> streamed
+// Matroska (live-mux.ts) -> pushMedia, one push in flight at a time, as MediaPusher does. Unlike
+// MediaRecorder, it holds a constant bitrate, takes a new one live (main's uplink controller, the
+// live:encoder event), makes a keyframe on demand, and steps the picture down when the content will
+// not fit the bitrate (encoder-plan.ts).
+//
+// The stream's size never changes mid-stream: main copies the H.264 into FLV and the muxer writes the
+// codec's headers (SPS/PPS) once, in the track header, so a new size could not be decoded. A lower
+// rung is drawn small and scaled back up into the output's size: fewer details to spend bits on, the
+// same frame size for every decoder down the line.
+import type { OnairApi, OutputSettings } from '../../../../shared/contract'
+import type { AppError } from '../../../../shared/result'
+import type { EncoderStats, Pusher } from './media-pusher'
+import {
+  RateLadder,
+  encoderFramerate,
+  buildLadder,
+  probeConfig,
+  probeEncoders,
+  type EncoderSupport,
+  type Rung
+} from './encoder-plan'
+import { packetAt, startLiveMux, type LiveMux } from './live-mux'
+
+// Chromium has these on the page (lib.dom does not yet): frames of a live track as a stream.
+declare class MediaStreamTrackProcessor<T> {
+  constructor(init: { track: MediaStreamTrack })
+  readonly readable: ReadableStream<T>
+}
+
+/** The output's measured bitrate is judged over windows of this much media time. */
+const WINDOW_US = 2_000_000
+/** Frames waiting in the encoder beyond this are dropped: live, late frames are worth nothing. */
+const MAX_ENCODE_QUEUE = 3
+/** The most a stop waits for the capture streams to close after their tracks were stopped. */
+const READ_END_MS = 1000
+/** Chromium's Opus packets: 20 ms, when a chunk does not say. */
+const OPUS_FRAME_US = 20_000
+/** Sound further behind the picture than this jumps forward (to AUDIO_CATCH_UP_US behind it). */
+const MAX_AUDIO_BEHIND_US = 1_000_000
+const AUDIO_CATCH_UP_US = 100_000
+/** Audio and video clocks further apart than this are not the same clock: align on arrival instead. */
+const SAME_CLOCK_US = 5_000_000
+
+export interface WebCodecsChoice {
+  kind: 'hardware' | 'software'
+  codec: string
+}
+
+export class WebCodecsPusher implements Pusher {
+  private mux: LiveMux | undefined
+  private video: VideoEncoder | undefined
+  private audio: AudioEncoder | undefined
+  private readers: ReadableStreamDefaultReader<VideoFrame | AudioData>[] = []
+  private loops: Promise<void>[] = []
+  private tracks: MediaStreamTrack[] = []
+  private muxChain: Promise<void> = Promise.resolve()
+  private pending: Uint8Array[] = []
+  private inFlight: Promise<void> | undefined
+  private drained: (() => void) | undefined
+  private failed = false
+  private stopped = false
+  private readonly ladder: RateLadder
+  private readonly size: { width: number; height: number }
+  private config: VideoEncoderConfig
+  private wantKey = true
+  private lastKeyUs = -Infinity
+  private nextFrameUs = -Infinity
+  /** The first video frame's timestamp, and when it came: the stream's zero. */
+  private zero: { us: number; at: number } | undefined
+  private audioShift: number | undefined
+  private audioMeta: EncodedAudioChunkMetadata | undefined
+  private window = { startUs: -1, bytes: 0, frames: 0 }
+  private measuredFps: number | null = null
+  private lagMs: number | null = null
+  private lastVideoUs = 0
+  private lastAudioUs: number | undefined
+  private audioNextUs = 0
+  /** Times the sound jumped forward to catch up with the picture. */
+  audioJumps = 0
+  /** The frame rate the encoder is told (encoderFramerate): the rung's, or what the source gives. */
+  private toldFps: number
+  private measuredKbps: number | null = null
+  private canvases: { small?: OffscreenCanvas; out?: OffscreenCanvas } = {}
+  private firstParams: string | undefined
+  droppedFrames = 0
+
+  constructor(
+    private readonly api: OnairApi,
+    private readonly runId: string,
+    private readonly stream: MediaStream,
+    private readonly output: OutputSettings,
+    private readonly choice: WebCodecsChoice,
+    private readonly onError: (e: AppError) => void,
+    private readonly onStats: (s: EncoderStats) => void = () => {}
+  ) {
+    // Even sizes: 4:2:0 video cannot have odd ones.
+    this.size = { width: output.width & ~1, height: output.height & ~1 }
+    this.ladder = new RateLadder(
+      buildLadder({ ...this.size, fps: output.fps }),
+      output.videoBitrateKbps
+    )
+    this.toldFps = this.ladder.rung.fps
+    this.config = this.encoderConfig()
+  }
+
+  /** The mimeType main is told (it copies H.264 as it comes when it says avc1). */
+  static mimeType(stream: MediaStream): string {
+    return stream.getAudioTracks().length
+      ? 'video/x-matroska;codecs=avc1,opus'
+      : 'video/x-matroska;codecs=avc1'
+  }
+
+  get stats(): EncoderStats {
+    const r = this.ladder.rung
+    return {
+      path: 'webcodecs',
+      encoder: this.choice.kind,
+      codec: this.choice.codec,
+      width: r.width,
+      height: r.height,
+      fps: r.fps,
+      targetKbps: this.ladder.targetKbps,
+      measuredKbps: this.measuredKbps,
+      measuredFps: this.measuredFps,
+      backlogBytes: this.pending.reduce((n, p) => n + p.length, 0),
+      lagMs: this.lagMs,
+      audioJumps: this.audioJumps,
+      audioBehindMs:
+        this.lastAudioUs === undefined
+          ? null
+          : Math.round((this.lastVideoUs - this.lastAudioUs) / 1000)
+    }
+  }
+
+  private encoderConfig(): VideoEncoderConfig {
+    const hw = this.choice.kind === 'hardware' ? 'prefer-hardware' : 'prefer-software'
+    return probeConfig(
+      this.choice.codec,
+      { ...this.size, fps: Math.min(this.toldFps, this.ladder.rung.fps) },
+      this.ladder.targetKbps,
+      hw
+    )
+  }
+
+  async start(): Promise<void> {
+    const [videoTrack] = this.stream.getVideoTracks()
+    if (!videoTrack) throw new Error('the source has no video')
+    const audioTrack = this.stream.getAudioTracks()[0]
+    this.mux = await startLiveMux({ audio: !!audioTrack }, (b) => this.send(b))
+    this.video = new VideoEncoder({
+      output: (chunk, meta) => this.onVideoChunk(chunk, meta),
+      error: (e) => this.fail(`The video encoder stopped: ${e.message}`)
+    })
+    this.video.configure(this.config)
+    this.onStats(this.stats)
+    // Clones: stopping the encoder's reading must not stop the preview's picture or sound.
+    const v = videoTrack.clone()
+    this.tracks.push(v)
+    this.loops.push(this.read(v, (f: VideoFrame) => this.onFrame(f)))
+    if (audioTrack) {
+      this.audio = new AudioEncoder({
+        output: (chunk, meta) => this.onAudioChunk(chunk, meta),
+        error: (e) => this.fail(`The audio encoder stopped: ${e.message}`)
+      })
+      const a = audioTrack.clone()
+      this.tracks.push(a)
+      this.loops.push(this.read(a, (d: AudioData) => this.onAudio(d)))
+    }
+  }
+
+  private async read<T extends VideoFrame | AudioData>(
+    track: MediaStreamTrack,
+    each: (item: T) => void
+  ): Promise<void> {
+    const reader = new MediaStreamTrackProcessor<T>({ track }).readable.getReader()
+    this.readers.push(reader as ReadableStreamDefaultReader<VideoFrame | AudioData>)
+    for (;;) {
+      const r = await reader.read().catch(() => ({ done: true as const, value: undefined }))
+      if (r.done) return
+      // Every frame and sound buffer is closed here, used or not: they hold capture memory.
+      try {
+        if (!this.stopped && !this.failed) each(r.value)
+      } catch (e) {
+        this.fail(`The encoder stopped: ${String(e)}`)
+      } finally {
+        r.value.close()
+      }
+    }
+  }
+
+  private onFrame(frame: VideoFrame): void {
+    const enc = this.video
+    if (!enc || enc.state !== 'configured') return
+    const ts = frame.timestamp
+    this.zero ??= { us: ts, at: performance.now() }
+    const rung = this.ladder.rung
+    // A lower frame rate drops frames before the encoder, on the frames' own clock; at the output's
+    // rate every frame the source gives goes in.
+    const step = 1e6 / rung.fps
+    if (rung.fps < this.output.fps) {
+      if (ts < this.nextFrameUs) return
+      this.nextFrameUs = Math.max(this.nextFrameUs + step, ts + step / 2)
+    }
+    if (enc.encodeQueueSize > MAX_ENCODE_QUEUE) {
+      this.droppedFrames++
+      return
+    }
+    const key =
+      this.wantKey || ts - this.lastKeyUs >= this.output.keyframeIntervalSec * 1e6 - step / 2
+    if (key) {
+      this.wantKey = false
+      this.lastKeyUs = ts
+    }
+    const scaled = this.fit(frame, rung)
+    try {
+      enc.encode(scaled ?? frame, { keyFrame: key })
+    } finally {
+      scaled?.close()
+    }
+  }
+
+  /**
+   * The frame as the encoder takes it: as it is when it has the output's size and the rung is the top
+   * one; else drawn (kept in shape, black around) at the rung's size and scaled up to the output's.
+   */
+  private fit(frame: VideoFrame, rung: Rung): VideoFrame | undefined {
+    const { width: W, height: H } = this.size
+    const top = rung.width === W && rung.height === H
+    if (top && frame.displayWidth === W && frame.displayHeight === H) return undefined
+    const draw = (c: OffscreenCanvas, src: CanvasImageSource, sw: number, sh: number): void => {
+      const g = c.getContext('2d', { alpha: false })
+      if (!g) throw new Error('no 2D canvas for scaling')
+      const s = Math.min(c.width / sw, c.height / sh)
+      const w = Math.round(sw * s)
+      const h = Math.round(sh * s)
+      g.fillStyle = '#000'
+      if (w !== c.width || h !== c.height) g.fillRect(0, 0, c.width, c.height)
+      g.drawImage(src, (c.width - w) / 2, (c.height - h) / 2, w, h)
+    }
+    const out = (this.canvases.out ??= new OffscreenCanvas(W, H))
+    if (top) draw(out, frame, frame.displayWidth, frame.displayHeight)
+    else {
+      let small = this.canvases.small
+      if (!small || small.width !== rung.width || small.height !== rung.height)
+        small = this.canvases.small = new OffscreenCanvas(rung.width, rung.height)
+      draw(small, frame, frame.displayWidth, frame.displayHeight)
+      draw(out, small, small.width, small.height)
+    }
+    return new VideoFrame(out, {
+      timestamp: frame.timestamp,
+      duration: frame.duration ?? undefined
+    })
+  }
+
+  private onAudio(data: AudioData): void {
+    const enc = this.audio
+    if (!enc) return
+    if (enc.state === 'unconfigured')
+      enc.configure({
+        codec: 'opus',
+        sampleRate: data.sampleRate,
+        numberOfChannels: data.numberOfChannels,
+        bitrate: this.output.audioBitrateKbps * 1000
+      })
+    enc.encode(data)
+  }
+
+  private onVideoChunk(chunk: EncodedVideoChunk, meta?: EncodedVideoChunkMetadata): void {
+    const zero = this.zero
+    if (!zero || !this.mux) return
+    if (meta?.decoderConfig) this.checkParams(meta.decoderConfig)
+    this.measure(chunk)
+    const packet = packetAt(chunk, chunk.timestamp - zero.us)
+    this.lastVideoUs = chunk.timestamp - zero.us
+    const mux = this.mux
+    this.muxChain = this.muxChain
+      .then(() => mux.video(packet, meta))
+      .catch((e) => this.muxFailed(e))
+  }
+
+  private onAudioChunk(chunk: EncodedAudioChunk, meta?: EncodedAudioChunkMetadata): void {
+    // The encoder gives its config once, perhaps with a chunk from before the first picture.
+    if (meta?.decoderConfig) this.audioMeta = meta
+    const zero = this.zero
+    if (!zero || !this.mux) return
+    // Capture clocks are usually shared; where they are not, the first sound lines up on arrival.
+    this.audioShift ??=
+      Math.abs(chunk.timestamp - zero.us) < SAME_CLOCK_US
+        ? zero.us
+        : chunk.timestamp - (performance.now() - zero.at) * 1000
+    // After the first, each packet follows the last by its duration: measured here, Chromium's Opus
+    // encoder stamped its output ~8% slow (a 44.1 kHz microphone counted at 48 kHz, by the look of
+    // it), so the sound fell further behind the picture each second and the muxer, which interleaves
+    // by time, held the video back with it.
+    let at = this.lastAudioUs === undefined ? chunk.timestamp - this.audioShift : this.audioNextUs
+    // Sound that comes too late (a page starved of CPU reads its microphone late) would hold every
+    // picture back in the muxer: it jumps forward to the picture instead, leaving a gap in the sound.
+    if (this.lastVideoUs - at > MAX_AUDIO_BEHIND_US) {
+      at = this.lastVideoUs - AUDIO_CATCH_UP_US
+      this.audioJumps++
+    }
+    this.audioNextUs = at + (chunk.duration ?? OPUS_FRAME_US)
+    const packet = packetAt(chunk, at)
+    this.lastAudioUs = at
+    const mux = this.mux
+    const kept = this.audioMeta
+    this.muxChain = this.muxChain
+      .then(() => mux.audio(packet, kept))
+      .catch((e) => this.muxFailed(e))
+  }
+
+  /**
+   * The muxer keeps the first SPS/PPS for the whole stream: a reconfigure that changed how the stream
+   * decodes (profile, level, size, PPS) would make the rest undecodable, so say so rather than send a
+   * broken stream. The SPS's colour tags may change and are let through: camera frames come tagged
+   * BT.709, the scaled canvas frames sRGB, and Chromium's encoder writes a new SPS for that alone;
+   * they do not change decoding.
+   */
+  private checkParams(config: VideoDecoderConfig): void {
+    const d = config.description
+    if (!d) return
+    const bytes =
+      d instanceof ArrayBuffer || d instanceof SharedArrayBuffer
+        ? new Uint8Array(d)
+        : new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
+    const key = avcDecodingKey(bytes, config)
+    if (this.firstParams === undefined) this.firstParams = key
+    else if (key !== this.firstParams)
+      this.fail(
+        'The encoder changed its H.264 parameters mid-stream, which the stream cannot carry.'
+      )
+  }
+
+  /**
+   * The output's own bitrate and frame rate over each window of media time; the ladder hears every
+   * window, and the encoder is told the frame rate it really gets.
+   */
+  private measure(chunk: EncodedVideoChunk): void {
+    const w = this.window
+    if (w.startUs < 0) w.startUs = chunk.timestamp
+    const span = chunk.timestamp - w.startUs
+    if (span >= WINDOW_US) {
+      this.measuredKbps = Math.round((w.bytes * 8) / (span / 1e6) / 1000)
+      this.measuredFps = Math.round((w.frames / (span / 1e6)) * 10) / 10
+      if (this.zero)
+        this.lagMs = Math.round(
+          performance.now() - this.zero.at - (chunk.timestamp - this.zero.us) / 1000
+        )
+      this.window = { startUs: chunk.timestamp, bytes: 0, frames: 0 }
+      const before = this.ladder.at
+      const stepped = this.ladder.measured(this.measuredKbps) !== before
+      const fps = encoderFramerate(this.ladder.rung.fps, this.measuredFps, this.toldFps)
+      if (fps !== undefined) this.toldFps = fps
+      if (stepped || fps !== undefined) this.reconfigure()
+      this.onStats(this.stats)
+    }
+    this.window.bytes += chunk.byteLength
+    this.window.frames++
+  }
+
+  /** A new bitrate from main (the uplink's): the ladder may step the picture too. */
+  setVideoBitrate(kbps: number): void {
+    if (kbps === this.ladder.targetKbps || this.failed || this.stopped) return
+    this.ladder.retarget(kbps)
+    this.reconfigure()
+    this.onStats(this.stats)
+  }
+
+  requestKeyframe(): void {
+    this.wantKey = true
+  }
+
+  /**
+   * The encoder takes a new bitrate or frame rate by configure() again; a keyframe follows, since
+   * some encoders restart their stream on it and a decoder must be able to pick it up there.
+   */
+  private reconfigure(): void {
+    this.config = this.encoderConfig()
+    const enc = this.video
+    if (!enc || enc.state !== 'configured') return
+    enc.configure(this.config)
+    this.wantKey = true
+    // The window restarts: bytes from before the change say nothing of the new target.
+    this.window = { startUs: -1, bytes: 0, frames: 0 }
+  }
+
+  private send(bytes: Uint8Array): void {
+    if (this.failed) return
+    this.pending.push(bytes)
+    this.pump()
+  }
+
+  /** One push in flight; what the muxer wrote meanwhile goes in the next one, in order. */
+  private pump(): void {
+    if (this.inFlight || this.failed) return
+    if (this.pending.length === 0) {
+      this.drained?.()
+      return
+    }
+    const parts = this.pending
+    this.pending = []
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+    let at = 0
+    for (const p of parts) {
+      all.set(p, at)
+      at += p.length
+    }
+    this.inFlight = this.api.pushMedia(this.runId, all).then((r) => {
+      this.inFlight = undefined
+      if (!r.ok) this.failWith(r.error)
+      this.pump()
+    })
+  }
+
+  private muxFailed(e: unknown): void {
+    this.fail(`The stream could not be written: ${e instanceof Error ? e.message : String(e)}`)
+  }
+
+  private fail(message: string): void {
+    this.failWith({ code: 'media', message })
+  }
+
+  private failWith(e: AppError): void {
+    if (this.failed) return
+    this.abandon()
+    this.onError(e)
+  }
+
+  /**
+   * Ends the reading by stopping the tracks (clones), not by cancelling the streams: a cancelled
+   * stream drops the frames still queued in it without closing them, and Chromium warns of each one
+   * garbage-collected. An ended track closes its stream after the queued frames, which the loops
+   * read and close.
+   */
+  private release(): void {
+    for (const t of this.tracks) t.stop()
+    for (const enc of [this.video, this.audio]) if (enc && enc.state !== 'closed') enc.close()
+  }
+
+  /** Stops reading, encodes what was read, and resolves once the last bytes were handed to main. */
+  async stop(): Promise<void> {
+    if (this.stopped || this.failed) return
+    this.stopped = true
+    for (const t of this.tracks) t.stop()
+    // The loops end once their streams have handed over what was queued; a stream that never
+    // closes is cancelled after READ_END_MS rather than holding the stop.
+    let guard: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([
+      Promise.all(this.loops),
+      new Promise<void>((resolve) => (guard = setTimeout(resolve, READ_END_MS)))
+    ])
+    clearTimeout(guard)
+    for (const r of this.readers) void r.cancel().catch(() => {})
+    await Promise.all(
+      [this.video, this.audio].map((enc) =>
+        enc && enc.state === 'configured' ? enc.flush().catch(() => {}) : undefined
+      )
+    )
+    await this.muxChain
+    await this.mux?.finish().catch((e: unknown) => this.muxFailed(e))
+    const drained = new Promise<void>((resolve) => (this.drained = resolve))
+    this.pump()
+    if (this.inFlight || this.pending.length) await drained
+    this.release()
+  }
+
+  /** Stops without waiting (the run already ended on main's side). */
+  abandon(): void {
+    if (this.failed) return
+    this.failed = true
+    this.release()
+    void this.mux?.cancel().catch(() => {})
+    // A stop waiting for the last push must not wait for one that will never be made.
+    this.drained?.()
+  }
+}
+
+/**
+ * What this browser's WebCodecs can encode at the output's size, hardware and software; nothing where
+ * it has no VideoEncoder or cannot read a track's frames (then MediaRecorder does the work).
+ */
+export async function browserEncoderSupport(output: OutputSettings): Promise<EncoderSupport> {
+  if (typeof VideoEncoder === 'undefined' || !('MediaStreamTrackProcessor' in globalThis)) return {}
+  return probeEncoders(
+    (c) => VideoEncoder.isConfigSupported(c),
+    { width: output.width & ~1, height: output.height & ~1, fps: output.fps },
+    output.videoBitrateKbps
+  )
+}
+
+/**
+ * What in an avcC record decides decoding, as text to compare: profile, constraints and level, the
+ * coded size, and the PPS. (The SPS itself is left out: its VUI carries colour tags.)
+ */
+export function avcDecodingKey(
+  avcC: Uint8Array,
+  size: { codedWidth?: number; codedHeight?: number }
+): string {
+  const hex = (b: Uint8Array): string =>
+    Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+  let at = 6
+  const spsCount = (avcC[5] ?? 0) & 0x1f
+  for (let i = 0; i < spsCount; i++) at += 2 + (((avcC[at] ?? 0) << 8) | (avcC[at + 1] ?? 0))
+  return `${hex(avcC.subarray(1, 4))} ${size.codedWidth}x${size.codedHeight} ${hex(avcC.subarray(at))}`
+}

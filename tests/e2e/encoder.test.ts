@@ -1,0 +1,110 @@
+// The page's own encoder (WebCodecs H.264 + Opus, muxed by mediabunny) in real Chromium: chosen by
+// default where the browser encodes H.264, said while live, the stream reaching the local studio and
+// the local copy, and main's word to the encoder (live:encoder, the uplink controller's) followed: a
+// lower bitrate steps the picture down and the measured output comes down to it.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { makeFakeCamera } from '../helpers/fake-camera'
+import { resolveFfprobe } from '../../src/node/ffmpeg/locate'
+import { ffprobe } from '../helpers/studio'
+import {
+  appForFile,
+  createStream,
+  eventually,
+  goLive,
+  liveFor,
+  shot,
+  stopLive,
+  text
+} from './app-page'
+
+const camera = makeFakeCamera(mkdtempSync(join(tmpdir(), 'onair-enc-cam-')))
+const app = appForFile({ chromiumArgs: [camera.flag] })
+const NAME = `Encoder ${Date.now()}`
+const LOWER_KBPS = 800
+
+describe('the page encoder', () => {
+  it('is the default, says so while live, and follows a lower bitrate from main', async () => {
+    const { page, shell } = app()
+    await createStream(page, NAME, { profiles: 'none', record: true })
+    await goLive(page, 'camera')
+    // Hardware is offered only where the browser says it has one (this Chromium has none: disabled).
+    const hardware = await page.evaluate(async () => {
+      const r = await VideoEncoder.isConfigSupported({
+        codec: 'avc1.42e01f',
+        width: 1280,
+        height: 720,
+        hardwareAcceleration: 'prefer-hardware'
+      })
+      return r.supported === true
+    })
+    const select = page.getByTestId('output-encoder')
+    await select.waitFor()
+    expect(await select.locator('option[value=hardware]').isDisabled()).toBe(!hardware)
+    expect(await select.inputValue()).toBe(hardware ? 'hardware' : 'software')
+
+    const liveAt = performance.now()
+    const line = page.getByTestId('health-encoder')
+    const kind = hardware ? 'hardware' : 'software'
+    expect(await text(line)).toContain(`Encoder: ${kind} H.264 (WebCodecs), 1280×720 30 fps`)
+    expect(await line.getAttribute('data-path')).toBe('webcodecs')
+    // The output's own bitrate is measured over 2 s windows; at 2.5 Mbit/s it holds within 15%.
+    await eventually(() => line.getAttribute('data-measured'), 20_000).toMatch(/^\d+$/)
+    expect(Number(await line.getAttribute('data-measured'))).toBeLessThanOrEqual(2500 * 1.15)
+    await shot(page, 'live-encoder-line')
+
+    // Main's uplink controller asks for less (and a keyframe): 800 kbit/s is 0.03 bits per pixel at
+    // 720p30, under the 0.05 floor, so the picture steps down to 540p inside the same 720p stream.
+    const run = await shell.core.liveStatus()
+    if (!run) throw new Error('no run')
+    shell.core.events.emit('live:encoder', {
+      runId: run.runId,
+      videoBitrateKbps: LOWER_KBPS,
+      keyframe: true
+    })
+    await eventually(() => line.getAttribute('data-target')).toBe(String(LOWER_KBPS))
+    expect(await line.getAttribute('data-height')).toBe('540')
+    // The first whole window after the change, then a second one: both within 15% of the new target.
+    const windows: number[] = []
+    await eventually(async () => {
+      const m = await line.getAttribute('data-measured')
+      if (m && windows[windows.length - 1] !== Number(m)) windows.push(Number(m))
+      return windows.length
+    }, 30_000).toBeGreaterThanOrEqual(3)
+    expect(windows[windows.length - 1]).toBeLessThanOrEqual(LOWER_KBPS * 1.15)
+    await liveFor(page, 2)
+    const liveSeconds = (performance.now() - liveAt) / 1000
+    await stopLive(page)
+
+    // The studio took the stream (a session) and the local copy is whole: 720p all through, every
+    // frame decodable across the bitrate change.
+    await eventually(async () => {
+      const items = (await shell.core.listSessions({ limit: 10 })).items
+      return items[0]?.localRecording?.state
+    }, 30_000).toBe('saved')
+    const file = (await shell.core.listSessions({ limit: 10 })).items[0]!.localRecording!.file
+    const probed = await ffprobe(file)
+    // All of the time live is in the copy (less the start: Live shows once the ingest took media).
+    expect(probed.duration).toBeGreaterThan(liveSeconds - 2)
+    const v = probed.streams.find((s) => s.codec_type === 'video')
+    expect([v?.codec_name, v?.width, v?.height]).toEqual(['h264', 1280, 720])
+    expect(probed.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video'])
+    // Every video packet decodes to a picture, with no decoder error, across the change.
+    const decode = spawnSync(
+      resolveFfprobe(),
+      [
+        ...['-v', 'error', '-select_streams', 'v', '-count_frames', '-count_packets'],
+        ...['-show_entries', 'stream=nb_read_frames,nb_read_packets', '-of', 'csv=p=0', file]
+      ],
+      { encoding: 'utf8' }
+    )
+    expect(decode.stderr.trim()).toBe('')
+    const [frames, packets] = decode.stdout.trim().split(',').map(Number)
+    // At least 10 fps over the copy (this shared 2-core machine does not always give the camera's 30).
+    expect(frames).toBeGreaterThan(probed.duration * 10)
+    expect(frames).toBe(packets)
+  })
+})

@@ -1,0 +1,187 @@
+// The page encoder's pure choices: H.264 level for a size, hardware or software, the ladder of sizes
+// and rates, and when it steps down and back up.
+import { describe, expect, it } from 'vitest'
+import {
+  LADDER_TUNING,
+  RateLadder,
+  bitsPerPixel,
+  buildLadder,
+  chooseEncoder,
+  defaultEncoderChoice,
+  encoderFramerate,
+  h264Candidates,
+  h264Level,
+  probeEncoders,
+  type IsConfigSupported
+} from '../../../src/renderer/src/features/live/encoder-plan'
+import { avcDecodingKey } from '../../../src/renderer/src/features/live/webcodecs-pusher'
+
+const P720 = { width: 1280, height: 720, fps: 30 }
+
+describe('H.264 level and codec string', () => {
+  it('fits the level to the size and rate', () => {
+    expect(h264Level(640, 360, 30)).toBe(30)
+    expect(h264Level(1280, 720, 30)).toBe(31)
+    expect(h264Level(1280, 720, 60)).toBe(32)
+    expect(h264Level(1920, 1080, 30)).toBe(40)
+    expect(h264Level(1920, 1080, 60)).toBe(42)
+  })
+
+  it('Baseline up to 720p30; Main, High, then Baseline at the needed level above', () => {
+    expect(h264Candidates(1280, 720, 30)).toEqual(['avc1.42e01f'])
+    expect(h264Candidates(1920, 1080, 30)).toEqual(['avc1.4d0028', 'avc1.640028', 'avc1.42e028'])
+  })
+})
+
+/** A browser that supports what `has` says: which accelerations, which codec strings. */
+const browser =
+  (has: { hardware: boolean; codecs?: string[] }): IsConfigSupported =>
+  async (c) => ({
+    supported:
+      (c.hardwareAcceleration !== 'prefer-hardware' || has.hardware) &&
+      (!has.codecs || has.codecs.includes(c.codec))
+  })
+
+describe('hardware or software', () => {
+  it('a system with a hardware encoder: Hardware by default, and the creator may pick Software', async () => {
+    const support = await probeEncoders(browser({ hardware: true }), P720, 2500)
+    expect(support).toEqual({ hardware: 'avc1.42e01f', software: 'avc1.42e01f' })
+    expect(defaultEncoderChoice(support)).toBe('hardware')
+    expect(chooseEncoder(support, undefined)).toEqual({ kind: 'hardware', codec: 'avc1.42e01f' })
+    expect(chooseEncoder(support, 'software')?.kind).toBe('software')
+  })
+
+  it('without one (this machine): Software, even when Hardware was saved', async () => {
+    const support = await probeEncoders(browser({ hardware: false }), P720, 2500)
+    expect(support.hardware).toBeUndefined()
+    expect(defaultEncoderChoice(support)).toBe('software')
+    expect(chooseEncoder(support, 'hardware')?.kind).toBe('software')
+  })
+
+  it('no H.264 at all (or the question throws): no WebCodecs encoder, MediaRecorder takes over', async () => {
+    const none = await probeEncoders(browser({ hardware: true, codecs: [] }), P720, 2500)
+    expect(chooseEncoder(none, undefined)).toBeUndefined()
+    const throws = await probeEncoders(() => Promise.reject(new Error('no')), P720, 2500)
+    expect(chooseEncoder(throws, 'software')).toBeUndefined()
+  })
+
+  it('1080p on a Baseline-only encoder: the Baseline string at level 4', async () => {
+    const s = await probeEncoders(
+      browser({ hardware: false, codecs: ['avc1.42e028'] }),
+      { width: 1920, height: 1080, fps: 30 },
+      6000
+    )
+    expect(s.software).toBe('avc1.42e028')
+  })
+})
+
+describe('the ladder', () => {
+  it('720p30: 540p, 360p, then 20 and 15 fps at 360p', () => {
+    expect(buildLadder(P720)).toEqual([
+      P720,
+      { width: 960, height: 540, fps: 30 },
+      { width: 640, height: 360, fps: 30 },
+      { width: 640, height: 360, fps: 20 },
+      { width: 640, height: 360, fps: 15 }
+    ])
+  })
+
+  it('360p24 has no smaller size; only 20 and 15 fps', () => {
+    expect(buildLadder({ width: 640, height: 360, fps: 24 })).toEqual([
+      { width: 640, height: 360, fps: 24 },
+      { width: 640, height: 360, fps: 20 },
+      { width: 640, height: 360, fps: 15 }
+    ])
+  })
+
+  it('bits per pixel per frame', () => {
+    expect(bitsPerPixel(2500, P720)).toBeCloseTo(0.0904, 3)
+  })
+})
+
+describe('stepping down and up', () => {
+  const over = (target: number): number => target * (LADDER_TUNING.overshoot + 0.05)
+
+  it('two windows over the cap step down one rung; one is not enough', () => {
+    const l = new RateLadder(buildLadder(P720), 2500)
+    expect(l.measured(over(2500))).toBe(0)
+    expect(l.measured(2400)).toBe(0)
+    expect(l.measured(over(2500))).toBe(0)
+    expect(l.measured(over(2500))).toBe(1)
+    expect(l.rung).toEqual({ width: 960, height: 540, fps: 30 })
+  })
+
+  it('keeps stepping while it overshoots, through the sizes then the frame rates, and stops at the end', () => {
+    const l = new RateLadder(buildLadder(P720), 2500)
+    for (let i = 0; i < 20; i++) l.measured(over(2500))
+    expect(l.rung).toEqual({ width: 640, height: 360, fps: 15 })
+  })
+
+  it('content that overshot does not climb back at the same target (no flapping)', () => {
+    const l = new RateLadder(buildLadder(P720), 2500)
+    l.measured(over(2500))
+    l.measured(over(2500))
+    for (let i = 0; i < 10; i++) l.measured(2500)
+    expect(l.at).toBe(1)
+  })
+
+  it('climbs back once the target rises and the output stays within its cap', () => {
+    const l = new RateLadder(buildLadder(P720), 2500)
+    l.measured(over(2500))
+    l.measured(over(2500))
+    l.retarget(3000)
+    l.measured(2900)
+    expect(l.at).toBe(1)
+    expect(l.measured(2900)).toBe(0)
+  })
+
+  it('a low target goes down by bits per pixel at once, and back up when it rises', () => {
+    const l = new RateLadder(buildLadder(P720), 2500)
+    // 1000 kbps at 720p30 is 0.036 bits per pixel: under 0.05, so 540p (0.064).
+    expect(l.retarget(1000)).toBe(1)
+    // 300 kbps: 360p30 gives 0.043, 360p20 0.065.
+    expect(l.retarget(300)).toBe(3)
+    l.retarget(2500)
+    // Up one rung per calm pair of windows, to the top.
+    for (let i = 0; i < 8; i++) l.measured(2400)
+    expect(l.at).toBe(0)
+  })
+
+  it('starts low when the output target is already too low for its size', () => {
+    expect(new RateLadder(buildLadder(P720), 600).rung).toEqual({
+      width: 640,
+      height: 360,
+      fps: 30
+    })
+  })
+})
+
+describe('the H.264 parameters the stream keeps', () => {
+  // What Chromium's software encoder gave for camera frames (BT.709 tags) and then for canvas frames
+  // (sRGB tags) in one run: only the SPS's colour tags differ.
+  const camera = '0142c01fffe100126742c01f8c8d402802dd350101010784423501000468ce3c80'
+  const canvas = '0142c01fffe100126742c01f8c8d402802dd37010d010784423501000468ce3c80'
+  const bytes = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex, 'hex'))
+  const size = { codedWidth: 1280, codedHeight: 720 }
+
+  it('colour tags alone do not count as a change', () => {
+    expect(avcDecodingKey(bytes(canvas), size)).toBe(avcDecodingKey(bytes(camera), size))
+  })
+
+  it('a new level, size or PPS does', () => {
+    const base = avcDecodingKey(bytes(camera), size)
+    expect(avcDecodingKey(bytes(camera.replace(/^0142c01f/, '0142c028')), size)).not.toBe(base)
+    expect(avcDecodingKey(bytes(camera), { codedWidth: 960, codedHeight: 544 })).not.toBe(base)
+    expect(avcDecodingKey(bytes(camera.replace(/3c80$/, '3c81')), size)).not.toBe(base)
+  })
+})
+
+describe('the frame rate the encoder is told', () => {
+  it('follows a source that gives clearly fewer frames, never above the rung', () => {
+    expect(encoderFramerate(30, 20.4, 30)).toBe(20)
+    expect(encoderFramerate(30, 29, 30)).toBeUndefined()
+    expect(encoderFramerate(30, 29.6, 20)).toBe(30)
+    expect(encoderFramerate(20, 40, 30)).toBe(20)
+    expect(encoderFramerate(30, 1, 30)).toBe(5)
+  })
+})
