@@ -60,6 +60,8 @@ export interface SupervisorOptions {
 
 /** The rate leaving the computer and the speed are judged over this much wall time, not since start. */
 const RECENT_MS = 2000
+/** Keyframes asked after drops come at most this often. */
+const KEYFRAME_ASK_MS = 1000
 /** A drop this recent is still news for the health strip. */
 const DROP_NEWS_MS = 3000
 
@@ -218,7 +220,11 @@ export class BroadcastSupervisor {
 
   /** Media was dropped up to the next keyframe: the page's encoder makes one now. */
   private dropped(): void {
-    this.lastDropAt = this.now()
+    const at = this.now()
+    // A keyframe costs several frames' bits: on a link that is still too slow, one a second at most.
+    const asked = this.lastDropAt !== undefined && at - this.lastDropAt < KEYFRAME_ASK_MS
+    this.lastDropAt = at
+    if (asked) return
     this.o.onEncoder?.({
       runId: this.o.runId,
       videoBitrateKbps: this.uplink?.videoKbps ?? this.o.output.videoBitrateKbps,
