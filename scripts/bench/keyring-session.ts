@@ -24,21 +24,22 @@ export async function inKeyringSession(
   if (!needsSession) return measure()
   const keyrings = mkdtempSync(join(tmpdir(), 'onair-bench-keyring-'))
   try {
-    const inner = `echo -n onair-bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; ONAIR_KEYRING_SESSION=1 exec "${process.execPath}" "${require.resolve('tsx/cli')}" "${script}" --json`
+    const inner = `echo -n onair-bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; ONAIR_KEYRING_SESSION=1 exec "${process.execPath}" "${require.resolve('tsx/cli')}" "${script}" --json ${process.argv
+      .slice(2)
+      .filter((a) => /^--[a-z]+$/.test(a))
+      .join(' ')}`
     const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stderr is the child's progress: shown as it comes (dbus and keyring lines included).
+      stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, XDG_DATA_HOME: keyrings },
       maxBuffer: 64 * 1024 * 1024
     })
     const out = r.stdout.toString().trim().split('\n')
     const last = out.pop() ?? ''
-    if (r.status !== 0 || !last.startsWith('[')) {
-      const err = r.stderr
-        .toString()
-        .split('\n')
-        .filter((l) => !/dbus-daemon|keyring|fd limit|gcr-prompter/.test(l))
-      throw new Error(`${name} failed (exit ${r.status}):\n${[...out, last, ...err].join('\n')}`)
-    }
+    if (r.status !== 0 || !last.startsWith('['))
+      throw new Error(
+        `${name} failed (exit ${r.status}; its errors are above):\n${[...out, last].join('\n')}`
+      )
     return JSON.parse(last) as BenchRow[]
   } finally {
     rmSync(keyrings, { recursive: true, force: true })
