@@ -112,6 +112,8 @@ export interface PhaseResult {
 
 export interface UplinkResult {
   baseline: { delay: number; kbps: number; samples: number }
+  /** What the throttles are shares of and "back" is judged against: see referenceKbps(). */
+  refKbps: number
   phases: PhaseResult[]
   rssMB: { main: number; renderer: number; mainStart: number; rendererStart: number }
 }
@@ -212,6 +214,7 @@ const PAGE_SCRIPT = `${CLOCK_IN_PAGE}
 
 interface Segment {
   n: number
+  bytes: number
   mtimeMs: number
   clock: number | null
 }
@@ -342,6 +345,14 @@ class Monitor {
     }
   }
 
+  /** kbit/s of the segments that arrived between two times (what the studio got). */
+  segmentKbps(from: number, to: number): number {
+    const segs = this.segments.filter((x) => x.mtimeMs >= from && x.mtimeMs <= to)
+    if (segs.length < 2) return NaN
+    const bytes = segs.slice(1).reduce((sum, x) => sum + x.bytes, 0)
+    return (bytes * 8) / (segs[segs.length - 1]!.mtimeMs - segs[0]!.mtimeMs)
+  }
+
   /** What the page's encoder made (kbit/s) and the canvas's frame rate between two times. */
   pageRates(from: number, to: number): { kbps: number; fps: number } {
     const ps = this.probes.filter((p) => p.t >= from && p.t <= to && Number.isFinite(p.made))
@@ -366,8 +377,8 @@ class Monitor {
       .sort((a, b) => a - b)
     for (const n of names) {
       const file = join(this.dir, `seg${String(n).padStart(5, '0')}.ts`)
-      const mtimeMs = statSync(file).mtimeMs
-      this.segments.push({ n, mtimeMs, clock: await clockOf(file) })
+      const st = statSync(file)
+      this.segments.push({ n, bytes: st.size, mtimeMs: st.mtimeMs, clock: await clockOf(file) })
     }
     this.segments.sort((a, b) => a.n - b.n)
   }
@@ -406,17 +417,30 @@ class Monitor {
     return ((b.sent - a.sent) * 8) / (b.t - a.t)
   }
 
-  /** s from `from` until every 2 s window for SUSTAIN_S carries >= 90 % of the target; null if none. */
-  backAfter(from: number, until: number): number | null {
+  /** s from `from` until every 2 s window for SUSTAIN_S carries >= 90 % of `ref`; null if none. */
+  backAfter(from: number, until: number, ref: number): number | null {
     for (const a of this.ticks) {
       if (a.t < from) continue
       if (a.t + (WINDOW_S + SUSTAIN_S) * 1000 > until) return null
       const starts = this.ticks.filter((x) => x.t >= a.t && x.t <= a.t + SUSTAIN_S * 1000)
-      if (starts.every((x) => this.kbps(x.t, x.t + WINDOW_S * 1000) >= 0.9 * TARGET_KBPS))
+      if (starts.every((x) => this.kbps(x.t, x.t + WINDOW_S * 1000) >= 0.9 * ref))
         return (a.t - from) / 1000
     }
     return null
   }
+}
+
+/**
+ * The rate the throttles are shares of: the output's video + audio (2,628 kbit/s), as in #19, when the
+ * app sends about that on the open link; where this machine's encoder makes less (Chromium's
+ * MediaRecorder H.264 on 2 shared cores made 0.8-1.4 Mbit/s of this noisy 720p camera in our runs), a
+ * share of the target would not throttle at all, so the shares are of what it sent before the first
+ * throttle (at the shaper, whole packets), and "back" is judged against that. Rows say which.
+ */
+function referenceKbps(steadyKbps: number): number {
+  return steadyKbps >= 0.9 * TARGET_KBPS || !Number.isFinite(steadyKbps)
+    ? TARGET_KBPS
+    : Math.round(steadyKbps)
 }
 
 /** Starts `node out/main/web.js` in the namespace; resolves with it and its page URL. */
@@ -555,13 +579,15 @@ export async function measureUplink(
     const made = m.pageRates(liveAt + 2000, Date.now())
     log(
       `steady: delay ${baseline.delay.toFixed(2)} s, ${baseline.kbps.toFixed(0)} kbit/s at the ` +
-        `shaper; the page's encoder made ${made.kbps.toFixed(0)} kbit/s, canvas ${made.fps.toFixed(1)} fps`
+        `shaper, ${m.segmentKbps(liveAt, Date.now()).toFixed(0)} kbit/s of segments at the studio; ` +
+        `the page's encoder made ${made.kbps.toFixed(0)} kbit/s, canvas ${made.fps.toFixed(1)} fps`
     )
+    const refKbps = referenceKbps(baseline.kbps)
     const renderer = rendererOf(marker)
     const rssStart = { main: rssMB(app.child.pid), renderer: rssMB(renderer) }
     const phases: PhaseResult[] = []
     for (const share of plan.shares) {
-      const rateKbps = Math.round(share * TARGET_KBPS)
+      const rateKbps = Math.round(share * refKbps)
       const from = Date.now()
       ns.setRate(rateKbps)
       log(`throttled to ${rateKbps} kbit/s for ${plan.throttleSeconds} s`)
@@ -575,7 +601,7 @@ export async function measureUplink(
       let back: number | null = null
       while (Date.now() < until) {
         await sleep(TICK_MS * 4)
-        back = m.backAfter(restoredAt, Date.now())
+        back = m.backAfter(restoredAt, Date.now(), refKbps)
         if (back !== null) break
       }
       const delays = m.delaysIn(from, to)
@@ -612,6 +638,7 @@ export async function measureUplink(
     const rssEnd = { main: rssMB(app.child.pid), renderer: rssMB(rendererOf(marker)) }
     return {
       baseline,
+      refKbps,
       phases,
       rssMB: {
         main: rssEnd.main - rssStart.main,
@@ -636,10 +663,10 @@ const kb = (b: number): string => `${Math.round(b / 1024)} KB`
 const s2 = (n: number): number => Math.round(n * 100) / 100
 
 /** What a phase's figures say about where the delay is, in one sentence. */
-function whereNote(p: PhaseResult): string {
+function whereNote(p: PhaseResult, refKbps: number): string {
   const kernelB = p.last.sendQ + p.last.qdisc
   const kernelS = (kernelB * 8) / (p.rateKbps * 1000)
-  const pageS = (p.last.page * 8) / (TARGET_KBPS * 1000)
+  const pageS = (p.last.page * 8) / (refKbps * 1000)
   const rest = p.last.delay - kernelS - pageS
   return (
     `at the throttle's end the delay was ${p.last.delay.toFixed(1)} s: the kernel held ${kb(kernelB)} ` +
@@ -650,6 +677,12 @@ function whereNote(p: PhaseResult): string {
     `ss: ${p.ss.replace(/\|/g, '/').slice(0, 300)}`
   )
 }
+
+const refNote = (r: UplinkResult): string =>
+  r.refKbps === TARGET_KBPS
+    ? `${TARGET_KBPS} kbit/s, the output's video + audio`
+    : `${r.refKbps} kbit/s, what the app sent on the open link before (the output's ${TARGET_KBPS} ` +
+      `kbit/s was not reached by this machine's encoder)`
 
 export function uplinkRows(r: UplinkResult, plan: UplinkPlan, command: string): BenchRow[] {
   const phase = (share: number): PhaseResult | undefined => r.phases.find((p) => p.share === share)
@@ -672,9 +705,9 @@ export function uplinkRows(r: UplinkResult, plan: UplinkPlan, command: string): 
         `goal <= ${goal} s ${p.p95 <= goal ? 'met' : 'NOT met'}; p95 of ${p.delays.length} samples ` +
         `(one per 2 s segment arriving at the studio; median ${median(p.delays).toFixed(2)}, max ` +
         `${Math.max(...p.delays).toFixed(2)} s) while the upload was held to ${p.rateKbps} kbit/s ` +
-        `(${share * 100}% of ${TARGET_KBPS}) for ${plan.throttleSeconds} s, 300 ms router queue; ` +
+        `(${share * 100}% of ${refNote(r)}) for ${plan.throttleSeconds} s, 300 ms router queue; ` +
         `${p.kbpsDuring.toFixed(0)} kbit/s left; before: ${r.baseline.delay.toFixed(2)} s behind at ` +
-        `${r.baseline.kbps.toFixed(0)} kbit/s (median of ${r.baseline.samples}); ${whereNote(p)}; ${command}`
+        `${r.baseline.kbps.toFixed(0)} kbit/s (median of ${r.baseline.samples}); ${whereNote(p, r.refKbps)}; ${command}`
     })
   }
   const backs = r.phases.map((p) => p.backAfter)
@@ -692,7 +725,7 @@ export function uplinkRows(r: UplinkResult, plan: UplinkPlan, command: string): 
             `${p.share * 100}%: ${p.backAfter === null ? `not within ${plan.recoverSeconds} s` : `${p.backAfter.toFixed(2)} s`}`
         )
         .join(', ') +
-      `; from the restore until every 2 s window for ${SUSTAIN_S} s carries >= 90% of ${TARGET_KBPS} kbit/s ` +
+      `; from the restore until every 2 s window for ${SUSTAIN_S} s carries >= 90% of ${refNote(r)} ` +
       `through the shaper (whole packets); ${command}`
   })
   const rss = r.rssMB.main + r.rssMB.renderer
