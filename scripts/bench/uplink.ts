@@ -332,7 +332,10 @@ class Monitor {
             (globalThis as unknown as { __uplink: { made: number; pushed: number; draws: number } })
               .__uplink
         )
-        .catch(() => ({ made: NaN, pushed: NaN, draws: NaN }))
+        .catch((e: unknown) => {
+          this.errors.push(`page: ${String(e).split('\n')[0]}`)
+          return { made: NaN, pushed: NaN, draws: NaN }
+        })
       this.probes.push({
         t,
         sendQ: top?.sendQ ?? 0,
@@ -635,6 +638,12 @@ export async function measureUplink(
       )
     }
     if (m.errors.length) log(`sampling errors: ${m.errors.length}, first: ${m.errors[0]}`)
+    // ONAIR_UPLINK_DUMP=file.json: every sample, for a closer look (rates, segments, queues).
+    if (process.env.ONAIR_UPLINK_DUMP)
+      writeFileSync(
+        process.env.ONAIR_UPLINK_DUMP,
+        JSON.stringify({ liveAt, ticks: m.ticks, segments: m.segments, probes: m.probes, phases })
+      )
     const rssEnd = { main: rssMB(app.child.pid), renderer: rssMB(rendererOf(marker)) }
     return {
       baseline,

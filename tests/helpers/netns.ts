@@ -20,8 +20,9 @@
 // - Rates are htb rates on whole packets, headers included (IP, TCP, RTMP chunk headers: ~5 % above
 //   the media's own bitrate).
 //
-// remove() is idempotent; every namespace made here is also removed on process exit and on SIGINT /
-// SIGTERM, so a failing test or bench does not leave one behind.
+// remove() is idempotent and first ends the processes still inside (by their ids: `ip netns pids`);
+// every namespace made here is also removed on process exit and on SIGINT / SIGTERM, so a failing test
+// or bench leaves neither a namespace nor a process behind.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 
@@ -228,6 +229,19 @@ export class Netns {
     if (this.gone) return
     this.gone = true
     live.delete(this)
+    // Whatever still runs inside (an app, a browser left by a failure) is ours: ended by its id, or
+    // it would keep the namespace alive, unnamed, after the delete.
+    const pids = spawnSync('ip', ['netns', 'pids', this.name], { encoding: 'utf8' }).stdout ?? ''
+    for (const pid of pids
+      .split('\n')
+      .map(Number)
+      .filter((p) => p > 1 && p !== process.pid)) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
     spawnSync('ip', ['netns', 'del', this.name], { stdio: 'ignore' })
   }
 
