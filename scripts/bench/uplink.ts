@@ -103,7 +103,17 @@ export interface PhaseResult {
   /** At the sample with the largest delay-side figures during the throttle. */
   peak: { sendQ: number; qdisc: number; page: number }
   /** The same, at the throttle's last second. */
-  last: { sendQ: number; qdisc: number; page: number; delay: number }
+  last: {
+    sendQ: number
+    qdisc: number
+    page: number
+    delay: number
+    /** Bytes main holds (delivered by the page, not yet read by ffmpeg; its pipe included). */
+    main: number
+    /** Bytes ffmpeg holds (read, not yet written to the socket; its audio re-encode and FLV vs
+     * Matroska framing make this approximate, within a few KB). */
+    ffmpeg: number
+  }
   drops: number
   kbpsDuring: number
   /** An ss -tmi line of the sender near the end of the throttle. */
@@ -160,6 +170,21 @@ function rendererOf(marker: string): number | undefined {
     .map((p) => ({ pid: Number(p), cpu: procInfo(Number(p))?.cpu ?? 0 }))
     .sort((a, b) => b.cpu - a.cpu)
   return renderers[0]?.pid
+}
+
+/** rchar of the app's own ffmpeg (its child whose command line names ffmpeg and flv), or NaN. */
+function ffmpegRead(appPid: number): number {
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p) || procInfo(Number(p))?.ppid !== appPid) continue
+    try {
+      const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8')
+      if (!cmd.includes('ffmpeg') || !cmd.includes('flv')) continue
+      return Number(/rchar: (\d+)/.exec(readFileSync(`/proc/${p}/io`, 'utf8'))?.[1] ?? NaN)
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return NaN
 }
 
 const rssMB = (pid: number | undefined): number =>
@@ -235,6 +260,12 @@ interface Probe3 {
   /** Bytes MediaRecorder made so far, and frames drawn on the camera's canvas so far. */
   made: number
   draws: number
+  /** Bytes the page's pushMedia calls delivered to main so far. */
+  pushed: number
+  /** Bytes main's ffmpeg (the broadcaster) read from its stdin so far (/proc/<pid>/io rchar). */
+  ffmpegRead: number
+  /** Bytes the ingest acknowledged on the socket so far (ss bytes_acked). */
+  acked: number
   ss: string
 }
 
@@ -291,7 +322,8 @@ class Monitor {
     private readonly ns: Netns,
     private readonly studioData: string,
     private readonly port: number,
-    private readonly page: Page
+    private readonly page: Page,
+    private readonly appPid: number
   ) {}
 
   start(): void {
@@ -325,7 +357,10 @@ class Monitor {
     await this.readSegments()
     if (i % 4 === 0) {
       const socks = this.ns.sendersTo(this.port)
-      const top = socks.sort((a, b) => b.sendQ - a.sendQ)[0]
+      // The app's upload: of the sockets to the port (the studio's own puller has one too), the one
+      // that sent the most.
+      const acked = (l: string): number => Number(/bytes_acked:(\d+)/.exec(l)?.[1] ?? 0)
+      const top = socks.sort((a, b) => acked(b.line) - acked(a.line))[0]
       const u = await this.page
         .evaluate(
           () =>
@@ -343,6 +378,9 @@ class Monitor {
         page: u.made - u.pushed,
         made: u.made,
         draws: u.draws,
+        pushed: u.pushed,
+        ffmpegRead: ffmpegRead(this.appPid),
+        acked: top ? acked(top.line) : NaN,
         ss: top?.line ?? ''
       })
     }
@@ -564,7 +602,7 @@ export async function measureUplink(
     ns.shapePort(port)
     log(`live on rtmp port ${port} in ${ns.name}`)
     const liveAt = Date.now()
-    monitor = new Monitor(ns, join(appData, 'studio'), port, page)
+    monitor = new Monitor(ns, join(appData, 'studio'), port, page, app.child.pid!)
     monitor.start()
     const m = monitor
     // Steady: the plan's seconds and three delay samples.
@@ -626,7 +664,9 @@ export async function measureUplink(
           sendQ: lastProbe?.sendQ ?? NaN,
           qdisc: lastProbe?.qdisc ?? NaN,
           page: lastProbe?.page ?? NaN,
-          delay: delays[delays.length - 1] ?? NaN
+          delay: delays[delays.length - 1] ?? NaN,
+          main: lastProbe ? lastProbe.pushed - lastProbe.ffmpegRead : NaN,
+          ffmpeg: lastProbe ? lastProbe.ffmpegRead - lastProbe.acked - lastProbe.sendQ : NaN
         },
         drops: lastDrops - firstDrops,
         kbpsDuring: m.kbps(from + 2000, to),
@@ -673,17 +713,17 @@ const s2 = (n: number): number => Math.round(n * 100) / 100
 
 /** What a phase's figures say about where the delay is, in one sentence. */
 function whereNote(p: PhaseResult, refKbps: number): string {
+  const secs = (bytes: number, kbps: number): string =>
+    `${((bytes * 8) / (kbps * 1000)).toFixed(1)} s`
   const kernelB = p.last.sendQ + p.last.qdisc
-  const kernelS = (kernelB * 8) / (p.rateKbps * 1000)
-  const pageS = (p.last.page * 8) / (refKbps * 1000)
-  const rest = p.last.delay - kernelS - pageS
   return (
-    `at the throttle's end the delay was ${p.last.delay.toFixed(1)} s: the kernel held ${kb(kernelB)} ` +
-    `(socket send queue ${kb(p.last.sendQ)}, qdisc ${kb(p.last.qdisc)}) = ${kernelS.toFixed(1)} s at ` +
-    `${p.rateKbps} kbit/s; the page held ${kb(p.last.page)} not yet taken by pushMedia = ` +
-    `${pageS.toFixed(1)} s of media; the remaining ${rest.toFixed(1)} s is between main and ffmpeg ` +
-    `(main's pipe, ffmpeg's buffers) or in segmenting; queue drops ${p.drops}; ` +
-    `ss: ${p.ss.replace(/\|/g, '/').slice(0, 300)}`
+    `at the throttle's end the delay was ${p.last.delay.toFixed(1)} s and the media waiting was: ` +
+    `in the page ${kb(p.last.page)} (made, not yet taken by pushMedia; ${secs(p.last.page, refKbps)} of media), ` +
+    `in main ${kb(p.last.main)} (taken, not yet read by ffmpeg; ${secs(p.last.main, refKbps)}), ` +
+    `in ffmpeg ~${kb(p.last.ffmpeg)} (read, not yet written to the socket; ${secs(p.last.ffmpeg, refKbps)}), ` +
+    `in the kernel ${kb(kernelB)} (socket send queue ${kb(p.last.sendQ)}, qdisc ${kb(p.last.qdisc)}; ` +
+    `${secs(kernelB, p.rateKbps)} at ${p.rateKbps} kbit/s); queue drops ${p.drops}; ` +
+    `ss -tmi: ${p.ss.replace(/\|/g, '/').slice(0, 240)}`
   )
 }
 
