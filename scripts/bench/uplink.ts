@@ -297,7 +297,8 @@ function clockOf(file: string): Promise<number | null> {
     execFile(
       testFfmpeg(),
       [
-        ...['-v', 'error', '-i', file, '-frames:v', '1'],
+        ...['-v', 'error', '-probesize', '200000', '-analyzeduration', '0', '-threads', '1'],
+        ...['-i', file, '-frames:v', '1'],
         ...['-vf', 'crop=1280:40:0:0,format=gray', '-f', 'rawvideo', 'pipe:1']
       ],
       { encoding: 'buffer', timeout: 20_000 },
@@ -327,12 +328,23 @@ class Monitor {
   ) {}
 
   start(): void {
-    this.loop = this.run()
+    this.loop = Promise.all([this.run(), this.runSegments()]).then(() => {})
   }
 
   async stop(): Promise<void> {
     this.stopped = true
     await this.loop
+  }
+
+  /** Segments on their own loop: a decode takes up to a second on a busy machine, ticks must not wait. */
+  private async runSegments(): Promise<void> {
+    while (!this.stopped) {
+      const t = Date.now()
+      await this.readSegments().catch((e: unknown) =>
+        this.errors.push(`segments: ${String(e).split('\n')[0]}`)
+      )
+      await sleep(Math.max(0, t + TICK_MS - Date.now()))
+    }
   }
 
   private async run(): Promise<void> {
@@ -354,7 +366,6 @@ class Monitor {
   private async sample(t: number, i: number): Promise<void> {
     const s = this.ns.stats()
     this.ticks.push({ t, sent: s.sentBytes, qdisc: s.backlogBytes, drops: s.drops })
-    await this.readSegments()
     if (i % 4 === 0) {
       const socks = this.ns.sendersTo(this.port)
       // The app's upload: of the sockets to the port (the studio's own puller has one too), the one
