@@ -26,8 +26,8 @@ describe.skipIf(why)(`a throttled uplink${why ? ` (skipped: ${why})` : ''}`, () 
     }
     const p40 = phase(0.4)
     const p80 = phase(0.8)
-    expect(p40.delays.length, 'delay samples during the 40 % throttle').toBeGreaterThan(3)
-    expect(p80.delays.length, 'delay samples during the 80 % throttle').toBeGreaterThan(3)
+    expect(p40.delays.length, 'delay samples during the 40 % throttle').toBeGreaterThanOrEqual(2)
+    expect(p80.delays.length, 'delay samples during the 80 % throttle').toBeGreaterThanOrEqual(2)
     expect
       .soft(p40.p95, 'p95 delay behind live during the 40 % throttle (s)')
       .toBeLessThanOrEqual(2)
