@@ -157,6 +157,11 @@ export class Netns {
         String(burst)
       ]
     )
+    this.queueLimit(String(limit))
+  }
+
+  /** The throttled class's leaf queue: a bfifo of `limit` bytes (tc's sizes: "37500", "4mb"). */
+  private queueLimit(limit: string): void {
     this.tc(
       'qdisc',
       'change',
@@ -168,26 +173,14 @@ export class Netns {
       '20:',
       'bfifo',
       'limit',
-      String(limit)
+      limit
     )
   }
 
   /** No limit any more (the queue goes back to 4 MB, which a loopback drains at once). */
   lift(): void {
     this.tc('class', 'change', 'dev', 'lo', 'classid', '1:20', 'htb', 'rate', UNLIMITED)
-    this.tc(
-      'qdisc',
-      'change',
-      'dev',
-      'lo',
-      'parent',
-      '1:20',
-      'handle',
-      '20:',
-      'bfifo',
-      'limit',
-      '4mb'
-    )
+    this.queueLimit('4mb')
   }
 
   stats(): ShaperStats {
