@@ -116,6 +116,8 @@ export interface PhaseResult {
     ffmpeg: number
   }
   drops: number
+  /** The live banner's states, in order, from the throttle to the end of the recovery wait. */
+  states: string[]
   kbpsDuring: number
   /** An ss -tmi line of the sender near the end of the throttle. */
   ss: string
@@ -197,7 +199,12 @@ const rssMB = (pid: number | undefined): number =>
  */
 const PAGE_SCRIPT = `${CLOCK_IN_PAGE}
 (() => {
-  const stats = (globalThis.__uplink = { made: 0, pushed: 0, draws: 0 })
+  const stats = (globalThis.__uplink = {
+    made: 0,
+    pushed: 0,
+    draws: 0,
+    get state() { return document.querySelector('[data-testid=live-banner]')?.getAttribute('data-state') ?? '' }
+  })
   const d = Object.getOwnPropertyDescriptor(MediaRecorder.prototype, 'ondataavailable')
   Object.defineProperty(MediaRecorder.prototype, 'ondataavailable', {
     configurable: true,
@@ -239,6 +246,7 @@ const PAGE_SCRIPT = `${CLOCK_IN_PAGE}
 })()`
 
 interface Segment {
+  dir: string
   n: number
   bytes: number
   mtimeMs: number
@@ -261,6 +269,8 @@ interface Probe3 {
   /** Bytes MediaRecorder made so far, and frames drawn on the camera's canvas so far. */
   made: number
   draws: number
+  /** The live banner's state (live, reconnecting, ...). */
+  state: string
   /** Bytes the page's pushMedia calls delivered to main so far. */
   pushed: number
   /** Bytes main's ffmpeg (the broadcaster) read from its stdin so far (/proc/<pid>/io rchar). */
@@ -374,14 +384,17 @@ class Monitor {
       const acked = (l: string): number => Number(/bytes_acked:(\d+)/.exec(l)?.[1] ?? 0)
       const top = socks.sort((a, b) => acked(b.line) - acked(a.line))[0]
       const u = await this.page
-        .evaluate(
-          () =>
-            (globalThis as unknown as { __uplink: { made: number; pushed: number; draws: number } })
-              .__uplink
-        )
+        .evaluate(() => {
+          const u = (
+            globalThis as unknown as {
+              __uplink: { made: number; pushed: number; draws: number; state: string }
+            }
+          ).__uplink
+          return { made: u.made, pushed: u.pushed, draws: u.draws, state: u.state }
+        })
         .catch((e: unknown) => {
           this.errors.push(`page: ${String(e).split('\n')[0]}`)
-          return { made: NaN, pushed: NaN, draws: NaN }
+          return { made: NaN, pushed: NaN, draws: NaN, state: '' }
         })
       this.probes.push({
         t,
@@ -391,6 +404,7 @@ class Monitor {
         made: u.made,
         draws: u.draws,
         pushed: u.pushed,
+        state: u.state,
         ffmpegRead: ffmpegRead(this.appPid),
         acked: top ? acked(top.line) : NaN,
         ss: top?.line ?? ''
@@ -418,22 +432,26 @@ class Monitor {
     }
   }
 
+  /** New segments of the newest source folder (a reconnect starts a new run, in a new folder). */
   private async readSegments(): Promise<void> {
-    this.dir ??= newestSourceDir(this.studioData)
-    if (!this.dir) return
-    const seen = new Set(this.segments.map((s) => s.n))
-    const names = readdirSync(this.dir)
+    const dir = newestSourceDir(this.studioData)
+    if (!dir) return
+    if (dir !== this.dir && this.dir) this.errors.push(`a new run folder: ${dir}`)
+    this.dir = dir
+    const seen = new Set(this.segments.filter((s) => s.dir === dir).map((s) => s.n))
+    const names = readdirSync(dir)
       .map((f) => /^seg(\d+)\.ts$/.exec(f))
       .filter((m): m is RegExpExecArray => !!m)
       .map((m) => Number(m[1]))
       .filter((n) => !seen.has(n))
       .sort((a, b) => a - b)
     for (const n of names) {
-      const file = join(this.dir, `seg${String(n).padStart(5, '0')}.ts`)
+      const file = join(dir, `seg${String(n).padStart(5, '0')}.ts`)
       const st = statSync(file)
-      this.segments.push({ n, bytes: st.size, mtimeMs: st.mtimeMs, clock: await clockOf(file) })
+      const clock = await clockOf(file)
+      this.segments.push({ dir, n, bytes: st.size, mtimeMs: st.mtimeMs, clock })
     }
-    this.segments.sort((a, b) => a.n - b.n)
+    this.segments.sort((a, b) => a.mtimeMs - b.mtimeMs)
   }
 
   /** Delay samples: segment n's close (arrival of n+1's first frame) minus n+1's painted clock. */
@@ -442,7 +460,7 @@ class Monitor {
     for (let k = 1; k < this.segments.length; k++) {
       const prev = this.segments[k - 1]!
       const cur = this.segments[k]!
-      if (cur.n !== prev.n + 1 || cur.clock === null) continue
+      if (cur.dir !== prev.dir || cur.n !== prev.n + 1 || cur.clock === null) continue
       const d = clockDelayMs(cur.clock, prev.mtimeMs)
       if (d !== null) out.push({ at: prev.mtimeMs, delay: d / 1000 })
     }
@@ -681,6 +699,10 @@ export async function measureUplink(
           ffmpeg: lastProbe ? lastProbe.ffmpegRead - lastProbe.acked - lastProbe.sendQ : NaN
         },
         drops: lastDrops - firstDrops,
+        states: m.probes
+          .filter((x) => x.t >= from && x.state)
+          .map((x) => x.state)
+          .filter((st, k, all) => k === 0 || all[k - 1] !== st),
         kbpsDuring: m.kbps(from + 2000, to),
         ss: lastProbe?.ss ?? ''
       })
@@ -689,7 +711,8 @@ export async function measureUplink(
           `back after ${back ?? 'never'} s`
       )
     }
-    if (m.errors.length) log(`sampling errors: ${m.errors.length}, first: ${m.errors[0]}`)
+    if (m.errors.length)
+      log(`sampling notes (${m.errors.length}): ${[...new Set(m.errors)].slice(0, 4).join('; ')}`)
     // ONAIR_UPLINK_DUMP=file.json: every sample, for a closer look (rates, segments, queues).
     if (process.env.ONAIR_UPLINK_DUMP)
       writeFileSync(
@@ -734,7 +757,8 @@ function whereNote(p: PhaseResult, refKbps: number): string {
     `in main ${kb(p.last.main)} (taken, not yet read by ffmpeg; ${secs(p.last.main, refKbps)}), ` +
     `in ffmpeg ~${kb(p.last.ffmpeg)} (read, not yet written to the socket; ${secs(p.last.ffmpeg, refKbps)}), ` +
     `in the kernel ${kb(kernelB)} (socket send queue ${kb(p.last.sendQ)}, qdisc ${kb(p.last.qdisc)}; ` +
-    `${secs(kernelB, p.rateKbps)} at ${p.rateKbps} kbit/s); queue drops ${p.drops}; ` +
+    `${secs(kernelB, p.rateKbps)} at ${p.rateKbps} kbit/s); queue drops ${p.drops}; the live ` +
+    `banner from the throttle to the end of the wait: ${p.states.join(' -> ') || 'not read'}; ` +
     `ss -tmi: ${p.ss.replace(/\|/g, '/').slice(0, 240)}`
   )
 }
