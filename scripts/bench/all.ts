@@ -13,7 +13,8 @@ const SUITES: Suite[] = [
   { title: 'Local studio', load: async () => (await import('./studio')).runStudioBench() },
   { title: 'Live latency', load: async () => (await import('./latency')).runLatencyBench() },
   { title: 'Broadcaster', load: async () => (await import('./live')).runLiveBench() },
-  { title: 'Renderer', load: async () => (await import('./ui')).runUiBench() }
+  { title: 'Renderer', load: async () => (await import('./ui')).runUiBench() },
+  { title: 'Uplink', load: async () => (await import('./uplink')).runUplinkBench() }
 ]
 
 /** Livepeer Studio's documented figures: no way to measure them here (no internet), so quoted as such. */

@@ -76,7 +76,7 @@ export async function encoderRows(openShell: () => Promise<TestWebShell>): Promi
       const camera = makeFakeCamera(dir, {
         seconds: 4,
         tag: `noise${n.alls}`,
-        source: `testsrc2=size=1280x720:rate=30,noise=alls=${n.alls}:allf=t`
+        lavfi: `testsrc2=size=1280x720:rate=30,noise=alls=${n.alls}:allf=t`
       })
       const browser = await launchChromium([camera.flag])
       try {

@@ -4,7 +4,8 @@
 // MediaRecorder exactly as the app records a camera (H.264 in Matroska, 250 ms chunks) and sends it
 // through window.onair (goLive + pushMedia: the real broadcaster, RTMP, the local studio's
 // 3-rendition ladder); the app's own live monitor (its Watch button) plays the live HLS; the page then
-// reads the bar code off the monitor's <video> and subtracts it from the clock now. One clock, one
+// reads the bar code off the monitor's <video> and subtracts it from the clock now (paintClock and
+// readClock below: the bar code's one definition, also used by the uplink bench). One clock, one
 // page: nothing is estimated. Medians over about 20 s of playback.
 import type { Page } from 'playwright-core'
 import type { OutputSettings } from '../../src/shared/contract'
@@ -39,6 +40,51 @@ interface Recorder {
   stop(): void
 }
 
+/**
+ * The wall clock as a bar code: 32 black/white blocks of 40×40 px along the top of a 1280-wide picture,
+ * the time in ms modulo 2^32, most significant bit first. Self-contained (no outside names): these run
+ * in pages too, sent as source (CLOCK_IN_PAGE).
+ */
+export function paintClock(ctx: Pick<Ctx2d, 'fillStyle' | 'fillRect'>, ms: number): void {
+  const t = ms % 2 ** 32
+  for (let bit = 0; bit < 32; bit++) {
+    ctx.fillStyle = (t >>> (31 - bit)) & 1 ? '#ffffff' : '#000000'
+    ctx.fillRect(bit * 40, 0, 40, 40)
+  }
+}
+
+/** Reads the bar code back: lumaAt(x, y) of the picture, scale = its width / 1280. */
+export function readClock(lumaAt: (x: number, y: number) => number, scale: number): number {
+  let t = 0
+  // The middle of each block, well inside it whatever the picture's size.
+  for (let bit = 0; bit < 32; bit++)
+    t =
+      (t * 2 +
+        (lumaAt(Math.round((bit * 40 + 20) * scale), Math.round(20 * scale)) > 128 ? 1 : 0)) >>>
+      0
+  return t
+}
+
+/** ms from a read clock to `nowMs`, or null for a misread (a frame mid-change gives nonsense). */
+export function clockDelayMs(clock: number, nowMs: number): number | null {
+  const delay = (nowMs - clock + 2 ** 32) % 2 ** 32
+  return delay < 60_000 ? delay : null
+}
+
+interface PageClock {
+  paint: typeof paintClock
+  read: typeof readClock
+  delayMs: typeof clockDelayMs
+}
+
+/**
+ * Gives a page globalThis.__clock (paint, read, delayMs); for page.evaluate or addInitScript. tsx
+ * (esbuild, keepNames) wraps inner functions in __name(): the page gets a no-op one.
+ */
+export const CLOCK_IN_PAGE =
+  `globalThis.__name = globalThis.__name || ((f) => f); ` +
+  `globalThis.__clock = { paint: ${paintClock}, read: ${readClock}, delayMs: ${clockDelayMs} };`
+
 /** Runs in the page: starts the bar-code source and goes live on streamId; resolves with the runId. */
 async function startBarcodeBroadcast([streamId, output]: [
   string,
@@ -55,6 +101,7 @@ async function startBarcodeBroadcast([streamId, output]: [
     onair: Onair
     MediaRecorder: new (stream: unknown, o: Record<string, unknown>) => Recorder
     __glass?: { stop(): void }
+    __clock: PageClock
   }
   const W = 1280
   const H = 720
@@ -63,13 +110,9 @@ async function startBarcodeBroadcast([streamId, output]: [
   canvas.height = H
   const ctx = canvas.getContext('2d')!
   const paint = (): void => {
-    const t = Date.now() % 2 ** 32
     ctx.fillStyle = '#406080'
     ctx.fillRect(0, 0, W, H)
-    for (let bit = 0; bit < 32; bit++) {
-      ctx.fillStyle = (t >>> (31 - bit)) & 1 ? '#ffffff' : '#000000'
-      ctx.fillRect(bit * 40, 0, 40, 40)
-    }
+    g.__clock.paint(ctx, Date.now())
   }
   paint()
   const timer = setInterval(paint, 1000 / 30)
@@ -110,6 +153,7 @@ function readDelay(): number | null {
       querySelector(s: string): Video | null
       createElement(t: string): Canvas
     }
+    __clock: PageClock
   }
   const v = g.document.querySelector('[data-testid=player-video]')
   if (!v || v.readyState < 2 || v.videoWidth === 0) return null
@@ -118,29 +162,16 @@ function readDelay(): number | null {
   c.height = v.videoHeight
   const ctx = c.getContext('2d', { willReadFrequently: true })!
   ctx.drawImage(v, 0, 0)
-  const now = Date.now() % 2 ** 32
-  const scale = v.videoWidth / 1280
-  let t = 0
-  for (let bit = 0; bit < 32; bit++) {
-    // The middle of each block, well inside it whatever the rendition's size.
-    const px = ctx.getImageData(
-      Math.round((bit * 40 + 20) * scale),
-      Math.round(20 * scale),
-      1,
-      1
-    ).data
-    const luma = 0.299 * px[0]! + 0.587 * px[1]! + 0.114 * px[2]!
-    t = (t * 2 + (luma > 128 ? 1 : 0)) >>> 0
-  }
-  const delay = (now - t + 2 ** 32) % 2 ** 32
-  // A misread (a frame mid-change) gives nonsense: keep only what a live picture can be.
-  return delay < 60_000 ? delay : null
+  const now = Date.now()
+  const t = g.__clock.read((x, y) => {
+    const px = ctx.getImageData(x, y, 1, 1).data
+    return 0.299 * px[0]! + 0.587 * px[1]! + 0.114 * px[2]!
+  }, v.videoWidth / 1280)
+  return g.__clock.delayMs(t, now)
 }
 
 export async function glassToGlassRows(page: Page, streamId: string): Promise<BenchRow[]> {
-  // tsx (esbuild, keepNames) wraps inner functions in __name(): give the page a no-op one, since the
-  // functions below are sent to it as source.
-  await page.evaluate('globalThis.__name = (f) => f')
+  await page.evaluate(CLOCK_IN_PAGE)
   await page.evaluate(startBarcodeBroadcast, [streamId, DEFAULT_OUTPUT] as [string, OutputSettings])
   await page.getByTestId('live-banner').and(page.locator('[data-state=live]')).waitFor({
     timeout: 90_000

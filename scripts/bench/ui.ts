@@ -5,8 +5,7 @@
 // recording shown as ready in the stream's list; (4) the live monitor's glass-to-glass delay
 // (glass.ts); (5) the page encoder's bitrate against its target (encoder.ts). Medians of several runs; nothing here is asserted.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
@@ -14,6 +13,7 @@ import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
 import { launchChromium } from '../../tests/helpers/browser'
 import { startWebShell, type TestWebShell } from '../../tests/helpers/web-shell'
 import { glassToGlassRows } from './glass'
+import { inKeyringSession, keyringScriptMain } from './keyring-session'
 import { sceneRows } from './scenes'
 import { encoderRows } from './encoder'
 import { median, percentile, type BenchRow } from './types'
@@ -317,57 +317,9 @@ async function sceneBenchRows(): Promise<BenchRow[]> {
   }
 }
 
-const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
-
-/**
- * On Linux outside a keyring session, the measurements run in a child inside a private D-Bus session
- * with gnome-keyring, on a throwaway keyring folder (an existing login keyring with another password
- * would prompt and hang). The child prints its rows as one JSON line.
- */
-export async function runUiBench(): Promise<BenchRow[]> {
-  const needsSession =
-    process.platform === 'linux' &&
-    !process.env.ONAIR_KEYRING_SESSION &&
-    has('dbus-run-session') &&
-    has('gnome-keyring-daemon')
-  if (!needsSession) return measureUi()
-  const keyrings = mkdtempSync(join(tmpdir(), 'onair-bench-keyring-'))
-  try {
-    const inner = `echo -n onair-bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; ONAIR_KEYRING_SESSION=1 exec "${process.execPath}" "${require.resolve('tsx/cli')}" "${__filename}" --json`
-    const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, XDG_DATA_HOME: keyrings },
-      maxBuffer: 64 * 1024 * 1024
-    })
-    const out = r.stdout.toString().trim().split('\n')
-    const last = out.pop() ?? ''
-    if (r.status !== 0 || !last.startsWith('[')) {
-      const err = r.stderr
-        .toString()
-        .split('\n')
-        .filter((l) => !/dbus-daemon|keyring|fd limit|gcr-prompter/.test(l))
-      throw new Error(`ui bench failed (exit ${r.status}):\n${[...out, last, ...err].join('\n')}`)
-    }
-    return JSON.parse(last) as BenchRow[]
-  } finally {
-    rmSync(keyrings, { recursive: true, force: true })
-  }
+/** The UI measurements, in a private keyring session where needed (keyring-session.ts). */
+export function runUiBench(): Promise<BenchRow[]> {
+  return inKeyringSession('ui bench', __filename, measureUi)
 }
 
-if (require.main === module) {
-  const json = process.argv.includes('--json')
-  ;(json ? measureUi() : runUiBench())
-    .then((rows) => {
-      if (json) return console.log(JSON.stringify(rows))
-      for (const r of rows) {
-        const ref = r.reference
-          ? `  (ref: ${r.reference.name} ${r.reference.value} ${r.reference.unit})`
-          : ''
-        console.log(`${r.name}: ${r.value} ${r.unit}${ref}${r.note ? `\n    ${r.note}` : ''}`)
-      }
-    })
-    .catch((e) => {
-      console.error(e)
-      process.exit(1)
-    })
-}
+if (require.main === module) keyringScriptMain(runUiBench, measureUi)

@@ -21,9 +21,15 @@ export const CHROMIUM_FLAGS = [
   '--autoplay-policy=no-user-gesture-required'
 ]
 
-/** extraArgs: e.g. a fake camera from a file (helpers/fake-camera.ts). */
-export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
-  const executablePath = chromiumPath()
+/**
+ * extraArgs: e.g. a fake camera from a file (helpers/fake-camera.ts). executablePath: another launcher
+ * (e.g. a script that starts chromiumPath() inside a network namespace).
+ */
+export async function launchChromium(
+  extraArgs: readonly string[] = [],
+  opts: { executablePath?: string } = {}
+): Promise<Browser> {
+  const executablePath = opts.executablePath ?? chromiumPath()
   try {
     return await chromium.launch({
       executablePath,
