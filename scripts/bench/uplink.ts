@@ -604,6 +604,21 @@ async function goLiveOnCamera(page: Page, appData: string): Promise<number> {
   return port
 }
 
+/** The app's own account of the upload: its health strip and its encoder line, as shown. */
+async function appSays(page: Page): Promise<string> {
+  const read = async (id: string): Promise<string> =>
+    (await page.getByTestId(id).count())
+      ? ((await page.getByTestId(id).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
+      : ''
+  const parts = [
+    await read('health-strip'),
+    await read('health-uplink'),
+    await read('health-uplink-recovering'),
+    await read('health-encoder')
+  ]
+  return parts.filter(Boolean).join(' | ')
+}
+
 /** The whole run; the namespace, the app and Chromium are gone when it settles, even on failure. */
 export async function measureUplink(
   plan: UplinkPlan,
@@ -653,6 +668,7 @@ export async function measureUplink(
         `shaper, ${m.segmentKbps(liveAt, Date.now()).toFixed(0)} kbit/s of segments at the studio; ` +
         `the page's encoder made ${made.kbps.toFixed(0)} kbit/s, canvas ${made.fps.toFixed(1)} fps`
     )
+    log(`  steady: ${await appSays(page)}`)
     const refKbps = referenceKbps(baseline.kbps)
     const renderer = rendererOf(marker)
     const rssStart = { main: rssMB(app.child.pid), renderer: rssMB(renderer) }
@@ -662,7 +678,11 @@ export async function measureUplink(
       const from = Date.now()
       ns.setRate(rateKbps)
       log(`throttled to ${rateKbps} kbit/s for ${plan.throttleSeconds} s`)
-      await sleep(plan.throttleSeconds * 1000)
+      // What the app says meanwhile (its health strip and encoder line), every 4 s.
+      while (Date.now() - from < plan.throttleSeconds * 1000) {
+        await sleep(Math.min(4000, plan.throttleSeconds * 1000 - (Date.now() - from)))
+        log(`  ${((Date.now() - from) / 1000).toFixed(0)} s: ${await appSays(page)}`)
+      }
       const to = Date.now()
       const lastDrops = ns.stats().drops
       ns.lift()
@@ -706,6 +726,7 @@ export async function measureUplink(
         kbpsDuring: m.kbps(from + 2000, to),
         ss: lastProbe?.ss ?? ''
       })
+      log(`  after the restore: ${await appSays(page)}`)
       log(
         `${share * 100}%: p95 ${percentile(delays, 95).toFixed(2)} s over ${delays.length} samples, ` +
           `back after ${back ?? 'never'} s`

@@ -403,10 +403,12 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     }
     expect(sup.state).toBe('live')
     expect(encoder, JSON.stringify(encoder)).toEqual([])
-    // Now the socket takes ~1.05 Mbit/s while 2.6 arrive: media piles up in main.
+    // Now the socket takes ~1.05 Mbit/s while 2.6 arrive: ffmpeg stops reading its stdin, and
+    // media piles up in main.
+    child().stdin.pause()
     let bytes = 8 * 85_000
     let sent = 2
-    for (let s = 1; s <= 12; s++) {
+    for (let s = 1; s <= 20; s++) {
       await pushTo(2000 + s * 250)
       bytes += 33_000
       sent += 0.1
@@ -415,7 +417,7 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     }
     const lowered = encoder.filter((e) => !e.keyframe)
     expect(lowered.length).toBeGreaterThan(0)
-    // Within 3 s of the slowdown: under what the socket takes for video (1,056 - 128 kbit/s), with
+    // Within 5 s of the slowdown: under what the socket takes for video (1,056 - 128 kbit/s), with
     // headroom, and not under the floor.
     const target = lowered[lowered.length - 1]!.videoBitrateKbps
     expect(target).toBeLessThanOrEqual(Math.round(0.85 * (1056 - 128)) + 1)

@@ -4,7 +4,12 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { MatroskaScanner } from '../../../src/main/core/broadcast/matroska-scanner'
-import { DROP_AFTER_MS, MediaFeed, PIPE_BYTES } from '../../../src/main/core/broadcast/media-feed'
+import {
+  BLOCKED_FOR_MS,
+  DROP_AFTER_MS,
+  MediaFeed,
+  PIPE_BYTES
+} from '../../../src/main/core/broadcast/media-feed'
 import {
   CALM_MS,
   CONGESTED_MS,
@@ -55,10 +60,14 @@ const clusterAt = (i: number, keyEvery = 10, payload = 1000): Buffer =>
 describe('media feed: the queue between the encoder and the socket', () => {
   it('takes every push at once, hands stdin only PIPE_BYTES, and measures the queue in media time', async () => {
     const sink = new SlowSink()
-    const feed = new MediaFeed()
+    let t = 0
+    const feed = new MediaFeed({ now: () => t })
     feed.attach(sink)
     await feed.push(streamHeader())
     for (let i = 0; i < 20; i++) await feed.push(clusterAt(i))
+    // A backlog counts once ffmpeg has taken nothing for a while (a burst it swallows is none).
+    expect(feed.feedStats().queuedMs).toBe(0)
+    t += BLOCKED_FOR_MS
     // Nothing was taken by "ffmpeg": the pushes resolved anyway (the page never waits on the uplink).
     const s = feed.feedStats()
     expect(sink.writableLength).toBeLessThan(PIPE_BYTES + 4000)
@@ -71,7 +80,8 @@ describe('media feed: the queue between the encoder and the socket', () => {
   it('past 700 ms drops what has not started, up to the next keyframe cluster, and asks for a keyframe', async () => {
     const sink = new SlowSink()
     let keyframeAsks = 0
-    const feed = new MediaFeed({ onDrop: () => keyframeAsks++ })
+    let t = 0
+    const feed = new MediaFeed({ onDrop: () => keyframeAsks++, now: () => t })
     feed.attach(sink)
     const big = (i: number): Buffer => clusterAt(i, 10, 4000) // ~12 KB: three fill the pipe
     await feed.push(streamHeader())
@@ -81,15 +91,19 @@ describe('media feed: the queue between the encoder and the socket', () => {
     feed.noteSent(500_000)
     for (let i = 5; i < 12; i++) await feed.push(big(i))
     expect(keyframeAsks).toBe(0)
+    // Not yet: ffmpeg stopped taking media only a moment ago (it may be a burst it swallows).
     await feed.push(big(12)) // 1.27 s arrived, 0.5 s sent
+    expect(keyframeAsks).toBe(0)
+    t += BLOCKED_FOR_MS
+    await feed.push(big(13))
     expect(keyframeAsks).toBe(1)
     expect(feed.feedStats().drops).toBe(1)
     // Frames keep arriving; the next keyframe cluster is at 2.0 s.
-    for (let i = 13; i < 25; i++) await feed.push(big(i))
+    for (let i = 14; i < 25; i++) await feed.push(big(i))
     for (let n = 0; n < 10; n++) await sink.take()
     const times = sink.clusterTimes()
     // Whole clusters, in order: those already in the pipe or begun, then the 2.0 s keyframe on;
-    // the 1.2 s that waited in main at the drop never went out.
+    // the media that waited in main at the drop never went out.
     const cut = times.indexOf(2000)
     const before = times.slice(0, cut)
     expect(before).toEqual(before.map((_, i) => i * 100))
@@ -119,13 +133,16 @@ describe('media feed: the queue between the encoder and the socket', () => {
 
   it('a new ffmpeg starts on the newest keyframe cluster even if an earlier attempt dropped it', async () => {
     const first = new SlowSink()
-    const feed = new MediaFeed()
+    let t = 0
+    const feed = new MediaFeed({ now: () => t })
     feed.attach(first)
     const big = (i: number): Buffer => clusterAt(i, 2, 4000)
     await feed.push(streamHeader())
     for (let i = 0; i < 3; i++) await feed.push(big(i))
     feed.noteSent(1)
-    for (let i = 3; i < 8; i++) await feed.push(big(i)) // 3..7 queued, then dropped (6 is a keyframe)
+    for (let i = 3; i < 7; i++) await feed.push(big(i)) // 3..6 wait in main (6 is a keyframe)
+    t += BLOCKED_FOR_MS
+    await feed.push(big(7)) // now they are dropped
     expect(feed.feedStats().drops).toBe(1)
     feed.detach()
     const second = new SlowSink()

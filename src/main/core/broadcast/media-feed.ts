@@ -19,8 +19,18 @@ export const DROP_AFTER_MS = 700
 /** What stdin is handed at a time: enough to keep ffmpeg busy, small enough to stay droppable here. */
 export const PIPE_BYTES = 32 * 1024
 
+/**
+ * A backlog counts only once ffmpeg has stopped taking what main hands it for this long: a burst
+ * from a page that stalled and caught up is swallowed at once by an ffmpeg whose socket is free,
+ * long before its next progress report says so.
+ */
+export const BLOCKED_FOR_MS = 400
+
 export interface FeedStats {
-  /** Media waiting between the page's encoder and the socket (ms): here, in the pipe, in ffmpeg. */
+  /**
+   * Media waiting between the page's encoder and the socket (ms): here, in the pipe, in ffmpeg. 0
+   * unless ffmpeg has stopped taking media for BLOCKED_FOR_MS (then the socket is the limit).
+   */
   queuedMs: number
   /** Bytes waiting here and in stdin's buffer. */
   queuedBytes: number
@@ -58,6 +68,8 @@ export class MediaFeed {
   private sentMs: number | undefined
   private sentAt = 0
   private waitingDrain = false
+  /** Since when main has held media that ffmpeg would not take (undefined: it takes all). */
+  private blockedSince: number | undefined
   private readonly dropAfterMs: number
   private stats = { droppedMs: 0, drops: 0 }
 
@@ -87,6 +99,7 @@ export class MediaFeed {
     this.dropped = new WeakSet()
     this.baseMs = undefined
     this.sentMs = undefined
+    this.blockedSince = undefined
   }
 
   /** Closing stdin (once what is queued has gone) lets ffmpeg finish and unpublish in order. */
@@ -147,6 +160,15 @@ export class MediaFeed {
     this.pump()
   }
 
+  private now(): number {
+    return (this.o.now ?? Date.now)()
+  }
+
+  /** ffmpeg has not taken what main holds for BLOCKED_FOR_MS: the socket is what limits. */
+  private blocked(): boolean {
+    return this.blockedSince !== undefined && this.now() - this.blockedSince >= BLOCKED_FOR_MS
+  }
+
   /** Media waiting between the newest arrival and what ffmpeg has sent (ms). */
   private queuedMs(): number {
     const newest = this.buffer.newestMs
@@ -170,7 +192,7 @@ export class MediaFeed {
   /** Past the threshold, drop what has not started and skip to the next keyframe cluster. */
   private judge(): void {
     // Before ffmpeg's first progress the output has not started: its catch-up is not a backlog.
-    if (this.skipping || this.sentMs === undefined) return
+    if (this.skipping || this.sentMs === undefined || !this.blocked()) return
     if (this.queuedMs() <= this.dropAfterMs) return
     const kept: MediaPiece[] = []
     let firstDropped: number | undefined
@@ -218,6 +240,9 @@ export class MediaFeed {
       this.shift()
       sink.write(p.bytes)
     }
+    // Blocked while media waits here that ffmpeg will not take yet; free once all of it went.
+    if (this.queue.length === 0) this.blockedSince = undefined
+    else this.blockedSince ??= this.now()
     if (this.queue.length === 0 && this.ended) {
       sink.end()
       return
@@ -247,7 +272,7 @@ export class MediaFeed {
 
   feedStats(): FeedStats {
     return {
-      queuedMs: Math.round(this.queuedMs()),
+      queuedMs: this.blocked() ? Math.round(this.queuedMs()) : 0,
       queuedBytes: this.queueBytes + (this.sink?.writableLength ?? 0),
       droppedMs: Math.round(this.stats.droppedMs),
       drops: this.stats.drops
