@@ -84,6 +84,12 @@ interface Run {
   media?: { pullUrl: string; dir: string }
 }
 
+/** A target of the stream that exists and is enabled, with the stream's reference to it. */
+interface EnabledTarget {
+  ref: { profile: string; videoOnly?: unknown }
+  row: TargetRow
+}
+
 /** A forwarder is replaced when any of these change (a new name is applied in place). */
 const forwardKey = (t: ForwardTarget): string =>
   JSON.stringify([t.targetId, t.profile, t.videoOnly, t.url])
@@ -522,10 +528,7 @@ export class LiveManager implements LiveControl, IngestHooks {
   }
 
   /** The stream's targets that exist and are enabled, with the stream's reference to each. */
-  private enabledTargets(run: Run): Array<{
-    ref: { profile: string; videoOnly?: unknown }
-    row: TargetRow
-  }> {
+  private enabledTargets(run: Run): EnabledTarget[] {
     const stream = getOwnStream(this.o.db, run.stream.userId, run.stream.id)
     if (!stream || stream.doc.suspended) return []
     const refs = (stream.doc.multistream?.targets ?? []) as Array<{
@@ -535,7 +538,7 @@ export class LiveManager implements LiveControl, IngestHooks {
     }>
     const ids = refs.map((r) => r.id).filter((id): id is string => typeof id === 'string')
     const rows = getOwnTargets(this.o.db, run.stream.userId, ids)
-    const out: Array<{ ref: { profile: string; videoOnly?: unknown }; row: TargetRow }> = []
+    const out: EnabledTarget[] = []
     for (const ref of refs) {
       const row = typeof ref.id === 'string' ? rows.get(ref.id) : undefined
       if (!row || row.disabled || typeof ref.profile !== 'string') continue

@@ -11,7 +11,6 @@
 export const VIEWER_IDLE_MS = 30_000
 /** The query parameter that carries a viewer session on media playlist URLs. */
 export const VIEWER_PARAM = 'v'
-export { MONITOR_PARAM, MONITOR_VALUE } from '../shared/viewers'
 
 /** A bound on live sessions per studio, so a script fetching masters cannot grow memory. */
 const MAX_SESSIONS = 100_000

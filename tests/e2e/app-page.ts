@@ -128,20 +128,27 @@ export async function stopLive(page: Page): Promise<void> {
     .waitFor({ timeout: 60_000 })
 }
 
+/**
+ * Waits until a video has played past `seconds`: currentTime moving is the proof that segments were
+ * fetched and decoded, not just a poster frame. The app's player unless another `video` is named.
+ */
+export async function playingPast(
+  page: Page,
+  seconds: number,
+  video = '[data-testid=player-video]'
+): Promise<void> {
+  await page.waitForFunction(numberAbove, [video, 'currentTime', seconds] as Probe, {
+    timeout: 60_000
+  })
+}
+
 /** Plays the first ready session of the visible list; resolves with the quality menu's option texts. */
 export async function playFirstReady(page: Page, shotName?: string): Promise<string[]> {
   const row = page.locator('[data-testid=session-row][data-status=ready]').first()
   await row.getByTestId('play-session').click()
   const player = page.getByTestId('player')
   await player.waitFor()
-  // currentTime moving is the proof that segments were fetched and decoded, not just a poster frame.
-  await page.waitForFunction(
-    numberAbove,
-    ['[data-testid=player-video]', 'currentTime', 1] as Probe,
-    {
-      timeout: 60_000
-    }
-  )
+  await playingPast(page, 1)
   await page
     .getByTestId('rendition-now')
     .filter({ hasText: 'Playing' })

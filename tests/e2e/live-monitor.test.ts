@@ -7,12 +7,11 @@ import {
   eventually,
   goLive,
   nav,
-  numberAbove,
+  playingPast,
   appForFile,
   shot,
   stopLive,
-  text,
-  type Probe
+  text
 } from './app-page'
 
 const app = appForFile()
@@ -29,11 +28,7 @@ describe('live monitor', () => {
     await page.getByTestId('stream-watch').click()
     const monitor = page.getByTestId('live-monitor')
     await monitor.waitFor()
-    await page.waitForFunction(
-      numberAbove,
-      ['[data-testid=player-video]', 'currentTime', 1] as Probe,
-      { timeout: 60_000 }
-    )
+    await playingPast(page, 1)
     await eventually(() => text(page.getByTestId('rendition-now')), 30_000).toMatch(
       /^Playing (Source|720p|480p|360p) \(\d+×\d+\), /
     )
@@ -49,11 +44,7 @@ describe('live monitor', () => {
     // From the live bar.
     await page.getByTestId('watch-live').click()
     await monitor.waitFor()
-    await page.waitForFunction(
-      numberAbove,
-      ['[data-testid=player-video]', 'currentTime', 1] as Probe,
-      { timeout: 60_000 }
-    )
+    await playingPast(page, 1)
     await monitor.getByRole('button', { name: 'Close' }).click()
 
     // The sessions list says Live and offers Watch.

@@ -10,11 +10,10 @@ import {
   eventually,
   goLive,
   nav,
-  numberAbove,
+  playingPast,
   shot,
   stopLive,
-  text,
-  type Probe
+  text
 } from './app-page'
 
 const app = appForFile()
@@ -36,9 +35,7 @@ async function viewer(url: string): Promise<Page> {
     hls.attachMedia(video)
     void video.play().catch(() => undefined)
   }, url)
-  await page.waitForFunction(numberAbove, ['#v', 'currentTime', 0.5] as Probe, {
-    timeout: 60_000
-  })
+  await playingPast(page, 0.5, '#v')
   return page
 }
 
@@ -59,11 +56,7 @@ describe('viewers', () => {
     await page.getByTestId('watch-live').click()
     const monitor = page.getByTestId('live-monitor')
     await monitor.waitFor()
-    await page.waitForFunction(
-      numberAbove,
-      ['[data-testid=player-video]', 'currentTime', 0.5] as Probe,
-      { timeout: 60_000 }
-    )
+    await playingPast(page, 0.5)
     await shot(page, 'viewers-live-bar', false)
     // The monitor plays, so it has fetched its master: the service still counts two, and so does the bar.
     expect((await shell.core.viewersNow(stream.id, stream.playbackId)).now).toBe(2)

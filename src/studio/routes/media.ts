@@ -9,7 +9,8 @@ import type { StudioContext } from '../context'
 import { corsHeaders, sendError, type Req, type Router } from '../http'
 import { getSession } from '../session-store'
 import { mediaDir } from '../recordings'
-import { MONITOR_PARAM, MONITOR_VALUE, tagMaster, VIEWER_PARAM, viewerInfo } from '../viewers'
+import { MONITOR_PARAM, MONITOR_VALUE } from '../../shared/viewers'
+import { tagMaster, VIEWER_PARAM, viewerInfo } from '../viewers'
 
 const TYPES: Record<string, string> = {
   m3u8: 'application/vnd.apple.mpegurl',

@@ -140,7 +140,7 @@ export class MediaFeed {
   noteSent(outTimeUs: number): void {
     if (!this.feeding || outTimeUs <= 0) return
     this.sentMs = outTimeUs / 1000
-    this.sentAt = (this.o.now ?? Date.now)()
+    this.sentAt = this.now()
     this.judge()
   }
 
@@ -175,10 +175,7 @@ export class MediaFeed {
     if (newest === undefined || this.baseMs === undefined) return 0
     // A report is up to one period old: meanwhile ffmpeg went on sending, at most at real time (a
     // blocked ffmpeg is found at the next report, one period later).
-    const since = Math.min(
-      this.o.reportEveryMs ?? 0,
-      Math.max(0, (this.o.now ?? Date.now)() - this.sentAt)
-    )
+    const since = Math.min(this.o.reportEveryMs ?? 0, Math.max(0, this.now() - this.sentAt))
     const sent =
       this.sentMs !== undefined ? this.baseMs + this.sentMs + since : this.oldestQueuedMs()
     return sent === undefined ? 0 : Math.max(0, newest - sent)
