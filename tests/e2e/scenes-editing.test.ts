@@ -180,6 +180,8 @@ describe('scene editing', () => {
     expect(await screenMute.getAttribute('aria-pressed')).toBe('false')
     await tabs.nth(0).click()
     await eventually(() => micGain.inputValue()).toBe('40')
+    // The next test starts from the saved settings: the switch back must be saved first (debounced).
+    await eventually(async () => (await savedScenes()).activeId).toBe(first.id)
   })
 
   it('names a bad file, a huge file and a missing camera, and keeps the rest of the scene', async () => {
