@@ -5,6 +5,7 @@ import { authenticate, type AuthedUser } from './auth'
 import type { Db } from './db'
 import { HttpError } from './validate'
 import type { ViewerSessions } from './viewers'
+import type { Clips } from './clips'
 
 export interface LiveControl {
   /**
@@ -34,6 +35,8 @@ export interface StudioContext {
   live: LiveControl
   /** Player sessions of live streams (GET /data/views/now). */
   viewers: ViewerSessions
+  /** Clips being cut into assets (POST /clip). */
+  clips: Clips
   log: (line: string) => void
 }
 

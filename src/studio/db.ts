@@ -59,7 +59,30 @@ const MIGRATIONS: string[] = [
      disabled INTEGER NOT NULL DEFAULT 0,
      created_at INTEGER NOT NULL
    );
-   CREATE INDEX multistream_targets_user ON multistream_targets(user_id, created_at, id);`
+   CREATE INDEX multistream_targets_user ON multistream_targets(user_id, created_at, id);`,
+  // 3: assets (clips of a live stream or a recording, studio/clips.ts)
+  `CREATE TABLE assets (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     playback_id TEXT NOT NULL UNIQUE,
+     stream_id TEXT NOT NULL,
+     stream_playback_id TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     phase TEXT NOT NULL,
+     error TEXT,
+     start_time INTEGER NOT NULL,
+     end_time INTEGER NOT NULL,
+     clip_start INTEGER,
+     clip_end INTEGER,
+     duration REAL,
+     size INTEGER
+   );
+   CREATE INDEX assets_user ON assets(user_id, created_at DESC);
+   CREATE INDEX assets_stream ON assets(stream_id, created_at DESC);
+   CREATE INDEX assets_session ON assets(session_id, created_at DESC);`
 ]
 
 /**

@@ -6,6 +6,8 @@ import { resolveFfmpeg } from '../node/ffmpeg/locate'
 import { createUserKey } from './auth'
 import type { StudioContext } from './context'
 import { ViewerSessions } from './viewers'
+import { Clips } from './clips'
+import { openSessionOf } from './session-store'
 import { openDb, type Db } from './db'
 import { Ingest } from './ingest'
 import { LiveManager } from './live'
@@ -111,6 +113,13 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     ingest: () => ingest
   })
   ingest = new Ingest(host, live, log)
+  const clips = new Clips({
+    db,
+    dataDir,
+    ffmpeg,
+    log,
+    liveSession: (streamId) => openSessionOf(db, streamId)
+  })
   const ctx: StudioContext = {
     db,
     dataDir,
@@ -118,12 +127,16 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     rtmpUrl,
     live,
     viewers: new ViewerSessions(),
+    clips,
     log
   }
   const server = createApiServer(ctx)
   try {
     const recovered = await live.recover()
     if (recovered > 0) log(`studio: finalized ${recovered} session(s) left open by a previous run`)
+    const unfinished = clips.recover()
+    if (unfinished > 0)
+      log(`studio: ${unfinished} clip(s) left unfinished by a previous run failed`)
     apiPort = await withFallback(opts, opts.port ?? 0, (p) => listen(server, host, p, 'API'))
     rtmpPort = await withFallback(opts, opts.rtmpPort ?? 0, (p) => ingest.start(p))
   } catch (err) {
@@ -144,6 +157,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     stop: () =>
       (stopped ??= (async () => {
         await ingest.stop()
+        // Clips being cut take what the session has now, before a run's media is finalized.
+        await clips.close()
         await live.stopAll()
         await new Promise<void>((r) => {
           server.close(() => r())

@@ -138,7 +138,7 @@ async function segmentsOf(dir: string, run: number, rendition: string): Promise<
   }
 }
 
-function vodPlaylist(parts: Segment[][]): string {
+export function vodPlaylist(parts: Segment[][]): string {
   const all = parts.flat()
   const target = Math.max(1, ...all.map((s) => Math.ceil(s.duration)))
   const lines = [
@@ -168,6 +168,19 @@ export interface Assembled {
   ok: boolean
   /** Seconds of media in the first usable rendition (the source). */
   duration: number
+}
+
+/**
+ * The segments of a session's best rendition (the source; for a recording from before the source was
+ * recorded apart, its first rendition), one list per run, URIs relative to the session's folder: what
+ * is complete so far while live, the whole recording after.
+ */
+export async function bestSegments(dir: string): Promise<Segment[][]> {
+  const runs = await runsOf(dir)
+  const renditions = await readRenditions(dir, runs)
+  const top = renditions?.find((r) => r.dir === SOURCE_DIR) ?? renditions?.[0]
+  if (!top) return []
+  return Promise.all(runs.map((k) => segmentsOf(dir, k, top.dir)))
 }
 
 /** Builds the VOD set of a session from its runs. ok=false when no segment was ever completed. */
@@ -206,7 +219,8 @@ export async function makeMp4(dir: string, ffmpeg: string, timeoutMs = 120_000):
   return remux(dir, ffmpeg, top, MP4_NAME, timeoutMs)
 }
 
-async function remux(
+/** Remuxes an HLS playlist in dir to an MP4 there (no re-encode); false when ffmpeg could not. */
+export async function remux(
   dir: string,
   ffmpeg: string,
   playlist: string,

@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http'
 import type { StudioContext } from './context'
 import { Router, sendError } from './http'
+import { clipRoutes } from './routes/clips'
 import { mediaRoutes } from './routes/media'
 import { multistreamRoutes } from './routes/multistream'
 import { publicRoutes } from './routes/public'
@@ -17,6 +18,7 @@ export function createApiServer(ctx: StudioContext): Server {
   sessionRoutes(router, ctx)
   publicRoutes(router, ctx)
   viewRoutes(router, ctx)
+  clipRoutes(router, ctx)
   mediaRoutes(router, ctx)
   const server = createServer((req, res) => {
     router.handle(req, res, ctx.log).catch((err: Error) => {

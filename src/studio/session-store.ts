@@ -187,6 +187,17 @@ export function finishSession(
   ).run(fields.duration, fields.status, fields.hasMp4 ? 1 : 0, Date.now(), id)
 }
 
+/** The stream's session that is still open (live, or inside its resume window), if any. */
+export function openSessionOf(db: Db, parentId: string): SessionRow | undefined {
+  const r = db
+    .prepare(
+      `SELECT ${COLS} FROM ${FROM} WHERE s.parent_id = ? AND s.ended_at IS NULL
+       ORDER BY s.created_at DESC LIMIT 1`
+    )
+    .get(parentId) as RawRow | undefined
+  return r && fromRaw(r)
+}
+
 /** Sessions a killed process left open: the next start finalizes them. */
 export function listOpenSessions(db: Db): SessionRow[] {
   return (db.prepare(`SELECT ${COLS} FROM ${FROM} WHERE s.ended_at IS NULL`).all() as RawRow[]).map(

@@ -43,6 +43,7 @@ type PolicyBody = Omit<PlaybackPolicy, 'type'> & {
 }
 type NewStreamBody = Checked<components['schemas']['new-stream-payload']>
 type StreamPatchBody = Checked<components['schemas']['stream-patch-payload']>
+export type ClipBody = components['schemas']['clip-payload']
 /** A stream's multistream target as a request gives it: a target id or an inline spec. */
 export type TargetRef = components['schemas']['target']
 export type TargetBody = components['schemas']['multistream-target']
@@ -66,6 +67,7 @@ const validateTargetPatch = ajv.compile<Partial<TargetBody>>(
   schemas['multistream-target-patch-payload']
 )
 const validateTargetAdd = ajv.compile<TargetRef>(schemas['target-add-payload'])
+const validateClip = ajv.compile<ClipBody>(schemas['clip-payload'])
 // The profiles field alone (array or null of ffmpeg-profile), exactly as new-stream-payload says,
 // at the same place, so its errors carry the same instancePath and schemaPath as a whole body's.
 const validateProfilesField = ajv.compile<{ profiles?: Profile[] | null }>({
@@ -320,5 +322,13 @@ export function checkTargetPatch(body: unknown): Partial<TargetBody> {
 /** POST /stream/{id}/create-multistream-target: target-add-payload (422). */
 export function checkTargetAdd(body: unknown): TargetRef {
   assertSchema(validateTargetAdd, body)
+  return body
+}
+
+// ---- Clips ----
+
+/** POST /clip: the clip-payload schema (422). The times are checked by studio/clips.ts (400). */
+export function checkClip(body: unknown): ClipBody {
+  assertSchema(validateClip, body)
   return body
 }

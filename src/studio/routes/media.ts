@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http'
 import type { StudioContext } from '../context'
 import { corsHeaders, sendError, type Req, type Router } from '../http'
 import { getSession } from '../session-store'
+import { clipDir, getAssetByPlaybackId } from '../clips'
 import { mediaDir } from '../recordings'
 import { MONITOR_PARAM, MONITOR_VALUE } from '../../shared/viewers'
 import { tagMaster, VIEWER_PARAM, viewerInfo } from '../viewers'
@@ -106,6 +107,17 @@ export function mediaRoutes(router: Router, ctx: StudioContext): void {
         )
     }
     await sendFile(req, res, dir, parts)
+  })
+
+  // A ready clip's own HLS and MP4, by the asset's playbackId (asset.playbackUrl, downloadUrl).
+  router.add('GET', /^\/asset\/([^/]*)\/(.*)$/, async (req, res) => {
+    const [playbackId, rest] = req.params as [string, string]
+    const parts = safeRelative(rest)
+    const asset =
+      NAME.test(playbackId) && parts ? getAssetByPlaybackId(ctx.db, playbackId) : undefined
+    if (asset?.phase !== 'ready' || !parts || parts.length !== 1)
+      return sendError(res, 404, 'not found')
+    await sendFile(req, res, clipDir(ctx.dataDir, asset.id), parts)
   })
 
   router.add('GET', /^\/recordings\/([^/]*)\/(.*)$/, async (req, res) => {

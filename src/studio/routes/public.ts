@@ -5,6 +5,7 @@ import type { StudioContext } from '../context'
 import type { Router } from '../http'
 import { readDownloads, sessionDir } from '../recordings'
 import { getSession } from '../session-store'
+import { CLIP_MP4, CLIP_PLAYLIST, getAssetByPlaybackId } from '../clips'
 import { getStreamByPlaybackId } from '../stream-store'
 import { HttpError } from '../validate'
 
@@ -59,6 +60,23 @@ export function publicRoutes(router: Router, ctx: StudioContext): void {
           type: 'recording',
           meta: {
             source: [{ ...HLS, url: `${base}/recordings/${session.id}/index.m3u8` }, ...mp4s]
+          }
+        }
+      }
+    }
+    // A ready clip plays as a VOD asset: its HLS, then its MP4.
+    const asset = getAssetByPlaybackId(ctx.db, id)
+    if (asset?.phase === 'ready') {
+      const url = `${base}/asset/${asset.playbackId}`
+      return {
+        status: 200,
+        body: {
+          type: 'vod',
+          meta: {
+            source: [
+              { ...HLS, url: `${url}/${CLIP_PLAYLIST}` },
+              { ...MP4, url: `${url}/${CLIP_MP4}`, size: asset.size ?? 0 }
+            ]
           }
         }
       }

@@ -7,14 +7,16 @@
 
 /**
  * The schemas the studio compiles: the bodies of POST /stream and PATCH /stream/{id}, and of the
- * multistream routes (POST and PATCH /multistream/target, POST /stream/{id}/create-multistream-target).
+ * multistream routes (POST and PATCH /multistream/target, POST /stream/{id}/create-multistream-target),
+ * and of POST /clip.
  */
 export const REQUEST_SCHEMA_NAMES = [
   'new-stream-payload',
   'stream-patch-payload',
   'multistream-target',
   'multistream-target-patch-payload',
-  'target-add-payload'
+  'target-add-payload',
+  'clip-payload'
 ]
 
 /**
