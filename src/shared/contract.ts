@@ -343,6 +343,46 @@ export interface ViewersView {
   peak: number | null
 }
 
+/**
+ * A clip (#20): a stretch of a live stream or of a recorded session, made by the service (POST /clip)
+ * into an asset with an MP4. The local studio cuts on segment boundaries (within 1 s of each time).
+ */
+export interface ClipView {
+  id: string
+  name: string
+  /** The stream and session it was cut from (as the service says). */
+  streamId?: string
+  sessionId?: string
+  createdAt: number
+  /** waiting: for the media to exist (a live clip); processing: being cut; ready: plays and saves. */
+  state: 'waiting' | 'processing' | 'ready' | 'failed'
+  error?: string
+  /** Seconds, once ready. */
+  duration?: number
+  /** HLS to play, and the MP4, once ready. */
+  playbackUrl?: string
+  downloadUrl?: string
+}
+
+export interface CreateClipArgs {
+  streamId: string
+  /** A recorded session of that stream; absent: the stream live now. */
+  sessionId?: string
+  /** Unix ms, as the segments' wall-clock times (EXT-X-PROGRAM-DATE-TIME) say. */
+  startTime: number
+  endTime: number
+  name?: string
+}
+
+/** A moment the creator marked while live (#20): kept by Onair, shown on the session's timeline. */
+export interface MarkerView {
+  id: string
+  streamId: string
+  /** Unix ms. */
+  at: number
+  label?: string
+}
+
 export interface GoLiveResult {
   runId: string
 }
@@ -460,6 +500,23 @@ export interface OnairCalls {
    */
   viewersNow(streamId: string, playbackId: string): Promise<ViewersView>
   cutOffNotice(): Promise<CutOffNotice | null>
+
+  /** Asks the service for a clip (POST /clip); poll getClip until it is ready or failed. */
+  createClip(args: CreateClipArgs): Promise<ClipView>
+  getClip(id: string): Promise<ClipView>
+  /** The clips of a stream, or of one of its sessions, newest first. */
+  listClips(args: { streamId: string; sessionId?: string }): Promise<ClipView[]>
+  deleteClip(id: string): Promise<void>
+  /** Saves a ready clip's MP4 as "<clip name>.mp4" (as downloadRecording does). */
+  downloadClip(id: string): Promise<RecordingDownload>
+
+  /** Drops a marker on a stream at `at` (default: now), with an optional word. */
+  addMarker(args: { streamId: string; at?: number; label?: string }): Promise<MarkerView>
+  /** A stream's markers, oldest first; with from/to (Unix ms) only those in that stretch. */
+  listMarkers(args: { streamId: string; from?: number; to?: number }): Promise<MarkerView[]>
+  /** Names a marker again (an empty label clears it). */
+  labelMarker(id: string, label: string): Promise<MarkerView>
+  deleteMarker(id: string): Promise<void>
   /** The creator has seen the notice: it is not shown again. */
   dismissCutOffNotice(runId: string): Promise<void>
 
@@ -486,6 +543,15 @@ export interface OnairCalls {
 }
 
 export type CallName = keyof OnairCalls
+
+/**
+ * The calls that answer a file to save (RecordingDownload): the Electron shell downloads it with a save
+ * dialog, the web shell answers it as an attachment at /download/<call>/<id>.
+ */
+export const DOWNLOAD_CALLS = ['downloadRecording', 'downloadClip'] as const
+export type DownloadCall = (typeof DOWNLOAD_CALLS)[number]
+export const isDownloadCall = (name: string): name is DownloadCall =>
+  (DOWNLOAD_CALLS as readonly string[]).includes(name)
 
 export interface OnairEvents {
   'live:state': LiveStateEvent
@@ -555,6 +621,15 @@ export const CALL_NAMES = [
   'liveStatus',
   'cutOffNotice',
   'dismissCutOffNotice',
+  'createClip',
+  'getClip',
+  'listClips',
+  'deleteClip',
+  'downloadClip',
+  'addMarker',
+  'listMarkers',
+  'labelMarker',
+  'deleteMarker',
   'viewersNow',
   'localRecordingInfo',
   'openLocalRecording',

@@ -8,7 +8,7 @@ import { AppFailure } from '../../shared/result'
 import { targetUrlSecrets } from '../../shared/redact'
 import { mapHttpError, mapNetworkError } from './api-errors'
 import { sharedTransport, type HttpTransport, type TransportReply } from './http-transport'
-import type { ApiPlayback, ApiSession, ApiStream } from './views'
+import type { ApiAsset, ApiPlayback, ApiSession, ApiStream } from './views'
 
 type IngestPoint = {
   ingest?: string
@@ -19,6 +19,7 @@ type IngestPoint = {
 type NewStream = components['schemas']['new-stream-payload']
 export type ApiTarget = components['schemas']['multistream-target']
 type TargetAdd = components['schemas']['target-add-payload']
+type ClipPayload = components['schemas']['clip-payload']
 
 export const LIVEPEER_API = 'https://livepeer.studio/api'
 /** Used when a service does not answer GET /ingest: Livepeer's public addresses. */
@@ -200,6 +201,34 @@ export class ApiClient {
 
   getSession(id: string): Promise<ApiSession> {
     return this.json('GET', `/session/${enc(id)}`, 'session')
+  }
+
+  // ---- clips (assets) ----
+  /** POST /clip answers {asset, task}: the asset, waiting until the service has cut it. */
+  async createClip(body: ClipPayload): Promise<ApiAsset> {
+    const r = await this.json<{ asset?: ApiAsset }>('POST', '/clip', 'clip', body)
+    if (!r?.asset?.id)
+      throw new AppFailure({
+        code: 'service',
+        message: 'The service did not answer with the clip.'
+      })
+    return r.asset
+  }
+
+  getAsset(id: string): Promise<ApiAsset> {
+    return this.json('GET', `/asset/${enc(id)}`, 'clip')
+  }
+
+  async listClips(by: { streamId: string; sessionId?: string }): Promise<ApiAsset[]> {
+    const path = by.sessionId
+      ? `/session/${enc(by.sessionId)}/clips`
+      : `/stream/${enc(by.streamId)}/clips`
+    const list = await this.json<ApiAsset[]>('GET', path, by.sessionId ? 'session' : 'stream')
+    return Array.isArray(list) ? list : []
+  }
+
+  async deleteAsset(id: string): Promise<void> {
+    await this.call('DELETE', `/asset/${enc(id)}`, 'clip')
   }
 
   // ---- playback & ingest (no key needed) ----

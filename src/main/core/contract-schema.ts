@@ -13,8 +13,11 @@ import {
   type ScenesState
 } from '../../shared/scenes'
 import { DESTINATION_LIMITS } from '../../shared/destinations'
+import { MARKER_LABEL_MAX } from '../../shared/markers'
 
 const id = z.string().min(1).max(200)
+/** A moment in Unix ms (after 2001, before 2286): a clip's or a marker's time. */
+const unixMs = z.number().min(1e12).max(1e13)
 
 // Typed against Profile, the type generated from the OpenAPI file's ffmpeg-profile: a field added,
 // removed, renamed or retyped there fails the type check here instead of drifting apart. (The
@@ -252,6 +255,39 @@ export const CALL_ARGS = {
   cutOffNotice: none,
   dismissCutOffNotice: z.tuple([id]),
   viewersNow: z.tuple([id, id]),
+  createClip: z.tuple([
+    z
+      .object({
+        streamId: id,
+        sessionId: id.optional(),
+        startTime: unixMs,
+        endTime: unixMs,
+        name: z.string().max(500).optional()
+      })
+      .strict()
+      .refine((a) => a.endTime > a.startTime, {
+        message: 'endTime must be after startTime',
+        path: ['endTime']
+      })
+  ]),
+  getClip: z.tuple([id]),
+  listClips: z.tuple([z.object({ streamId: id, sessionId: id.optional() }).strict()]),
+  deleteClip: z.tuple([id]),
+  downloadClip: z.tuple([id]),
+  addMarker: z.tuple([
+    z
+      .object({
+        streamId: id,
+        at: unixMs.optional(),
+        label: z.string().max(MARKER_LABEL_MAX).optional()
+      })
+      .strict()
+  ]),
+  listMarkers: z.tuple([
+    z.object({ streamId: id, from: unixMs.optional(), to: unixMs.optional() }).strict()
+  ]),
+  labelMarker: z.tuple([id, z.string().max(MARKER_LABEL_MAX)]),
+  deleteMarker: z.tuple([id]),
   localRecordingInfo: none,
   openLocalRecording: z.tuple([id, z.enum(['folder', 'play'])]),
   getSettings: none,

@@ -19,7 +19,14 @@ import { DisplayChooser } from './display-chooser'
 import { Keychain } from './keychain'
 import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
-import { healthConditionsOf, toPlaybackView, toSessionView, toStreamView } from './views'
+import {
+  healthConditionsOf,
+  toClipView,
+  toPlaybackView,
+  toSessionView,
+  toStreamView
+} from './views'
+import { Markers } from './markers'
 import * as destinations from './destinations'
 import { LocalRecordings } from './local-recording/recordings'
 
@@ -123,6 +130,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onEncoder: (e) => events.emit('live:encoder', e)
   })
   const api = async () => c.active()
+  const markers = new Markers(opts.appDataDir)
+  /** Markers belong to the connection they were made on (stream ids are per service). */
+  const connectionId = async (): Promise<string> => (await c.status()).active?.id ?? ''
   const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })
   const renditions = new RenditionDownloads({ ffmpeg: () => resolveFfmpeg().path })
   let shutdownP: Promise<void> | undefined
@@ -310,6 +320,54 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       cutOff = null
       marker.forget(runId)
     },
+
+    async createClip(args) {
+      const { client } = await api()
+      const stream = await client.getStream(args.streamId)
+      if (!stream.playbackId)
+        throw new AppFailure({
+          code: 'not-found',
+          message: 'This stream has no playback id to clip.'
+        })
+      const asset = await client.createClip({
+        playbackId: stream.playbackId,
+        startTime: Math.round(args.startTime),
+        endTime: Math.round(args.endTime),
+        ...(args.name?.trim() ? { name: args.name.trim() } : {}),
+        ...(args.sessionId ? { sessionId: args.sessionId } : {})
+      })
+      return toClipView(asset)
+    },
+    getClip: async (id) => toClipView(await (await api()).client.getAsset(id)),
+    listClips: async (args) =>
+      (await (await api()).client.listClips(args))
+        .map(toClipView)
+        .sort((a, b) => b.createdAt - a.createdAt),
+    deleteClip: async (id) => (await api()).client.deleteAsset(id),
+    async downloadClip(id) {
+      const clip = toClipView(await (await api()).client.getAsset(id))
+      if (clip.state !== 'ready' || !clip.downloadUrl)
+        throw new AppFailure({
+          code: 'not-found',
+          message:
+            clip.state === 'failed'
+              ? `This clip failed: ${clip.error ?? 'the service gave no reason'}.`
+              : 'This clip has no MP4 to save yet.',
+          hint: clip.state === 'failed' ? 'Make the clip again.' : 'Wait until it is ready.'
+        })
+      return {
+        url: clip.downloadUrl,
+        filename: recordingFileName(clip.name, clip.createdAt),
+        format: 'mp4'
+      }
+    },
+
+    addMarker: async (args) =>
+      markers.add(await connectionId(), args.streamId, args.at, args.label),
+    listMarkers: async (args) =>
+      markers.forStream(await connectionId(), args.streamId, args.from, args.to),
+    labelMarker: async (id, label) => markers.label(await connectionId(), id, label),
+    deleteMarker: async (id) => markers.remove(await connectionId(), id),
 
     localRecordingInfo: () => recordings.info(),
     async openLocalRecording(id, action) {

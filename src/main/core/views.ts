@@ -1,6 +1,7 @@
 // What the renderer may see of the service's objects: the stream key only masked, URLs ready to use.
 import type { components } from '../../shared/api/schema'
 import type {
+  ClipView,
   DestinationsView,
   IngestView,
   PlaybackView,
@@ -16,6 +17,7 @@ import type { HealthCondition } from '../../shared/stream-health'
 export type ApiStream = components['schemas']['stream']
 export type ApiSession = components['schemas']['session']
 export type ApiPlayback = components['schemas']['playback-info']
+export type ApiAsset = components['schemas']['asset']
 
 /** `abcd-efgh-ijkl-3f9a` -> `••••-••••-••••-3f9a`; keys without groups keep their last 4. */
 export function maskStreamKey(key: string | undefined): string {
@@ -122,5 +124,37 @@ export function toPlaybackView(p: ApiPlayback): PlaybackView {
       height: x.height,
       bitrate: x.bitrate
     }))
+  }
+}
+
+const CLIP_STATES: Record<string, ClipView['state']> = {
+  uploading: 'waiting',
+  waiting: 'waiting',
+  processing: 'processing',
+  ready: 'ready',
+  failed: 'failed'
+}
+
+/** A clip as the renderer sees it, from the service's asset (its source says what it was cut from). */
+export function toClipView(a: ApiAsset): ClipView {
+  const src = a.source as { sourceId?: string; sessionId?: string }
+  const state = CLIP_STATES[a.status?.phase ?? ''] ?? 'failed'
+  const duration = a.videoSpec?.duration
+  return {
+    id: a.id,
+    name: a.name,
+    ...(src.sourceId ? { streamId: src.sourceId } : {}),
+    ...(src.sessionId ? { sessionId: src.sessionId } : {}),
+    createdAt: a.createdAt ?? 0,
+    state,
+    ...(state === 'failed'
+      ? {
+          error:
+            a.status?.errorMessage ?? `The service says the clip is ${a.status?.phase ?? 'gone'}.`
+        }
+      : {}),
+    ...(typeof duration === 'number' ? { duration } : {}),
+    ...(state === 'ready' && a.playbackUrl ? { playbackUrl: a.playbackUrl } : {}),
+    ...(state === 'ready' && a.downloadUrl ? { downloadUrl: a.downloadUrl } : {})
   }
 }

@@ -1,6 +1,12 @@
 // Registers one typed handler per contract entry and forwards core events to the window.
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
-import { CALL_NAMES, EVENT_NAMES, channelOf, type RecordingDownload } from '../../shared/contract'
+import {
+  CALL_NAMES,
+  EVENT_NAMES,
+  channelOf,
+  isDownloadCall,
+  type RecordingDownload
+} from '../../shared/contract'
 import type { Result } from '../../shared/result'
 import type { Core } from '../core/core'
 import type { RecordingDownloads } from './downloads'
@@ -16,11 +22,11 @@ export function registerIpc(
 ): () => void {
   for (const name of CALL_NAMES) {
     const handler = makeIpcHandler(core, name, rendererOrigins, log)
-    if (name !== 'downloadRecording') {
+    if (!isDownloadCall(name)) {
       ipcMain.handle(channelOf(name), handler)
       continue
     }
-    // Saving a recording: the core says where it is and what to call it; the download itself is
+    // Saving a recording or a clip: the core says where it is and what to call it; the download itself is
     // Electron's, with a save dialog (downloads.ts), never a navigation of the window. A rendition
     // is asked a place first, then remuxed there by the core.
     ipcMain.handle(channelOf(name), async (event: IpcMainInvokeEvent, ...args: unknown[]) => {

@@ -229,13 +229,18 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
   /**
    * A recording's MP4, saved by the browser: same origin (a cross-origin link would ignore its
    * download attribute and replace the app with the video) and named by Content-Disposition. With
-   * `?rendition=<its playlist>`, that rendition, remuxed to MP4 in a temporary folder first.
+   * `?rendition=<its playlist>`, that rendition, remuxed to MP4 in a temporary folder first. A clip's
+   * MP4 comes the same way, at /download/clip/<its id>.
    */
+  const CLIP_PREFIX = 'clip/'
   async function download(res: ServerResponse, url: URL): Promise<void> {
-    const id = decodeURIComponent(url.pathname.slice('/download/'.length))
+    // /download/<session id>[?rendition=…] or /download/clip/<clip id>.
+    const rest = url.pathname.slice('/download/'.length)
+    const clip = rest.startsWith(CLIP_PREFIX)
+    const id = decodeURIComponent(clip ? rest.slice(CLIP_PREFIX.length) : rest)
     const rendition = url.searchParams.get('rendition')
-    const args = rendition === null ? [id] : [id, rendition]
-    const r = await dispatch(opts.core, 'downloadRecording', args, { log })
+    const args = rendition === null || clip ? [id] : [id, rendition]
+    const r = await dispatch(opts.core, clip ? 'downloadClip' : 'downloadRecording', args, { log })
     if (!r.ok) return send(res, r.error.code === 'not-found' ? 404 : 400, r)
     const { url: source, filename, format } = r.value as RecordingDownload
     if (format === 'hls') return sendRendition(res, source, filename)
@@ -245,7 +250,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
         ok: false,
         error: {
           code: 'network',
-          message: `The recording could not be fetched from the service (${upstream ? `HTTP ${upstream.status}` : 'no answer'}).`
+          message: `The ${clip ? 'clip' : 'recording'} could not be fetched from the service (${upstream ? `HTTP ${upstream.status}` : 'no answer'}).`
         }
       })
     res.writeHead(200, attachment(filename, upstream.headers.get('content-length')))

@@ -6,6 +6,7 @@ import {
   type EventName,
   type OnairApi,
   type OnairEvents,
+  type DownloadCall,
   type RecordingDownload
 } from '../../../shared/contract'
 import { backoffDelay, type Backoff } from '../../../shared/backoff'
@@ -115,14 +116,11 @@ export function createWebBridge(): OnairApi {
   for (const name of CALL_NAMES) api[name] = (...args: unknown[]) => call(name, args)
   // In a browser the download is the browser's: a same-origin link the web shell answers as an
   // attachment, so the page never navigates away to the video. A rendition goes as ?rendition=.
-  api.downloadRecording = async (sessionId: string, rendition?: string) => {
-    const args = rendition === undefined ? [sessionId] : [sessionId, rendition]
-    const r = (await call('downloadRecording', args)) as Result<RecordingDownload>
+  const save = async (name: DownloadCall, args: string[], href: string) => {
+    const r = (await call(name, args)) as Result<RecordingDownload>
     if (r.ok) {
       const a = document.createElement('a')
-      a.href =
-        `/download/${encodeURIComponent(sessionId)}` +
-        (rendition === undefined ? '' : `?rendition=${encodeURIComponent(rendition)}`)
+      a.href = href
       a.download = r.value.filename
       document.body.append(a)
       a.click()
@@ -130,6 +128,15 @@ export function createWebBridge(): OnairApi {
     }
     return r
   }
+  api.downloadRecording = (sessionId: string, rendition?: string) =>
+    save(
+      'downloadRecording',
+      rendition === undefined ? [sessionId] : [sessionId, rendition],
+      `/download/${encodeURIComponent(sessionId)}` +
+        (rendition === undefined ? '' : `?rendition=${encodeURIComponent(rendition)}`)
+    )
+  api.downloadClip = (id: string) =>
+    save('downloadClip', [id], `/download/clip/${encodeURIComponent(id)}`)
   const subscribe = eventHub()
   const known = new Set<string>(EVENT_NAMES)
   api.on = <E extends EventName>(event: E, fn: (p: OnairEvents[E]) => void) => {
