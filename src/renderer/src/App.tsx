@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import type { SessionView } from '../../shared/contract'
+import type { ClipView, SessionView } from '../../shared/contract'
 import { useApi } from './lib/api'
 import type { Route } from './lib/route'
 import { ConnectionScreen } from './features/connection/ConnectionScreen'
@@ -34,6 +34,7 @@ export function App(): ReactNode {
   const [playing, setPlaying] = useState<PlayerSource | null>(null)
   const api = useApi()
   const play = (session: SessionView): void => setPlaying({ kind: 'recording', session })
+  const playClip = (clip: ClipView): void => setPlaying({ kind: 'clip', clip })
   // The live monitor plays the stream's own live HLS, as its viewers get it.
   const watch = (streamId: string): void =>
     void api.getStream(streamId).then((r) => {
@@ -84,7 +85,11 @@ export function App(): ReactNode {
           <ConnectionBadge onOpen={() => setRoute({ name: 'connection' })} />
         </header>
         <CutOffNotice onPlay={play} />
-        <LiveBanner onOpen={(streamId) => setRoute({ name: 'live', streamId })} onWatch={watch} />
+        <LiveBanner
+          onOpen={(streamId) => setRoute({ name: 'live', streamId })}
+          onWatch={watch}
+          onPlayClip={playClip}
+        />
         <main className="content">
           {route.name === 'connection' && <ConnectionScreen navigate={setRoute} />}
           {route.name === 'streams' && <StreamsScreen navigate={setRoute} />}
@@ -103,7 +108,14 @@ export function App(): ReactNode {
           )}
           {route.name === 'about' && <AboutPanel />}
         </main>
-        {playing && <PlayerDialog source={playing} onClose={() => setPlaying(null)} />}
+        {playing && (
+          <PlayerDialog
+            key={playing.kind === 'clip' ? playing.clip.id : playing.kind}
+            source={playing}
+            onClose={() => setPlaying(null)}
+            onPlayClip={playClip}
+          />
+        )}
       </div>
     </LiveProvider>
   )

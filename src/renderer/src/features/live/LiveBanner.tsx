@@ -9,15 +9,20 @@ import { useLive } from './live-context'
 import { ProgramStatus } from '../scenes/ProgramStatus'
 import { DestinationsSummary } from '../destinations/DestinationsSummary'
 import { ViewerCount } from '../viewers/ViewerCount'
+import { LiveMoments } from '../clips/LiveMoments'
+import type { ClipView } from '../../../../shared/contract'
 
 /** On every screen while a run exists: what is live, how it is doing, and the way to stop it. */
 export function LiveBanner({
   onOpen,
-  onWatch
+  onWatch,
+  onPlayClip
 }: {
   onOpen: (streamId: string) => void
   /** Opens the live monitor: the stream's output as viewers get it. */
   onWatch: (streamId: string) => void
+  /** Plays a clip made from the live bar. */
+  onPlayClip: (c: ClipView) => void
 }): ReactNode {
   const live = useLive()
   const { run } = live
@@ -116,6 +121,14 @@ export function LiveBanner({
           </button>
         )}
       </div>
+      {live.running && (
+        <LiveMoments
+          streamId={run.streamId}
+          streamName={run.streamName}
+          onAir={run.state === 'live'}
+          onPlayClip={onPlayClip}
+        />
+      )}
       {run.error && (run.state === 'reconnecting' || run.state === 'failed') && (
         <ErrorNote error={run.error as AppError} testId="live-error" />
       )}

@@ -1,5 +1,5 @@
 import { useRef, useState, type ReactNode } from 'react'
-import type { SessionView } from '../../../../shared/contract'
+import type { ClipView, SessionView } from '../../../../shared/contract'
 import type { Profile } from '../../../../shared/profiles'
 import { formatBitrate, formatDate } from '../../lib/format'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
@@ -9,6 +9,7 @@ import { useApi } from '../../lib/api'
 import type { AppError } from '../../../../shared/result'
 import { useHls, type Rendition } from './use-hls'
 import { useLive } from '../live/live-context'
+import { SessionMoments } from '../clips/SessionMoments'
 
 /**
  * "360p (640×360), 800 kbps": the bitrate is the profile's own when the session says which profile
@@ -90,9 +91,10 @@ function RecordingDownload({
 /** The download choice that is the session's own MP4 (every other choice is a rendition's playlist). */
 const MP4 = 'mp4'
 
-/** What the player shows: a session's recording, or a stream's live output (the live monitor). */
+/** What the player shows: a session's recording, a clip, or a stream's live output (the live monitor). */
 export type PlayerSource =
   | { kind: 'recording'; session: SessionView }
+  | { kind: 'clip'; clip: ClipView }
   | { kind: 'live'; streamId: string; streamName: string; url: string; profiles: Profile[] }
 
 /**
@@ -101,16 +103,27 @@ export type PlayerSource =
  */
 export function PlayerDialog({
   source,
-  onClose
+  onClose,
+  onPlayClip
 }: {
   source: PlayerSource
   onClose: () => void
+  /** Plays one of a recording's clips (in this same dialog). */
+  onPlayClip?: (c: ClipView) => void
 }): ReactNode {
   const video = useRef<HTMLVideoElement>(null)
   const closeButton = useRef<HTMLButtonElement>(null)
   const live = source.kind === 'live'
-  const url = live ? source.url : (source.session.recordingUrl ?? '')
-  const profiles = live ? source.profiles : source.session.profiles
+  const url = live
+    ? source.url
+    : source.kind === 'clip'
+      ? (source.clip.playbackUrl ?? '')
+      : (source.session.recordingUrl ?? '')
+  const profiles = live
+    ? source.profiles
+    : source.kind === 'recording'
+      ? source.session.profiles
+      : []
   const hls = useHls(video, url, { live })
   // Live: re-read how far behind live the picture is twice a second.
   useNow(500, live)
@@ -124,7 +137,11 @@ export function PlayerDialog({
   // Titled with the stream's name (cut with an ellipsis when long; whole in the tooltip).
   const title = live
     ? `Live monitor: ${source.streamName}`
-    : `${source.session.name || 'Recording'}: recorded ${formatDate(source.session.createdAt)}`
+    : source.kind === 'clip'
+      ? `Clip: ${source.clip.name}`
+      : `${source.session.name || 'Recording'}: recorded ${formatDate(source.session.createdAt)}`
+  const api = useApi()
+  const [clipError, setClipError] = useState<AppError | null>(null)
   const [soundOn, setSoundOn] = useState(false)
 
   const box = useRef<HTMLDivElement>(null)
@@ -139,7 +156,7 @@ export function PlayerDialog({
         role="dialog"
         aria-modal="true"
         aria-labelledby="player-title"
-        data-testid={live ? 'live-monitor' : 'player'}
+        data-testid={live ? 'live-monitor' : source.kind === 'clip' ? 'clip-player' : 'player'}
         onClick={(e) => e.stopPropagation()}
       >
         <div className="screen-head">
@@ -198,19 +215,42 @@ export function PlayerDialog({
               {behind === null ? 'Live' : `Live · ${behind.toFixed(1)} s behind`}
             </span>
           )}
-          {!live && (
+          {source.kind === 'clip' && source.clip.downloadUrl && (
+            <button
+              type="button"
+              className="secondary"
+              data-testid="player-clip-save"
+              onClick={() =>
+                void api
+                  .downloadClip(source.clip.id)
+                  .then((r) => setClipError(r.ok ? null : r.error))
+              }
+            >
+              Save MP4
+            </button>
+          )}
+          {source.kind === 'recording' && (
             <RecordingDownload
               session={source.session}
               renditions={hls.renditions}
               profiles={profiles}
             />
           )}
-          {hls.renditions.length === 1 && (
+          {hls.renditions.length === 1 && source.kind !== 'clip' && (
             <span className="muted">
               Single rendition: {live ? 'this stream is' : 'this session was'} not transcoded.
             </span>
           )}
         </div>
+        {clipError && <ErrorNote error={clipError} testId="player-clip-error" />}
+        {source.kind === 'recording' && (
+          <SessionMoments
+            session={source.session}
+            fragments={hls.fragments}
+            video={video}
+            onPlayClip={(c) => onPlayClip?.(c)}
+          />
+        )}
       </div>
     </div>
   )

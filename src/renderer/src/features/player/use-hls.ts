@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { AppError } from '../../../../shared/result'
 import { mediaBehind } from '../../../../shared/live-state'
+import type { TimedFragment } from '../../../../shared/markers'
 import { playWithSound, type Autoplay } from './autoplay'
 
 export interface Rendition {
@@ -24,6 +25,11 @@ export interface HlsState {
    */
   behindLive: (mediaEpoch?: number) => number | null
   renditions: Rendition[]
+  /**
+   * A recording's fragments with their wall-clock times (EXT-X-PROGRAM-DATE-TIME), from the first
+   * rendition playlist loaded: where markers go on the timeline, and what marks in and out mean.
+   */
+  fragments: TimedFragment[]
   /** -1 = automatic selection. */
   selected: number
   playing: Rendition | null
@@ -84,6 +90,7 @@ export function useHls(
 ): HlsState {
   const live = opts.live ?? false
   const [renditions, setRenditions] = useState<Rendition[]>([])
+  const [fragments, setFragments] = useState<TimedFragment[]>([])
   const [selected, setSelected] = useState(-1)
   const [playingIndex, setPlayingIndex] = useState<number | null>(null)
   const [error, setError] = useState<AppError | null>(null)
@@ -102,6 +109,7 @@ export function useHls(
     setLoading(true)
     setError(null)
     setRenditions([])
+    setFragments([])
     setPlayingIndex(null)
     setSelected(-1)
     void import('hls.js')
@@ -135,6 +143,19 @@ export function useHls(
           void playWithSound(el).then((how) => !disposed && setAutoplay(how))
         })
         instance.on(Hls.Events.LEVEL_SWITCHED, (_e, data) => setPlayingIndex(data.level))
+        // Every rendition of a recording has the same times: the first one loaded is enough.
+        if (!live)
+          instance.on(Hls.Events.LEVEL_LOADED, (_e, data) =>
+            setFragments((had) =>
+              had.length > 0
+                ? had
+                : data.details.fragments.map((f) => ({
+                    start: f.start,
+                    duration: f.duration,
+                    programDateTime: f.programDateTime ?? null
+                  }))
+            )
+          )
         instance.on(Hls.Events.ERROR, (_e, data) => {
           if (!data.fatal) return
           // A broadcast that has just started has no playlist for a few seconds (the first segment
@@ -207,6 +228,7 @@ export function useHls(
   return {
     behindLive,
     renditions,
+    fragments,
     selected,
     playing: playingIndex === null ? null : (renditions[playingIndex] ?? null),
     autoplay,
