@@ -294,20 +294,22 @@ describe('Electron hardening (built code)', () => {
     expect(ours).toMatchObject({ ok: true, value: { name: 'Onair', shell: 'electron' } })
   })
 
-  it('saves recordings through a download with a save dialog, never by navigating', async () => {
+  it('saves recordings and clips through a download with a save dialog, never by navigating', async () => {
     expect(rec.sessionEvents.has('will-download')).toBe(true)
-    const handler = rec.ipc.get('onair:downloadRecording')!
     const downloads: string[] = []
     const sender = { downloadURL: (u: string) => downloads.push(u) }
     const ours = rec.windows[0]!.loaded!
-    // A session that does not exist: the error comes back and nothing is downloaded.
-    const missing = await handler({ senderFrame: { url: ours, parent: null }, sender }, 'nope')
-    expect(missing).toMatchObject({ ok: false })
-    const foreign = await handler(
-      { senderFrame: { url: 'https://evil.example/', parent: null }, sender },
-      'nope'
-    )
-    expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
+    for (const call of ['downloadRecording', 'downloadClip']) {
+      const handler = rec.ipc.get(`onair:${call}`)!
+      // A session or clip that does not exist: the error comes back and nothing is downloaded.
+      const missing = await handler({ senderFrame: { url: ours, parent: null }, sender }, 'nope')
+      expect(missing).toMatchObject({ ok: false })
+      const foreign = await handler(
+        { senderFrame: { url: 'https://evil.example/', parent: null }, sender },
+        'nope'
+      )
+      expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
+    }
     expect(downloads).toEqual([])
     // A download nobody asked for keeps Electron's default behaviour.
     let options: unknown
