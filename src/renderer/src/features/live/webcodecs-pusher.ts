@@ -270,6 +270,8 @@ export class WebCodecsPusher implements Pusher {
     const zero = this.zero
     if (!zero || !this.mux) return
     if (meta?.decoderConfig) this.checkParams(meta.decoderConfig)
+    // A keyframe the encoder made on its own (a restart) starts the keyframe interval again.
+    if (chunk.type === 'key') this.lastKeyUs = Math.max(this.lastKeyUs, chunk.timestamp)
     this.measure(chunk)
     const packet = packetAt(chunk, chunk.timestamp - zero.us)
     this.lastVideoUs = chunk.timestamp - zero.us
@@ -372,15 +374,17 @@ export class WebCodecsPusher implements Pusher {
   }
 
   /**
-   * The encoder takes a new bitrate or frame rate by configure() again; a keyframe follows, since
-   * some encoders restart their stream on it and a decoder must be able to pick it up there.
+   * The encoder takes a new bitrate or frame rate by configure() again. No keyframe is forced: on a
+   * starved uplink every forced keyframe is a burst the link cannot carry (measured: the lowered
+   * target overshot by half again). Chromium applies a bitrate or frame-rate change to the running
+   * encoder; an encoder that must start over makes a keyframe of its own first frame, and the muxer
+   * and main go by each chunk's own type, so a decoder can pick the stream up either way.
    */
   private reconfigure(): void {
     this.config = this.encoderConfig()
     const enc = this.video
     if (!enc || enc.state !== 'configured') return
     enc.configure(this.config)
-    this.wantKey = true
     // The window restarts: bytes from before the change say nothing of the new target.
     this.window = { startUs: -1, bytes: 0, frames: 0 }
   }
