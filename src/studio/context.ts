@@ -5,6 +5,7 @@ import { authenticate, type AuthedUser } from './auth'
 import type { Db } from './db'
 import { HttpError } from './validate'
 import type { ViewerSessions } from './viewers'
+import type { Webhooks } from './webhooks'
 
 export interface LiveControl {
   /**
@@ -34,6 +35,8 @@ export interface StudioContext {
   live: LiveControl
   /** Player sessions of live streams (GET /data/views/now). */
   viewers: ViewerSessions
+  /** Webhook delivery (the log's resend sends through it). */
+  webhooks: Webhooks
   log: (line: string) => void
 }
 

@@ -11,6 +11,7 @@ import { Ingest } from './ingest'
 import { LiveManager } from './live'
 import { listen } from '../node/http'
 import { createApiServer } from './server'
+import { Webhooks, type WebhooksOptions } from './webhooks'
 
 export interface StudioOptions {
   dataDir: string
@@ -24,6 +25,8 @@ export interface StudioOptions {
    */
   portFallback?: boolean
   log?: (line: string) => void
+  /** Webhook delivery's timeout and retries (tests shorten them); Livepeer-like defaults otherwise. */
+  webhooks?: Pick<WebhooksOptions, 'timeoutMs' | 'backoff' | 'maxAttempts'>
 }
 
 export interface RunningStudio {
@@ -102,13 +105,15 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const rtmpUrl = (): string => `rtmp://${hostForUrl(host)}:${rtmpPort}/live`
   // eslint-disable-next-line prefer-const -- the manager and the ingest refer to each other
   let ingest: Ingest
+  const webhooks = new Webhooks({ ...opts.webhooks, db, base, log })
   const live = new LiveManager({
     db,
     dataDir,
     ffmpeg,
     resumeWindowMs: opts.resumeWindowMs ?? 10_000,
     log,
-    ingest: () => ingest
+    ingest: () => ingest,
+    emit: webhooks.emit
   })
   ingest = new Ingest(host, live, log)
   const ctx: StudioContext = {
@@ -118,6 +123,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     rtmpUrl,
     live,
     viewers: new ViewerSessions(),
+    webhooks,
     log
   }
   const server = createApiServer(ctx)
@@ -126,9 +132,11 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     if (recovered > 0) log(`studio: finalized ${recovered} session(s) left open by a previous run`)
     apiPort = await withFallback(opts, opts.port ?? 0, (p) => listen(server, host, p, 'API'))
     rtmpPort = await withFallback(opts, opts.rtmpPort ?? 0, (p) => ingest.start(p))
+    webhooks.start()
   } catch (err) {
     server.close()
     await ingest.stop()
+    await webhooks.stop(0)
     db.close()
     const e = err as NodeJS.ErrnoException
     throw new StudioStartError(e.message, e.code)
@@ -145,6 +153,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
       (stopped ??= (async () => {
         await ingest.stop()
         await live.stopAll()
+        // The last events (stream.idle, recording.ready) get a moment to reach their receivers.
+        await webhooks.stop()
         await new Promise<void>((r) => {
           server.close(() => r())
           server.closeAllConnections()

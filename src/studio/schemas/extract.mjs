@@ -6,15 +6,17 @@
 // result is still what the YAML gives) run the very same code.
 
 /**
- * The schemas the studio compiles: the bodies of POST /stream and PATCH /stream/{id}, and of the
- * multistream routes (POST and PATCH /multistream/target, POST /stream/{id}/create-multistream-target).
+ * The schemas the studio compiles: the bodies of POST /stream and PATCH /stream/{id}, of the
+ * multistream routes (POST and PATCH /multistream/target, POST /stream/{id}/create-multistream-target)
+ * and of the webhook routes (POST /webhook and PUT /webhook/{id}).
  */
 export const REQUEST_SCHEMA_NAMES = [
   'new-stream-payload',
   'stream-patch-payload',
   'multistream-target',
   'multistream-target-patch-payload',
-  'target-add-payload'
+  'target-add-payload',
+  'webhook'
 ]
 
 /**

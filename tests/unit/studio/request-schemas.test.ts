@@ -34,17 +34,18 @@ describe('request-schemas.json', () => {
     expect(JSON.stringify(committed.schemas)).toBe(JSON.stringify(fresh))
   })
 
-  it('holds exactly the five request payloads (two of streams, three of targets), self-contained', () => {
+  it('holds exactly the six request payloads (two of streams, three of targets, one of webhooks), self-contained', () => {
     // Named here, not read back from REQUEST_SCHEMA_NAMES: a payload added or dropped there fails this.
-    const five = [
+    const six = [
       'new-stream-payload',
       'stream-patch-payload',
       'multistream-target',
       'multistream-target-patch-payload',
-      'target-add-payload'
+      'target-add-payload',
+      'webhook'
     ]
-    expect(REQUEST_SCHEMA_NAMES).toEqual(five)
-    expect(Object.keys(committed.schemas)).toEqual(five)
+    expect(REQUEST_SCHEMA_NAMES).toEqual(six)
+    expect(Object.keys(committed.schemas)).toEqual(six)
     expect(refsIn(committed.schemas)).toEqual([])
     const create = committed.schemas['new-stream-payload']
     expect(create.required).toEqual(['name'])
@@ -85,6 +86,7 @@ describe('extractRequestSchemas', () => {
     'multistream-target': { type: 'object' },
     'multistream-target-patch-payload': { type: 'object' },
     'target-add-payload': { type: 'object' },
+    webhook: { type: 'object' },
     ...extra
   })
 
