@@ -177,8 +177,9 @@ export function checkPlaybackPolicy(policy: PolicyBody | null | undefined): void
       'playbackPolicy type "lit_signing_condition" with a resourceId or ' +
         'unifiedAccessControlConditions is not supported for streams'
     )
-  // Webhooks do not exist in the local studio, so no webhook id can be found (the reference's
-  // answer for an unknown id). The id is echoed shortened: it is the client's text.
+  // Access control by webhook is not implemented (the studio's webhooks only receive events), so
+  // no id is accepted here: the reference's answer for an unknown id. The id is echoed shortened:
+  // it is the client's text.
   if (policy.type === 'webhook')
     throw new HttpError(400, `webhook ${String(policy.webhookId).slice(0, 64)} not found`)
 }
