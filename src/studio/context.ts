@@ -6,6 +6,7 @@ import type { Db } from './db'
 import { HttpError } from './validate'
 import type { ViewerSessions } from './viewers'
 import type { Clips } from './clips'
+import type { Webhooks } from './webhooks'
 
 export interface LiveControl {
   /**
@@ -37,6 +38,8 @@ export interface StudioContext {
   viewers: ViewerSessions
   /** Clips being cut into assets (POST /clip). */
   clips: Clips
+  /** Webhook delivery (the log's resend sends through it). */
+  webhooks: Webhooks
   log: (line: string) => void
 }
 

@@ -82,7 +82,25 @@ const MIGRATIONS: string[] = [
    );
    CREATE INDEX assets_user ON assets(user_id, created_at DESC);
    CREATE INDEX assets_stream ON assets(stream_id, created_at DESC);
-   CREATE INDEX assets_session ON assets(session_id, created_at DESC);`
+   CREATE INDEX assets_session ON assets(session_id, created_at DESC);`,
+  // 4: webhooks and their delivery log (the shared secret is kept here and never returned)
+  `CREATE TABLE webhooks (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     created_at INTEGER NOT NULL,
+     shared_secret TEXT,
+     doc TEXT NOT NULL
+   );
+   CREATE INDEX webhooks_user ON webhooks(user_id, created_at DESC);
+   CREATE TABLE webhook_logs (
+     id TEXT PRIMARY KEY,
+     webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     event_id TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     doc TEXT NOT NULL
+   );
+   CREATE INDEX webhook_logs_webhook ON webhook_logs(webhook_id, created_at DESC);`
 ]
 
 /**

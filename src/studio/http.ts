@@ -30,7 +30,7 @@ interface Route {
 
 const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET, HEAD, POST, PATCH, DELETE, OPTIONS',
+  'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, Range',
   'Access-Control-Expose-Headers': 'Link, X-Total-Count, Content-Length, Content-Range',
   'Access-Control-Max-Age': '600'

@@ -13,6 +13,7 @@ import { Ingest } from './ingest'
 import { LiveManager } from './live'
 import { listen } from '../node/http'
 import { createApiServer } from './server'
+import { Webhooks, type WebhooksOptions } from './webhooks'
 
 export interface StudioOptions {
   dataDir: string
@@ -26,6 +27,8 @@ export interface StudioOptions {
    */
   portFallback?: boolean
   log?: (line: string) => void
+  /** Webhook delivery's timeout and retries (tests shorten them); Livepeer-like defaults otherwise. */
+  webhooks?: Pick<WebhooksOptions, 'timeoutMs' | 'backoff' | 'maxAttempts'>
 }
 
 export interface RunningStudio {
@@ -104,13 +107,15 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const rtmpUrl = (): string => `rtmp://${hostForUrl(host)}:${rtmpPort}/live`
   // eslint-disable-next-line prefer-const -- the manager and the ingest refer to each other
   let ingest: Ingest
+  const webhooks = new Webhooks({ ...opts.webhooks, db, base, log })
   const live = new LiveManager({
     db,
     dataDir,
     ffmpeg,
     resumeWindowMs: opts.resumeWindowMs ?? 10_000,
     log,
-    ingest: () => ingest
+    ingest: () => ingest,
+    emit: webhooks.emit
   })
   ingest = new Ingest(host, live, log)
   const clips = new Clips({
@@ -128,6 +133,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     live,
     viewers: new ViewerSessions(),
     clips,
+    webhooks,
     log
   }
   const server = createApiServer(ctx)
@@ -139,9 +145,11 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
       log(`studio: ${unfinished} clip(s) left unfinished by a previous run failed`)
     apiPort = await withFallback(opts, opts.port ?? 0, (p) => listen(server, host, p, 'API'))
     rtmpPort = await withFallback(opts, opts.rtmpPort ?? 0, (p) => ingest.start(p))
+    webhooks.start()
   } catch (err) {
     server.close()
     await ingest.stop()
+    await webhooks.stop(0)
     db.close()
     const e = err as NodeJS.ErrnoException
     throw new StudioStartError(e.message, e.code)
@@ -160,6 +168,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
         // Clips being cut take what the session has now, before a run's media is finalized.
         await clips.close()
         await live.stopAll()
+        // The last events (stream.idle, recording.ready) get a moment to reach their receivers.
+        await webhooks.stop()
         await new Promise<void>((r) => {
           server.close(() => r())
           server.closeAllConnections()

@@ -57,6 +57,7 @@ import {
 } from './transcoder'
 import { impossibleProfiles } from '../shared/profiles'
 import type { FfmpegExit } from '../node/ffmpeg/supervised'
+import type { EmitEvent, StudioEventName } from './webhooks'
 
 interface Run {
   stream: StreamRow
@@ -101,6 +102,8 @@ export interface LiveOptions {
   resumeWindowMs: number
   log: (line: string) => void
   ingest: () => Ingest
+  /** Stream events for webhooks (stream.started, stream.idle, recording.ready, multistream.*). */
+  emit?: EmitEvent
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
@@ -124,6 +127,8 @@ export class LiveManager implements LiveControl, IngestHooks {
   private readonly runs = new Map<string, Run>()
   /** Each stream's overall verdict, kept for its probe and transition times. */
   private readonly verdicts = new Map<string, ConditionState<'Healthy'>>()
+  /** The last multistream event each forwarder sent (connected or error), so each is sent once. */
+  private readonly targetEvents = new WeakMap<Forwarder, StudioEventName>()
 
   constructor(private readonly o: LiveOptions) {}
 
@@ -139,7 +144,8 @@ export class LiveManager implements LiveControl, IngestHooks {
     const stream = getStreamByKey(this.o.db, p.streamKey)
     if (!stream) return
     let run = this.runs.get(stream.id)
-    if (run && !run.publishing && !run.finalizing) {
+    const resumed = run !== undefined && !run.publishing && !run.finalizing
+    if (run && resumed) {
       // Back inside the resume window: same session, next run.
       clearTimeout(run.resumeTimer)
       run.resumeTimer = undefined
@@ -181,6 +187,9 @@ export class LiveManager implements LiveControl, IngestHooks {
       this.o.log(`live: stream ${stream.id} started session ${session.id}`)
     }
     setActive(this.o.db, stream.id, true, Date.now())
+    // isActive turned true (a resume keeps the stream active: no new event).
+    if (!resumed)
+      this.o.emit?.({ event: 'stream.started', userId: stream.userId, streamId: stream.id })
     const r = run
     const previous = r.starting ?? Promise.resolve()
     r.starting = previous
@@ -333,7 +342,9 @@ export class LiveManager implements LiveControl, IngestHooks {
         )
         continue
       }
-      await this.finish(s, 0)
+      const status = await this.finish(s, 0)
+      // The stream was live when the studio stopped: its receivers hear it went idle.
+      this.ended(s, status)
       finalized++
     }
     return finalized
@@ -520,9 +531,12 @@ export class LiveManager implements LiveControl, IngestHooks {
         run.priorSeconds += run.lastProgress
         run.lastProgress = 0
       }
-      await this.finish(run.session, run.priorSeconds)
-      if (!this.runs.has(run.stream.id)) setActive(this.o.db, run.stream.id, false, Date.now())
+      const status = await this.finish(run.session, run.priorSeconds)
+      const idle = !this.runs.has(run.stream.id)
+      if (idle) setActive(this.o.db, run.stream.id, false, Date.now())
       this.o.log(`live: session ${run.session.id} finished`)
+      if (idle) this.ended(run.session, status)
+      else if (status === 'ready') this.recordingReady(run.session)
     })().catch((err: Error) => this.o.log(`live: finalize failed: ${err.message}`))
     return run.finalizing
   }
@@ -589,19 +603,56 @@ export class LiveManager implements LiveControl, IngestHooks {
         continue
       }
       run.forwarders.delete(key)
+      // Taken off a live stream (removed, disabled, changed): its receivers hear it is gone.
+      if (this.targetEvents.has(f)) this.targetEvent(run, f, 'multistream.disconnected')
       this.trackStop(run, f.stop())
     }
     for (const [key, w] of wanted) {
       if (run.forwarders.has(key)) continue
-      const f = new Forwarder({
+      const f: Forwarder = new Forwarder({
         ffmpeg: this.o.ffmpeg,
         target: w.target,
         input: w.input,
-        log: (line) => this.o.log(`${line} (session ${run.session.id})`)
+        log: (line) => this.o.log(`${line} (session ${run.session.id})`),
+        // Livepeer's multistream events: connected once live, error once it retries (once per
+        // streak: a retry after a retry sends nothing new).
+        onChange: () => {
+          if (f.state === 'live') this.targetEvent(run, f, 'multistream.connected')
+          else if (f.state === 'retrying') this.targetEvent(run, f, 'multistream.error')
+        }
       })
       run.forwarders.set(key, f)
       f.start()
     }
+  }
+
+  /** Sends a target's multistream event unless it was the last one sent for this forwarder. */
+  private targetEvent(run: Run, f: Forwarder, event: StudioEventName): void {
+    if (this.targetEvents.get(f) === event) return
+    this.targetEvents.set(f, event)
+    const t = f.target
+    this.o.emit?.({
+      event,
+      userId: run.stream.userId,
+      streamId: run.stream.id,
+      sessionId: run.session.id,
+      payload: { target: { id: t.targetId, name: t.name, profile: t.profile } }
+    })
+  }
+
+  /** The stream went idle (isActive false), then its recording is ready, when it is. */
+  private ended(s: SessionRow, status: 'ready' | 'failed' | null): void {
+    this.o.emit?.({ event: 'stream.idle', userId: s.userId, streamId: s.parentId })
+    if (status === 'ready') this.recordingReady(s)
+  }
+
+  private recordingReady(s: SessionRow): void {
+    this.o.emit?.({
+      event: 'recording.ready',
+      userId: s.userId,
+      streamId: s.parentId,
+      sessionId: s.id
+    })
   }
 
   private stopForwarders(run: Run): void {
@@ -618,7 +669,7 @@ export class LiveManager implements LiveControl, IngestHooks {
   /**
    * Writes the recording (or removes the live media of an unrecorded session) and closes the row.
    */
-  private async finish(s: SessionRow, seconds: number): Promise<void> {
+  private async finish(s: SessionRow, seconds: number): Promise<'ready' | 'failed' | null> {
     const dir = sessionDir(this.o.dataDir, s.id)
     if (!s.record) {
       await removeSessionMedia(dir)
@@ -627,18 +678,20 @@ export class LiveManager implements LiveControl, IngestHooks {
         status: null,
         hasMp4: false
       })
-      return
+      return null
     }
     const assembled = await assembleRecording(dir).catch(() => ({ ok: false, duration: 0 }))
     const hasMp4 = assembled.ok ? await makeMp4(dir, this.o.ffmpeg) : false
     // Each rendition's MP4 too, for a download menu (GET /playback/{sessionId} lists them).
     if (hasMp4) await makeDownloads(dir, this.o.ffmpeg).catch(() => [])
+    const status = assembled.ok ? 'ready' : 'failed'
     finishSession(this.o.db, s.id, {
       duration: assembled.ok ? assembled.duration : seconds || s.duration,
-      status: assembled.ok ? 'ready' : 'failed',
+      status,
       hasMp4
     })
     setStreamDurationIfKnown(this.o.db, s.parentId, assembled.ok ? assembled.duration : 0)
+    return status
   }
 }
 

@@ -9,6 +9,7 @@ import { publicRoutes } from './routes/public'
 import { sessionRoutes } from './routes/sessions'
 import { streamRoutes, streamTargetRoutes } from './routes/streams'
 import { viewRoutes } from './routes/views'
+import { webhookRoutes } from './routes/webhooks'
 
 export function createApiServer(ctx: StudioContext): Server {
   const router = new Router()
@@ -19,6 +20,7 @@ export function createApiServer(ctx: StudioContext): Server {
   publicRoutes(router, ctx)
   viewRoutes(router, ctx)
   clipRoutes(router, ctx)
+  webhookRoutes(router, ctx)
   mediaRoutes(router, ctx)
   const server = createServer((req, res) => {
     router.handle(req, res, ctx.log).catch((err: Error) => {

@@ -8,6 +8,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { components } from '../shared/api/schema'
 import { impossibleProfiles, type Profile } from '../shared/profiles'
+import { urlForError } from '../shared/redact'
 import generated from './schemas/request-schemas.json'
 
 export class HttpError extends Error {
@@ -49,6 +50,7 @@ export type TargetRef = components['schemas']['target']
 export type TargetBody = components['schemas']['multistream-target']
 /** A target as a stream stores it: always by id (an inline spec becomes a target first). */
 export type StoredTargetRef = Omit<TargetRef, 'spec'> & { id: string }
+export type WebhookBody = components['schemas']['webhook']
 
 // The reference's options (its compile-schemas script): Ajv's defaults, so no type coercion, no
 // defaults filled in and the first error only (allErrors off); "example" declared as a known
@@ -68,6 +70,7 @@ const validateTargetPatch = ajv.compile<Partial<TargetBody>>(
 )
 const validateTargetAdd = ajv.compile<TargetRef>(schemas['target-add-payload'])
 const validateClip = ajv.compile<ClipBody>(schemas['clip-payload'])
+const validateWebhook = ajv.compile<WebhookBody>(schemas['webhook'])
 // The profiles field alone (array or null of ffmpeg-profile), exactly as new-stream-payload says,
 // at the same place, so its errors carry the same instancePath and schemaPath as a whole body's.
 const validateProfilesField = ajv.compile<{ profiles?: Profile[] | null }>({
@@ -176,8 +179,9 @@ export function checkPlaybackPolicy(policy: PolicyBody | null | undefined): void
       'playbackPolicy type "lit_signing_condition" with a resourceId or ' +
         'unifiedAccessControlConditions is not supported for streams'
     )
-  // Webhooks do not exist in the local studio, so no webhook id can be found (the reference's
-  // answer for an unknown id). The id is echoed shortened: it is the client's text.
+  // Access control by webhook is not implemented (the studio's webhooks only receive events), so
+  // no id is accepted here: the reference's answer for an unknown id. The id is echoed shortened:
+  // it is the client's text.
   if (policy.type === 'webhook')
     throw new HttpError(400, `webhook ${String(policy.webhookId).slice(0, 64)} not found`)
 }
@@ -331,4 +335,24 @@ export function checkTargetAdd(body: unknown): TargetRef {
 export function checkClip(body: unknown): ClipBody {
   assertSchema(validateClip, body)
   return body
+}
+
+// ---- Webhook bodies ----
+
+/**
+ * POST /webhook and PUT /webhook/{id}, as the reference's validateWebhookPayload: the webhook schema
+ * (422: name and url required, url http(s), each event one of Livepeer's), then a URL that parses
+ * (422 `bad url: ...`, only its scheme and host echoed, as for targets) and an events list (422).
+ */
+export function checkWebhook(
+  body: unknown
+): WebhookBody & { events: NonNullable<WebhookBody['events']> } {
+  assertSchema(validateWebhook, body)
+  try {
+    new URL(body.url)
+  } catch {
+    throw new HttpError(422, `bad url: ${urlForError(body.url)}`)
+  }
+  if (!body.events) throw new HttpError(422, 'must provide "events" field with subscriptions')
+  return { ...body, events: body.events }
 }

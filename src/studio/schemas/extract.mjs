@@ -6,9 +6,9 @@
 // result is still what the YAML gives) run the very same code.
 
 /**
- * The schemas the studio compiles: the bodies of POST /stream and PATCH /stream/{id}, and of the
+ * The schemas the studio compiles: the bodies of POST /stream and PATCH /stream/{id}, of the
  * multistream routes (POST and PATCH /multistream/target, POST /stream/{id}/create-multistream-target),
- * and of POST /clip.
+ * of POST /clip, and of the webhook routes (POST /webhook and PUT /webhook/{id}).
  */
 export const REQUEST_SCHEMA_NAMES = [
   'new-stream-payload',
@@ -16,7 +16,8 @@ export const REQUEST_SCHEMA_NAMES = [
   'multistream-target',
   'multistream-target-patch-payload',
   'target-add-payload',
-  'clip-payload'
+  'clip-payload',
+  'webhook'
 ]
 
 /**

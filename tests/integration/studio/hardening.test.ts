@@ -142,7 +142,16 @@ const ROUTES: Target[] = [
   { method: 'GET', path: (id) => `/../hls/${id}/index.m3u8` },
   { method: 'GET', path: (id) => `/../recordings/${id}/${id}` },
   { method: 'PUT', path: (id) => `/stream/${id}` },
-  { method: 'POST', path: (id) => `/session/${id}` }
+  { method: 'POST', path: (id) => `/session/${id}` },
+  { method: 'POST', path: () => '/webhook' },
+  { method: 'GET', path: () => '/webhook' },
+  { method: 'GET', path: (id) => `/webhook/${id}` },
+  { method: 'PUT', path: (id) => `/webhook/${id}` },
+  { method: 'DELETE', path: (id) => `/webhook/${id}` },
+  { method: 'PATCH', path: (id) => `/webhook/${id}` },
+  { method: 'GET', path: (id) => `/webhook/${id}/log` },
+  { method: 'GET', path: (id) => `/webhook/${id}/log/${id}` },
+  { method: 'POST', path: (id) => `/webhook/${id}/log/${id}/resend` }
 ]
 
 describe('API fuzz', () => {

@@ -34,18 +34,19 @@ describe('request-schemas.json', () => {
     expect(JSON.stringify(committed.schemas)).toBe(JSON.stringify(fresh))
   })
 
-  it('holds exactly the six request payloads (two of streams, three of targets, the clip), self-contained', () => {
+  it('holds exactly the seven request payloads (two of streams, three of targets, the clip, the webhook), self-contained', () => {
     // Named here, not read back from REQUEST_SCHEMA_NAMES: a payload added or dropped there fails this.
-    const six = [
+    const seven = [
       'new-stream-payload',
       'stream-patch-payload',
       'multistream-target',
       'multistream-target-patch-payload',
       'target-add-payload',
-      'clip-payload'
+      'clip-payload',
+      'webhook'
     ]
-    expect(REQUEST_SCHEMA_NAMES).toEqual(six)
-    expect(Object.keys(committed.schemas)).toEqual(six)
+    expect(REQUEST_SCHEMA_NAMES).toEqual(seven)
+    expect(Object.keys(committed.schemas)).toEqual(seven)
     expect(refsIn(committed.schemas)).toEqual([])
     const create = committed.schemas['new-stream-payload']
     expect(create.required).toEqual(['name'])
@@ -87,6 +88,7 @@ describe('extractRequestSchemas', () => {
     'multistream-target-patch-payload': { type: 'object' },
     'target-add-payload': { type: 'object' },
     'clip-payload': { type: 'object' },
+    webhook: { type: 'object' },
     ...extra
   })
 
