@@ -151,7 +151,14 @@ const ROUTES: Target[] = [
   { method: 'PATCH', path: (id) => `/webhook/${id}` },
   { method: 'GET', path: (id) => `/webhook/${id}/log` },
   { method: 'GET', path: (id) => `/webhook/${id}/log/${id}` },
-  { method: 'POST', path: (id) => `/webhook/${id}/log/${id}/resend` }
+  { method: 'POST', path: (id) => `/webhook/${id}/log/${id}/resend` },
+  { method: 'POST', path: () => '/clip' },
+  { method: 'GET', path: (id) => `/stream/${id}/clips` },
+  { method: 'GET', path: (id) => `/session/${id}/clips` },
+  { method: 'GET', path: () => '/asset' },
+  { method: 'GET', path: (id) => `/asset/${id}` },
+  { method: 'DELETE', path: (id) => `/asset/${id}` },
+  { method: 'GET', path: (id) => `/../asset/${id}/download.mp4` }
 ]
 
 describe('API fuzz', () => {
