@@ -302,7 +302,10 @@ export function findConflicts(bindings: Bindings, os: KeyPlatform): KeyConflict[
 /** A conflict in the creator's words, with the way out. */
 export function describeConflict(c: KeyConflict, os: KeyPlatform): string {
   const names = c.actions.map((a) => HOTKEY_INFO[a].label)
-  const list = names.length === 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+  const list =
+    names.length === 2
+      ? names.join(' and ')
+      : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
   return `${displayAccelerator(c.accelerator, os)} is chosen for both ${list}, so it does neither: pick another key for one of them, or clear it.`
 }
 
@@ -410,7 +413,10 @@ export function acceleratorFromEvent(e: KeyEventLike, os: KeyPlatform): string |
 export function releases(accelerator: string, e: KeyEventLike, os: KeyPlatform): boolean {
   const p = parseAccelerator(accelerator, os)
   if (!p) return false
-  const up = acceleratorFromEvent({ ...e, ctrlKey: false, altKey: false, shiftKey: false, metaKey: false }, os)
+  const up = acceleratorFromEvent(
+    { ...e, ctrlKey: false, altKey: false, shiftKey: false, metaKey: false },
+    os
+  )
   if (up === p.key) return true
   const code = e.code || e.key
   const lifted: Modifier[] = code.startsWith('Shift')
@@ -442,8 +448,7 @@ export function readHotkeys(saved: unknown): HotkeySettings {
     if (!(action in given)) continue
     const v = given[action]
     // Parsed for Linux only to check the words: every OS knows the same words.
-    bindings[action] =
-      typeof v === 'string' && parseAccelerator(v, 'linux') ? v : null
+    bindings[action] = typeof v === 'string' && parseAccelerator(v, 'linux') ? v : null
   }
   return { bindings, global: saved.global === true }
 }

@@ -134,8 +134,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const renditions = new RenditionDownloads({ ffmpeg: () => resolveFfmpeg().path })
   let shutdownP: Promise<void> | undefined
   // The chosen keys, registered for the background now (Electron) and again on every change.
-  const hotkeys = new GlobalHotkeys(opts.globalShortcut ?? null, keyPlatform(process.platform), (action) =>
-    events.emit('hotkey:action', { action })
+  const hotkeys = new GlobalHotkeys(
+    opts.globalShortcut ?? null,
+    keyPlatform(process.platform),
+    (action) => events.emit('hotkey:action', { action })
   )
   hotkeys.apply(readHotkeys(store.get().hotkeys))
   /** The most viewers read per stream during Onair's last run on it (this process only). */
@@ -344,7 +346,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices,
     saveSceneImage: (bytes) => store.images.save(bytes),
     readSceneImage: (file) => store.images.read(file),
-    getHotkeys: async () => ({ settings: readHotkeys(store.get().hotkeys), status: hotkeys.current() }),
+    getHotkeys: async () => ({
+      settings: readHotkeys(store.get().hotkeys),
+      status: hotkeys.current()
+    }),
     setHotkeys: async (given) => {
       const settings = readHotkeys(given)
       store.update((s) => (s.hotkeys = settings))

@@ -44,7 +44,8 @@ export class GlobalHotkeys {
     this.release()
     const gs = this.shortcut
     if (!gs) return (this.status = { ...this.status, registered: [], failed: [] })
-    if (!settings.global) return (this.status = { os: this.os, background: 'off', registered: [], failed: [] })
+    if (!settings.global)
+      return (this.status = { os: this.os, background: 'off', registered: [], failed: [] })
     const registered: HotkeyStatus['registered'] = []
     const failed: HotkeyFailure[] = []
     // Keys chosen for two actions are left out (the Keys panel names them); so are the held keys:

@@ -3,7 +3,11 @@
 // prove that the OS delivers the key while another app has focus (see docs/architecture.md#keys).
 import { describe, expect, it } from 'vitest'
 import { GlobalHotkeys, type GlobalShortcutLike } from '../../../src/main/core/global-hotkeys'
-import { DEFAULT_BINDINGS, type HotkeyAction, type HotkeySettings } from '../../../src/shared/hotkeys'
+import {
+  DEFAULT_BINDINGS,
+  type HotkeyAction,
+  type HotkeySettings
+} from '../../../src/shared/hotkeys'
 
 class FakeShortcut implements GlobalShortcutLike {
   held = new Map<string, () => void>()
@@ -44,7 +48,19 @@ describe('GlobalHotkeys', () => {
     expect(status.background).toBe('on')
     expect(status.failed).toEqual([])
     expect([...gs.held.keys()].sort()).toEqual(
-      ['Alt+1', 'Alt+2', 'Alt+3', 'Alt+4', 'Alt+5', 'Alt+6', 'Alt+7', 'Alt+8', 'Alt+9', 'Alt+M', 'CommandOrControl+Shift+L'].sort()
+      [
+        'Alt+1',
+        'Alt+2',
+        'Alt+3',
+        'Alt+4',
+        'Alt+5',
+        'Alt+6',
+        'Alt+7',
+        'Alt+8',
+        'Alt+9',
+        'Alt+M',
+        'CommandOrControl+Shift+L'
+      ].sort()
     )
     gs.press('CommandOrControl+Shift+L')
     gs.press('Alt+3')
@@ -59,7 +75,7 @@ describe('GlobalHotkeys', () => {
     expect(status.failed).toHaveLength(1)
     expect(status.failed[0]).toMatchObject({ action: 'mic-mute', accelerator: 'Alt+M' })
     expect(status.failed[0]!.reason).toBe(
-      'Another app or the system already uses Alt+M, so it cannot work while Onair is in the background. Pick another key for Mute / unmute the microphone, or close the app that holds it; it still works while Onair\'s window is in front.'
+      "Another app or the system already uses Alt+M, so it cannot work while Onair is in the background. Pick another key for Mute / unmute the microphone, or close the app that holds it; it still works while Onair's window is in front."
     )
     expect(status.registered.map((r) => r.action)).toContain('scene-1')
   })

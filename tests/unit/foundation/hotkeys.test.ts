@@ -148,7 +148,10 @@ describe('key events', () => {
 
 describe('saved keys', () => {
   it('keeps defaults for what the file does not name, keeps a cleared key cleared', () => {
-    const s = readHotkeys({ bindings: { 'scene-1': null, marker: 'Alt+K', clip: 'Nope+X' }, global: true })
+    const s = readHotkeys({
+      bindings: { 'scene-1': null, marker: 'Alt+K', clip: 'Nope+X' },
+      global: true
+    })
     expect(s.global).toBe(true)
     expect(s.bindings['scene-1']).toBeNull()
     expect(s.bindings['scene-2']).toBe('Alt+2')

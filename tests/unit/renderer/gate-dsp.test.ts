@@ -38,7 +38,8 @@ describe('NoiseGateDsp', () => {
     const gate = new NoiseGateDsp(RATE)
     gate.set({ enabled: true, thresholdDb: -30 })
     const { out } = run(gate, cat(tone(-6, 0.5), tone(-50, 1), tone(-6, 0.5)))
-    const s = (from: number, to: number) => out.subarray(Math.round(from * RATE), Math.round(to * RATE))
+    const s = (from: number, to: number) =>
+      out.subarray(Math.round(from * RATE), Math.round(to * RATE))
     expect(peakDb(s(0.1, 0.5))).toBeGreaterThan(-7)
     // After hold (120 ms) and release (80 ms time constant), the quiet part is 25 dB and more below itself.
     expect(peakDb(s(1.0, 1.5))).toBeLessThan(-75)
@@ -61,7 +62,7 @@ describe('NoiseGateDsp', () => {
     const gate = new NoiseGateDsp(RATE)
     gate.set({ enabled: true, thresholdDb: -40 })
     const { open } = run(gate, cat(tone(-10, 0.3), tone(-70, 0.7)))
-    const closedAt = open.indexOf(false) * BLOCK / RATE
+    const closedAt = (open.indexOf(false) * BLOCK) / RATE
     expect(closedAt).toBeGreaterThan(0.3 + 0.1)
     expect(closedAt).toBeLessThan(0.3 + 0.25)
     expect(open.slice(open.indexOf(false)).every((o) => !o)).toBe(true)
