@@ -413,10 +413,16 @@ export function acceleratorFromEvent(e: KeyEventLike, os: KeyPlatform): string |
 export function releases(accelerator: string, e: KeyEventLike, os: KeyPlatform): boolean {
   const p = parseAccelerator(accelerator, os)
   if (!p) return false
-  const up = acceleratorFromEvent(
-    { ...e, ctrlKey: false, altKey: false, shiftKey: false, metaKey: false },
-    os
-  )
+  // Named one by one: a DOM event's fields are getters, which a spread would not copy.
+  const bare = {
+    key: e.key,
+    code: e.code,
+    ctrlKey: false,
+    altKey: false,
+    shiftKey: false,
+    metaKey: false
+  }
+  const up = acceleratorFromEvent(bare, os)
   if (up === p.key) return true
   const code = e.code || e.key
   const lifted: Modifier[] = code.startsWith('Shift')

@@ -144,6 +144,23 @@ describe('key events', () => {
     expect(releases('CommandOrControl+T', ev('ControlLeft', {}, 'Control'), 'windows')).toBe(true)
     expect(releases('Alt+T', ev('KeyR'), 'linux')).toBe(false)
   })
+
+  it("reads a real event's fields, which are getters on its prototype (not own properties)", () => {
+    class FakeEvent {
+      get key() {
+        return 't'
+      }
+      get code() {
+        return 'KeyT'
+      }
+      ctrlKey = false
+      altKey = true
+      shiftKey = false
+      metaKey = false
+    }
+    expect(releases('Alt+T', new FakeEvent(), 'linux')).toBe(true)
+    expect(acceleratorFromEvent(new FakeEvent(), 'linux')).toBe('Alt+T')
+  })
 })
 
 describe('saved keys', () => {

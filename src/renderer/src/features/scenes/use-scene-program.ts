@@ -186,6 +186,9 @@ export function useSceneProgram(
         return
       }
       try {
+        // Chromium keeps one set of processing per open device: the old track goes first (a moment
+        // of silence), then the microphone opens with the new switches.
+        track.stop()
         const s = await openMicrophone(devices.audioDeviceId, asked)
         if (cancelled) return s.getTracks().forEach((t) => t.stop())
         processingOf.set(s, switchesKey(asked))
