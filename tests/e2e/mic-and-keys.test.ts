@@ -3,7 +3,7 @@
 // loud (-6 dBFS) and one second quiet (-50 dBFS), looped, so the mixer's microphone meter (after the
 // gate, the talk stage and the volume) tells open from shut. What only Electron can show (a key heard
 // while another app is in front) is tested by injection in tests/unit/core/global-hotkeys.test.ts.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -42,7 +42,6 @@ function loudQuietWav(file: string): string {
 const dir = mkdtempSync(join(tmpdir(), 'onair-mic-keys-'))
 const wav = loudQuietWav(join(dir, 'loud-quiet.wav'))
 const app = appForFile({ chromiumArgs: [`--use-file-for-fake-audio-capture=${wav}`] })
-const NOTES_SHOTS = '/work/notes/shots'
 
 /** No processing (it would reshape the test tone), no gate, no push-to-talk. */
 const PLAIN: MicSettings = {
@@ -172,12 +171,11 @@ describe('a cleaner microphone', () => {
       max: expect.toSatisfy((v: number) => v >= 80)
     })
     await eventually(savedMic).toEqual({ ...PLAIN, gate: { enabled: true, thresholdDb: -30 } })
-    await page.getByTestId('mic-options').screenshot({ path: join(NOTES_SHOTS, 'mic-options.png') })
+    await page.getByTestId('mixer').screenshot({ path: join(SHOTS, 'mixer-mic.png') })
   })
 
   it('push-to-talk opens the microphone only while its key is held', async () => {
     const { page } = app()
-    mkdirSync(NOTES_SHOTS, { recursive: true })
     await page.reload()
     await openKeys(page)
     await chooseKey(page, 'push-to-talk', 'Alt+T')
@@ -246,7 +244,7 @@ describe('keys', () => {
     await eventually(() => text(page.getByTestId('key-problem-clip'))).toBe(
       'K types text: hold Ctrl or Alt with it.'
     )
-    await page.screenshot({ path: join(NOTES_SHOTS, 'keys-panel.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'keys-panel.png'), fullPage: true })
     await nav(page, 'Go live')
     await page.getByTestId('scene-canvas').waitFor()
     await page.getByRole('heading', { name: 'Go live' }).click()

@@ -162,32 +162,34 @@ export function KeysPanel(): ReactNode {
                     </p>
                   )}
                 </td>
-                <td className="key-actions">
-                  <button
-                    type="button"
-                    className={isRecording ? 'recording' : 'secondary'}
-                    aria-describedby={`key-${action}`}
-                    aria-pressed={isRecording}
-                    data-testid={`key-change-${action}`}
-                    onClick={() => {
-                      setProblem(null)
-                      setRecording(isRecording ? null : action)
-                    }}
-                    onKeyDown={isRecording ? (e) => onRecordKey(action, e) : undefined}
-                    onBlur={() => isRecording && setRecording(null)}
-                  >
-                    {isRecording ? 'Press the keys… (Esc cancels)' : 'Change'}
-                  </button>
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={!key}
-                    aria-describedby={`key-${action}`}
-                    data-testid={`key-clear-${action}`}
-                    onClick={() => void setKey(action, null)}
-                  >
-                    Clear
-                  </button>
+                <td>
+                  <div className="key-actions">
+                    <button
+                      type="button"
+                      className={isRecording ? 'recording' : 'secondary'}
+                      aria-describedby={`key-${action}`}
+                      aria-pressed={isRecording}
+                      data-testid={`key-change-${action}`}
+                      onClick={() => {
+                        setProblem(null)
+                        setRecording(isRecording ? null : action)
+                      }}
+                      onKeyDown={isRecording ? (e) => onRecordKey(action, e) : undefined}
+                      onBlur={() => isRecording && setRecording(null)}
+                    >
+                      {isRecording ? 'Press the keys… (Esc cancels)' : 'Change'}
+                    </button>
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={!key}
+                      aria-describedby={`key-${action}`}
+                      data-testid={`key-clear-${action}`}
+                      onClick={() => void setKey(action, null)}
+                    >
+                      Clear
+                    </button>
+                  </div>
                 </td>
               </tr>
             )
