@@ -3,13 +3,14 @@
 // loud (-6 dBFS) and one second quiet (-50 dBFS), looped, so the mixer's microphone meter (after the
 // gate, the talk stage and the volume) tells open from shut. What only Electron can show (a key heard
 // while another app is in front) is tested by injection in tests/unit/core/global-hotkeys.test.ts.
+import AxeBuilder from '@axe-core/playwright'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_MIC, readMic, type MicSettings } from '../../src/shared/audio'
-import { appForFile, attr, createStream, eventually, nav, text } from './app-page'
+import { appForFile, attr, createStream, eventually, nav, SHOTS, text } from './app-page'
 
 const RATE = 48_000
 /** A mono 16-bit WAV: 440 Hz, loud then quiet, a second each, twice. */
@@ -94,11 +95,16 @@ async function savedMic(): Promise<MicSettings> {
 }
 
 async function openKeys(page: Page): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Keys', exact: true })
-    .click()
+  await nav(page, 'Keys')
   await page.getByTestId('keys-table').waitFor()
+}
+
+/** Serious or critical axe-core findings inside one part of the page. */
+async function axeFindings(page: Page, selector: string): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).include(selector).analyze()
+  return r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 }
 
 /** Chooses a key on the Keys screen: Change, then the keys pressed together. */
@@ -171,6 +177,7 @@ describe('a cleaner microphone', () => {
       max: expect.toSatisfy((v: number) => v >= 80)
     })
     await eventually(savedMic).toEqual({ ...PLAIN, gate: { enabled: true, thresholdDb: -30 } })
+    expect(await axeFindings(page, '[data-testid=mixer]')).toEqual([])
     await page.getByTestId('mixer').screenshot({ path: join(SHOTS, 'mixer-mic.png') })
   })
 
@@ -198,6 +205,8 @@ describe('a cleaner microphone', () => {
     await page.keyboard.up('Alt')
     await page.keyboard.up('t')
     await eventually(() => attr(page.getByTestId('talk-state'), 'data-talking')).toBe('false')
+    // The meter's window (about 21 ms of sound) empties first; then it stays shut through a loud second.
+    await eventually(async () => (await micRange(page, 100)).max).toBeLessThanOrEqual(2)
     expect((await micRange(page, 2200)).max).toBeLessThanOrEqual(2)
   })
 })
@@ -245,6 +254,7 @@ describe('keys', () => {
       'K types text: hold Ctrl or Alt with it.'
     )
     await page.screenshot({ path: join(SHOTS, 'keys-panel.png'), fullPage: true })
+    expect(await axeFindings(page, '[aria-labelledby=keys-title]')).toEqual([])
     await nav(page, 'Go live')
     await page.getByTestId('scene-canvas').waitFor()
     await page.getByRole('heading', { name: 'Go live' }).click()

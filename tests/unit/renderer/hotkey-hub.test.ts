@@ -2,7 +2,7 @@
 // held keys (down and up, released on blur), repeats, typing in a field, and keys main hears itself.
 import { describe, expect, it } from 'vitest'
 import { HotkeyHub, isTyping, type HotkeyEvent } from '../../../src/renderer/src/lib/hotkeys'
-import { DEFAULT_BINDINGS } from '../../../src/shared/hotkeys'
+import { DEFAULT_BINDINGS, type Bindings } from '../../../src/shared/hotkeys'
 
 interface FakeKey {
   key: string
@@ -29,14 +29,14 @@ const key = (code: string, mods: Partial<FakeKey> = {}): FakeKey & KeyboardEvent
     isComposing: false,
     target: null,
     prevented: false,
-    preventDefault() {
+    preventDefault(this: FakeKey) {
       this.prevented = true
     },
     ...mods
   }) as unknown as FakeKey & KeyboardEvent
 
 function hub(
-  bindings = { ...DEFAULT_BINDINGS, 'push-to-talk': 'Alt+T' },
+  bindings: Bindings = { ...DEFAULT_BINDINGS, 'push-to-talk': 'Alt+T' },
   background: string[] = []
 ) {
   const h = new HotkeyHub()
