@@ -4,8 +4,8 @@
 // shell registers these keys with globalShortcut (main/core/global-hotkeys.ts); the renderer's hub
 // (renderer/src/lib/hotkeys.ts) hears them while the page has focus. No DOM, no Node.
 
-export const HOTKEY_ACTIONS = [
-  'golive-toggle',
+/** The scene keys, scene 1 to scene 9. */
+export const SCENE_ACTIONS = [
   'scene-1',
   'scene-2',
   'scene-3',
@@ -14,7 +14,12 @@ export const HOTKEY_ACTIONS = [
   'scene-6',
   'scene-7',
   'scene-8',
-  'scene-9',
+  'scene-9'
+] as const
+
+export const HOTKEY_ACTIONS = [
+  'golive-toggle',
+  ...SCENE_ACTIONS,
   'mic-mute',
   'push-to-talk',
   'push-to-mute',

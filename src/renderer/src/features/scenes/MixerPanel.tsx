@@ -19,15 +19,14 @@ import { LevelMeter, setLevel } from '../../components/LevelMeter'
 import { useHotkeySettings } from '../../lib/use-hotkeys'
 import { ErrorNote } from '../../components/ErrorNote'
 
-export function MixerPanel({
-  program,
-  mic,
-  onMic
-}: {
+interface MixerProps {
   program: SceneProgram
+  /** The microphone's switches, gate and push-to-talk (saved in the settings). */
   mic: MicSettings
   onMic: (mic: MicSettings) => void
-}): ReactNode {
+}
+
+export function MixerPanel({ program, mic, onMic }: MixerProps): ReactNode {
   const [, rerender] = useReducer((n: number) => n + 1, 0)
   useEffect(() => program.mix.onChange(rerender), [program])
   const bars = useRef<Partial<Record<ChannelId | 'master', HTMLDivElement | null>>>({})
@@ -112,15 +111,7 @@ export function MixerPanel({
 }
 
 /** The microphone's processing switches, noise gate and push-to-talk. */
-function MicOptions({
-  program,
-  mic,
-  onMic
-}: {
-  program: SceneProgram
-  mic: MicSettings
-  onMic: (mic: MicSettings) => void
-}): ReactNode {
+function MicOptions({ program, mic, onMic }: MixerProps): ReactNode {
   const state = program.mix.micState()
   const { view } = useHotkeySettings()
   const keyName = (action: 'push-to-talk' | 'push-to-mute'): string | null => {

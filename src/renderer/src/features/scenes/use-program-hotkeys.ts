@@ -3,22 +3,10 @@
 // push-to-mute open or shut the microphone's talk stage while held (never saved). Used by the Go live
 // screen's stage and by the live bar's program status, so the keys work on every screen while live.
 import { activeScene, setChannel, switchScene } from '../../../../shared/scenes'
-import { sceneNumber, type HotkeyAction } from '../../../../shared/hotkeys'
+import { SCENE_ACTIONS, sceneNumber } from '../../../../shared/hotkeys'
 import { useHotkey } from '../../lib/use-hotkeys'
 import type { HotkeyEvent } from '../../lib/hotkeys'
 import type { SceneProgram } from './program'
-
-const SCENE_ACTIONS = [
-  'scene-1',
-  'scene-2',
-  'scene-3',
-  'scene-4',
-  'scene-5',
-  'scene-6',
-  'scene-7',
-  'scene-8',
-  'scene-9'
-] as const satisfies readonly HotkeyAction[]
 
 /** What a key does to a program; false when it does nothing (no such scene). */
 export function actOnProgram(program: SceneProgram, e: HotkeyEvent): boolean {
