@@ -6,6 +6,8 @@ import type { Profile } from './profiles'
 import type { ScenesState } from './scenes'
 import type { DestinationState } from './destinations'
 import type { HealthCondition } from './stream-health'
+import type { MicSettings } from './audio'
+import type { HotkeyAction, HotkeySettings, KeyPlatform } from './hotkeys'
 
 export type ShellKind = 'electron' | 'web'
 
@@ -418,6 +420,40 @@ export interface DeviceSettings {
   scenes?: ScenesState
   /** Record on this computer: the switch's last position (default on) and the folder (default: Videos/Onair). */
   localRecording?: { enabled?: boolean; folder?: string }
+  /** The microphone's processing switches, noise gate and push-to-talk (shared/audio.ts, readMic). */
+  mic?: MicSettings
+}
+
+// ---- keys (shared/hotkeys.ts) ---------------------------------------------------------------------
+/** A key main could not take for the background, and why (in the creator's words). */
+export interface HotkeyFailure {
+  action: HotkeyAction
+  accelerator: string
+  reason: string
+}
+
+/** How the chosen keys stand: which work in the background (Electron's globalShortcut) and which not. */
+export interface HotkeyStatus {
+  /** The OS family keys are read for (Cmd on macOS, Ctrl elsewhere). */
+  os: KeyPlatform
+  /**
+   * 'unavailable': this shell cannot hear keys in the background (the web shell): they work while the
+   * page has focus. 'off': the creator keeps them to the focused window. 'on': registered globally.
+   */
+  background: 'unavailable' | 'off' | 'on'
+  /** The keys registered globally (normalised accelerators), for the page not to act on them twice. */
+  registered: { action: HotkeyAction; accelerator: string }[]
+  failed: HotkeyFailure[]
+}
+
+export interface HotkeysView {
+  settings: HotkeySettings
+  status: HotkeyStatus
+}
+
+/** A key pressed while Onair was in the background (Electron's globalShortcut). */
+export interface HotkeyActionEvent {
+  action: HotkeyAction
 }
 
 // ---- the screen and window chooser (Electron's getDisplayMedia) -----------------------------------
@@ -538,6 +574,11 @@ export interface OnairCalls {
   /** The bytes of a kept scene picture, by its file name. */
   readSceneImage(file: string): Promise<Uint8Array>
 
+  /** The keys chosen for the actions, and which of them work in the background. */
+  getHotkeys(): Promise<HotkeysView>
+  /** Keeps the keys and (Electron) registers them again for the background; answers how they stand. */
+  setHotkeys(settings: HotkeySettings): Promise<HotkeysView>
+
   /** The creator's answer to a display:choose event: a source id from its list, or null to cancel. */
   chooseDisplaySource(requestId: string, sourceId: string | null): Promise<void>
 }
@@ -568,6 +609,8 @@ export interface OnairEvents {
   'app:reachable': { reachable: boolean }
   /** Electron only: getDisplayMedia asks which screen or window to share (a browser has its own chooser). */
   'display:choose': DisplayChooseEvent
+  /** Electron only: a chosen key pressed while Onair is in the background (globalShortcut). */
+  'hotkey:action': HotkeyActionEvent
 }
 
 export type EventName = keyof OnairEvents
@@ -637,6 +680,8 @@ export const CALL_NAMES = [
   'saveSettings',
   'saveSceneImage',
   'readSceneImage',
+  'getHotkeys',
+  'setHotkeys',
   'chooseDisplaySource'
 ] as const satisfies readonly CallName[]
 
@@ -652,7 +697,8 @@ export const EVENT_NAMES = [
   'live:local-recording',
   'connection:status',
   'app:reachable',
-  'display:choose'
+  'display:choose',
+  'hotkey:action'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel for a call: prefixed so nothing else collides. */

@@ -49,6 +49,7 @@ describe('keyboard and screen readers', () => {
       ['Streams', 'Streams'],
       ['Go live', 'Go live'],
       ['Sessions', 'Sessions'],
+      ['Keys', 'Keys'],
       ['About', 'About Onair'],
       ['Connection', 'Connection']
     ] as const) {

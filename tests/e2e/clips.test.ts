@@ -1,4 +1,4 @@
-// Clips and markers (#20) from the app: while live, a marker (with a word) and "Clip last 30 s", which
+// Clips and markers (#20) from the app: while live, a marker dropped by the creator's key (with a word) and "Clip last 30 s", which
 // plays and saves as an MP4; after, the recording's player shows the marker on its timeline where it
 // was dropped, and a clip made from marks in and out joins the session's clips. Real Chromium, real
 // hls.js, the local studio's clips (cut by ffmpeg from the recorded source).
@@ -26,13 +26,18 @@ const app = appForFile()
 describe('clips and markers', () => {
   let markedAt = 0
 
-  it('while live: a marker with a word, and the last 30 s as a clip that plays and saves', async () => {
+  it('while live: a marker by its key, with a word, and the last 30 s as a clip that plays and saves', async () => {
     const { page } = app()
+    // The creator's key for a marker (Keys screen): pressed while live, it drops one.
+    await nav(page, 'Keys')
+    await page.getByTestId('key-change-marker').click()
+    await page.getByTestId('key-change-marker').press('Control+Shift+8')
+    await eventually(() => text(page.getByTestId('key-marker'))).toBe('Ctrl+Shift+8')
     await createStream(page, 'Clip show', { profiles: 'none', record: true })
     await goLive(page, 'test-pattern')
     await liveFor(page, 8)
     markedAt = Date.now()
-    await page.getByTestId('add-marker').click()
+    await page.keyboard.press('Control+Shift+8')
     const marker = page.getByTestId('live-marker')
     await marker.waitFor()
     await marker.getByTestId('marker-word').fill('the goal')

@@ -14,6 +14,13 @@ import {
 } from '../../shared/scenes'
 import { DESTINATION_LIMITS } from '../../shared/destinations'
 import { MARKER_LABEL_MAX } from '../../shared/markers'
+import { GATE_DB, type MicSettings } from '../../shared/audio'
+import {
+  HOTKEY_ACTIONS,
+  MAX_ACCELERATOR,
+  type HotkeyAction,
+  type HotkeySettings
+} from '../../shared/hotkeys'
 
 const id = z.string().min(1).max(200)
 /** A moment in Unix ms (after 2001, before 2286): a clip's or a marker's time. */
@@ -141,8 +148,42 @@ const scenes = z
   .strict()
 type _ScenesSchemaIsScenesState = Assert<Same<z.infer<typeof scenes>, ScenesState>>
 
+// The microphone's switches, gate and push-to-talk (shared/audio.ts; readMic cleans what is read).
+const mic = z
+  .object({
+    processing: z
+      .object({
+        noiseSuppression: z.boolean(),
+        echoCancellation: z.boolean(),
+        autoGainControl: z.boolean()
+      })
+      .strict(),
+    gate: z
+      .object({ enabled: z.boolean(), thresholdDb: z.number().min(GATE_DB.min).max(GATE_DB.max) })
+      .strict(),
+    pushToTalk: z.boolean()
+  })
+  .strict()
+type _MicSchemaIsMicSettings = Assert<Same<z.infer<typeof mic>, MicSettings>>
+
+// The keys (shared/hotkeys.ts): each action's accelerator or null; readHotkeys drops what does not parse.
+const hotkeys = z
+  .object({
+    bindings: z
+      .object(
+        Object.fromEntries(
+          HOTKEY_ACTIONS.map((a) => [a, z.string().min(1).max(MAX_ACCELERATOR).nullable()])
+        ) as Record<HotkeyAction, z.ZodNullable<z.ZodString>>
+      )
+      .strict(),
+    global: z.boolean()
+  })
+  .strict()
+type _HotkeysSchemaIsHotkeySettings = Assert<Same<z.infer<typeof hotkeys>, HotkeySettings>>
+
 const settings = z
   .object({
+    mic: mic.optional(),
     videoDeviceId: z.string().max(500).optional(),
     audioDeviceId: z.string().max(500).optional(),
     output: output.partial().optional(),
@@ -299,6 +340,8 @@ export const CALL_ARGS = {
     })
   ]),
   readSceneImage: z.tuple([z.string().regex(IMAGE_FILE)]),
+  getHotkeys: none,
+  setHotkeys: z.tuple([hotkeys]),
   chooseDisplaySource: z.tuple([id, id.nullable()])
 } satisfies Record<CallName, z.ZodType>
 

@@ -29,6 +29,8 @@ import {
 import { Markers } from './markers'
 import * as destinations from './destinations'
 import { LocalRecordings } from './local-recording/recordings'
+import { GlobalHotkeys, type GlobalShortcutLike } from './global-hotkeys'
+import { keyPlatform, readHotkeys } from '../../shared/hotkeys'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -59,6 +61,11 @@ export interface CoreOptions {
   /** Record on this computer's default folder; else the OS's videos folder + Onair (tests set theirs). */
   recordingsDir?: string
   openOnDesktop?: (path: string, action: 'folder' | 'play') => Promise<void>
+  /**
+   * Electron's globalShortcut, passed in by the Electron shell: the chosen keys then work while Onair
+   * is in the background (global-hotkeys.ts). The web shell has none.
+   */
+  globalShortcut?: GlobalShortcutLike
 }
 
 export interface Core extends OnairCalls {
@@ -136,6 +143,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const displayChooser = new DisplayChooser({ emit: (e) => events.emit('display:choose', e) })
   const renditions = new RenditionDownloads({ ffmpeg: () => resolveFfmpeg().path })
   let shutdownP: Promise<void> | undefined
+  // The chosen keys, registered for the background now (Electron) and again on every change.
+  const hotkeys = new GlobalHotkeys(
+    opts.globalShortcut ?? null,
+    keyPlatform(process.platform),
+    (action) => events.emit('hotkey:action', { action })
+  )
+  hotkeys.apply(readHotkeys(store.get().hotkeys))
   /** The most viewers read per stream during Onair's last run on it (this process only). */
   const peaks = new Map<string, { runId: string; peak: number }>()
   /** Services that answered 404 for a stream's health: they have no such endpoint. */
@@ -165,6 +179,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     shutdown: () =>
       (shutdownP ??= (async () => {
         displayChooser.cancel()
+        hotkeys.dispose()
         await live.shutdown().catch(() => undefined)
         await host.stop().catch(() => undefined)
         killAllTracked()
@@ -389,6 +404,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     saveSettings: async (devices) => store.update((s) => (s.devices = devices)).devices,
     saveSceneImage: (bytes) => store.images.save(bytes),
     readSceneImage: (file) => store.images.read(file),
+    getHotkeys: async () => ({
+      settings: readHotkeys(store.get().hotkeys),
+      status: hotkeys.current()
+    }),
+    setHotkeys: async (given) => {
+      const settings = readHotkeys(given)
+      store.update((s) => (s.hotkeys = settings))
+      return { settings, status: hotkeys.apply(settings) }
+    },
 
     chooseDisplaySource: async (requestId, sourceId) => displayChooser.answer(requestId, sourceId)
   }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ConnectionKind, DeviceSettings } from '../../shared/contract'
+import type { HotkeySettings } from '../../shared/hotkeys'
 import { migrateScenes, readScenes, type ScenesState } from '../../shared/scenes'
 import { dataUrlBytes, SceneImages } from './scene-images'
 
@@ -28,6 +29,8 @@ export interface Settings {
   activeId: string
   devices: DeviceSettings
   localPorts?: LocalPorts
+  /** The keys chosen for the actions (shared/hotkeys.ts, read back through readHotkeys). */
+  hotkeys?: HotkeySettings
 }
 
 export const LOCAL_ID = 'local'

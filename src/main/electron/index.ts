@@ -1,6 +1,6 @@
 // Electron's entry: one instance, one window, the core behind the contract, everything stopped on quit.
 import { join } from 'node:path'
-import { app, BrowserWindow, dialog, shell } from 'electron'
+import { app, BrowserWindow, dialog, globalShortcut, shell } from 'electron'
 import { createAppLog, type Log } from '../core/app-log'
 import { createCore, type Core } from '../core/core'
 import { recordingDownloads } from './downloads'
@@ -65,6 +65,8 @@ void app.whenReady().then(async () => {
         })
     },
     electronVersion: process.versions.electron,
+    // The creator's keys, while Onair is in the background too (core/global-hotkeys.ts).
+    globalShortcut,
     // The packaged app runs the local studio with Electron's own Node (no separate node install needed).
     studioCommand: {
       command: process.execPath,
@@ -107,6 +109,10 @@ void app.whenReady().then(async () => {
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()
 })
+
+// Keys taken for the background are given back to the OS however the app ends (core.shutdown lets go
+// of them too; this is Electron's own advice for globalShortcut).
+app.on('will-quit', () => globalShortcut.unregisterAll())
 
 // Stop live runs (orderly unpublish), ffmpeg children and the local studio before the process ends.
 app.on('before-quit', (event) => {

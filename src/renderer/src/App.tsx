@@ -15,6 +15,8 @@ import { DisplayChooser } from './features/live/DisplayChooser'
 import { SessionsScreen } from './features/sessions/SessionsScreen'
 import { PlayerDialog, type PlayerSource } from './features/player/PlayerDialog'
 import { AboutPanel } from './features/about/AboutPanel'
+import { KeysPanel } from './features/keys/KeysPanel'
+import { HotkeysProvider } from './lib/use-hotkeys'
 import { AppGone, useAppReachable } from './features/app/AppGone'
 import { monitorUrl } from '../../shared/viewers'
 
@@ -23,6 +25,7 @@ const NAV: { route: Route; label: string }[] = [
   { route: { name: 'streams' }, label: 'Streams' },
   { route: { name: 'live' }, label: 'Go live' },
   { route: { name: 'sessions' }, label: 'Sessions' },
+  { route: { name: 'keys' }, label: 'Keys' },
   { route: { name: 'about' }, label: 'About' }
 ]
 
@@ -63,61 +66,64 @@ export function App(): ReactNode {
     )
 
   return (
-    <LiveProvider>
-      <FreshPolicy />
-      <DisplayChooser />
-      <div className="app">
-        <header className="topbar">
-          <span className="brand">Onair</span>
-          <nav aria-label="Main">
-            {NAV.map((n) => (
-              <button
-                key={n.label}
-                type="button"
-                className="nav-item"
-                aria-current={isCurrent(n.route, route) ? 'page' : undefined}
-                onClick={() => setRoute(n.route)}
-              >
-                {n.label}
-              </button>
-            ))}
-          </nav>
-          <ConnectionBadge onOpen={() => setRoute({ name: 'connection' })} />
-        </header>
-        <CutOffNotice onPlay={play} />
-        <LiveBanner
-          onOpen={(streamId) => setRoute({ name: 'live', streamId })}
-          onWatch={watch}
-          onPlayClip={playClip}
-        />
-        <main className="content">
-          {route.name === 'connection' && <ConnectionScreen navigate={setRoute} />}
-          {route.name === 'streams' && <StreamsScreen navigate={setRoute} />}
-          {route.name === 'stream' && (
-            <StreamPage
-              key={route.id}
-              id={route.id}
-              navigate={setRoute}
-              onPlay={play}
-              onWatch={watch}
-            />
-          )}
-          {route.name === 'live' && <GoLiveScreen initialStreamId={route.streamId} />}
-          {route.name === 'sessions' && (
-            <SessionsScreen onPlay={play} onWatch={watch} navigate={setRoute} />
-          )}
-          {route.name === 'about' && <AboutPanel />}
-        </main>
-        {playing && (
-          <PlayerDialog
-            key={playing.kind === 'clip' ? playing.clip.id : playing.kind}
-            source={playing}
-            onClose={() => setPlaying(null)}
+    <HotkeysProvider>
+      <LiveProvider>
+        <FreshPolicy />
+        <DisplayChooser />
+        <div className="app">
+          <header className="topbar">
+            <span className="brand">Onair</span>
+            <nav aria-label="Main">
+              {NAV.map((n) => (
+                <button
+                  key={n.label}
+                  type="button"
+                  className="nav-item"
+                  aria-current={isCurrent(n.route, route) ? 'page' : undefined}
+                  onClick={() => setRoute(n.route)}
+                >
+                  {n.label}
+                </button>
+              ))}
+            </nav>
+            <ConnectionBadge onOpen={() => setRoute({ name: 'connection' })} />
+          </header>
+          <CutOffNotice onPlay={play} />
+          <LiveBanner
+            onOpen={(streamId) => setRoute({ name: 'live', streamId })}
+            onWatch={watch}
             onPlayClip={playClip}
           />
-        )}
-      </div>
-    </LiveProvider>
+          <main className="content">
+            {route.name === 'connection' && <ConnectionScreen navigate={setRoute} />}
+            {route.name === 'streams' && <StreamsScreen navigate={setRoute} />}
+            {route.name === 'stream' && (
+              <StreamPage
+                key={route.id}
+                id={route.id}
+                navigate={setRoute}
+                onPlay={play}
+                onWatch={watch}
+              />
+            )}
+            {route.name === 'live' && <GoLiveScreen initialStreamId={route.streamId} />}
+            {route.name === 'sessions' && (
+              <SessionsScreen onPlay={play} onWatch={watch} navigate={setRoute} />
+            )}
+            {route.name === 'keys' && <KeysPanel />}
+            {route.name === 'about' && <AboutPanel />}
+          </main>
+          {playing && (
+            <PlayerDialog
+              key={playing.kind === 'clip' ? playing.clip.id : playing.kind}
+              source={playing}
+              onClose={() => setPlaying(null)}
+              onPlayClip={playClip}
+            />
+          )}
+        </div>
+      </LiveProvider>
+    </HotkeysProvider>
   )
 }
 

@@ -9,6 +9,7 @@ import './styles/live.css'
 import './styles/sessions.css'
 import './styles/scenes.css'
 import './styles/destinations.css'
+import './styles/keys.css'
 
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root') as HTMLElement)

@@ -5,11 +5,16 @@ import type { ReactNode, Ref } from 'react'
 export function LevelMeter({
   labelledBy,
   testId,
-  fillRef
+  fillRef,
+  marker,
+  markerLabel
 }: {
   labelledBy: string
   testId: string
   fillRef: Ref<HTMLDivElement>
+  /** A line across the bar at this level (0..1), e.g. a noise gate's threshold. */
+  marker?: number
+  markerLabel?: string
 }): ReactNode {
   return (
     <div
@@ -22,6 +27,14 @@ export function LevelMeter({
       data-testid={testId}
     >
       <div className="meter-fill" ref={fillRef} />
+      {marker !== undefined && (
+        <div
+          className="meter-marker"
+          style={{ left: `${Math.round(marker * 1000) / 10}%` }}
+          title={markerLabel}
+          data-testid={`${testId}-marker`}
+        />
+      )}
     </div>
   )
 }

@@ -2,6 +2,7 @@
 // problems as DOMException names; each becomes a sentence a creator can act on.
 import type { OutputSettings } from '../../../shared/contract'
 import type { AppError } from '../../../shared/result'
+import { PROCESSING_KEYS, unapplied, type MicProcessing } from '../../../shared/audio'
 
 /** H.264 first: main can then copy the video instead of re-encoding it. VP8/VP9 otherwise. */
 const MIME_CANDIDATES = [
@@ -31,8 +32,17 @@ export function cameraConstraints(
   return video
 }
 
-const micConstraints = (audioDeviceId?: string): MediaTrackConstraints =>
-  audioDeviceId ? { deviceId: { exact: audioDeviceId } } : {}
+/**
+ * The microphone on the chosen device, with the browser's own processing switched as asked (#20);
+ * without `processing` the browser's defaults (all three on).
+ */
+const micConstraints = (
+  audioDeviceId?: string,
+  processing?: MicProcessing
+): MediaTrackConstraints => ({
+  ...(audioDeviceId ? { deviceId: { exact: audioDeviceId } } : {}),
+  ...processing
+})
 
 export async function openCamera(
   output: OutputSettings,
@@ -56,8 +66,40 @@ export async function openCameraVideo(
   })
 }
 
-export async function openMicrophone(audioDeviceId?: string): Promise<MediaStream> {
-  return navigator.mediaDevices.getUserMedia({ audio: micConstraints(audioDeviceId), video: false })
+export async function openMicrophone(
+  audioDeviceId?: string,
+  processing?: MicProcessing
+): Promise<MediaStream> {
+  return navigator.mediaDevices.getUserMedia({
+    audio: micConstraints(audioDeviceId, processing),
+    video: false
+  })
+}
+
+/** The processing switches a microphone track has now, as the browser reports them (getSettings). */
+export function appliedProcessing(track: MediaStreamTrack): Partial<MicProcessing> {
+  const got = track.getSettings() as Partial<Record<keyof MicProcessing, unknown>>
+  const out: Partial<MicProcessing> = {}
+  for (const k of PROCESSING_KEYS) if (typeof got[k] === 'boolean') out[k] = got[k]
+  return out
+}
+
+/**
+ * Switches a live microphone's processing in place (track.applyConstraints). Browsers may refuse, or
+ * resolve without changing anything (Chromium fixes processing when it opens the device): true only
+ * when getSettings() then shows every switch as asked; on false the caller opens the microphone again.
+ */
+export async function applyMicProcessing(
+  track: MediaStreamTrack,
+  processing: MicProcessing,
+  audioDeviceId?: string
+): Promise<boolean> {
+  try {
+    await track.applyConstraints(micConstraints(audioDeviceId, processing))
+  } catch {
+    return false
+  }
+  return unapplied(processing, appliedProcessing(track)).length === 0
 }
 
 export async function openScreen(output: OutputSettings): Promise<MediaStream> {

@@ -6,6 +6,7 @@ export type Route =
   | { name: 'stream'; id: string }
   | { name: 'live'; streamId?: string }
   | { name: 'sessions' }
+  | { name: 'keys' }
   | { name: 'about' }
 
 export type Navigate = (route: Route) => void

@@ -5,6 +5,7 @@ import { LIVE_CLIP_MS, MARKER_LABEL_MAX } from '../../../../shared/markers'
 import type { AppError } from '../../../../shared/result'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useApi } from '../../lib/api'
+import { useHotkey } from '../../lib/use-hotkeys'
 import { ClipActions, clipStateText } from './ClipStatus'
 import { useClipMaker } from './use-clips'
 
@@ -50,6 +51,13 @@ export function LiveMoments({
       setWord('')
     })
   }
+  // The creator's keys for both (the Keys screen), from the page or, in Electron, from anywhere.
+  useHotkey('clip', (e) => {
+    if (e.phase === 'down' && onAir && !maker.busy) clipLast()
+  })
+  useHotkey('marker', (e) => {
+    if (e.phase === 'down' && onAir) mark()
+  })
   const saveWord = (): void => {
     if (!marker) return
     void api

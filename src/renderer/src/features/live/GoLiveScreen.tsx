@@ -16,12 +16,23 @@ import { SourcePicker } from './SourcePicker'
 import { StreamPicker } from './StreamPicker'
 import { useGoLiveSettings } from './use-golive-settings'
 import { useSource } from './use-source'
+import { useHotkey } from '../../lib/use-hotkeys'
 
 export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }): ReactNode {
   const live = useLive()
   const [streamId, setStreamId] = useState(initialStreamId ?? '')
-  const { choice, setChoice, output, setOutput, scenes, changeScenes, record, setRecord } =
-    useGoLiveSettings()
+  const {
+    choice,
+    setChoice,
+    output,
+    setOutput,
+    scenes,
+    changeScenes,
+    record,
+    setRecord,
+    mic,
+    setMic
+  } = useGoLiveSettings()
   const source = useSource(choice, output)
   const isScene = choice?.kind === 'scene'
   const aspect = output.width / output.height
@@ -42,7 +53,8 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
     output,
     scenes,
     { videoDeviceId: choice?.videoDeviceId, audioDeviceId: choice?.audioDeviceId },
-    changeScenes
+    changeScenes,
+    mic
   )
   const stream = capture?.stream ?? null
 
@@ -60,6 +72,16 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
 
   const outIssue = outputIssue(output)
   const ready = !!streamId && !!capture && !outIssue && !running && !live.busy
+  const start = (): void => {
+    scene.program?.mix.resume()
+    noteWentLive(streamId)
+    void live.start(streamId, output, record.enabled)
+  }
+  // The Go live / Stop key: here it starts the chosen stream (the live bar's handler stops one).
+  useHotkey('golive-toggle', () => {
+    if (!ready) return false
+    start()
+  })
 
   return (
     <section className="screen" aria-labelledby="live-title">
@@ -72,6 +94,8 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               scenes={scenes}
               aspect={aspect}
               onChange={changeScenes}
+              mic={mic}
+              onMic={setMic}
               errors={scene.errors}
               onShareScreen={() => void scene.shareScreen()}
               onRetry={scene.retry}
@@ -156,11 +180,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               className="golive-button"
               data-testid="go-live"
               disabled={!ready}
-              onClick={() => {
-                scene.program?.mix.resume()
-                noteWentLive(streamId)
-                void live.start(streamId, output, record.enabled)
-              }}
+              onClick={start}
             >
               {live.busy && !running ? 'Starting…' : 'Go live'}
             </button>

@@ -11,6 +11,7 @@ import { DestinationsSummary } from '../destinations/DestinationsSummary'
 import { ViewerCount } from '../viewers/ViewerCount'
 import { LiveMoments } from '../clips/LiveMoments'
 import type { ClipView } from '../../../../shared/contract'
+import { useHotkey } from '../../lib/use-hotkeys'
 
 /** On every screen while a run exists: what is live, how it is doing, and the way to stop it. */
 export function LiveBanner({
@@ -28,6 +29,11 @@ export function LiveBanner({
   const { run } = live
   const [dismissed, setDismissed] = useState<string | null>(null)
   const now = useNow(500, !!run && live.running)
+  // The Go live / Stop key stops a broadcast from any screen (the Go live screen also starts one).
+  useHotkey('golive-toggle', () => {
+    if (!live.running || live.busy) return false
+    void live.stop()
+  })
   if (!run || dismissed === `${run.runId}:${run.state}`) return null
 
   let stateText: string

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DeviceSettings, OutputSettings } from '../../../../shared/contract'
 import { DEFAULT_OUTPUT } from '../../../../shared/output'
 import { readScenes, type ScenesState } from '../../../../shared/scenes'
+import { DEFAULT_MIC, readMic, type MicSettings } from '../../../../shared/audio'
 import { useApi } from '../../lib/api'
 import type { SourceChoice } from './use-source'
 import type { RecordChoice } from './RecordSwitch'
@@ -18,6 +19,8 @@ export function useGoLiveSettings() {
   const [scenes, setScenes] = useState<ScenesState | null>(null)
   // Record on this computer is on unless the creator switched it off.
   const [record, setRecord] = useState<RecordChoice>({ enabled: true })
+  // The microphone's switches, gate and push-to-talk: the creator's, on every scene.
+  const [mic, setMic] = useState<MicSettings>(DEFAULT_MIC)
   const loaded = useRef(false)
 
   // Remembered choices first, so the camera opens once, on the device the creator used last time.
@@ -27,6 +30,7 @@ export function useGoLiveSettings() {
       const out = { ...DEFAULT_OUTPUT, ...s.output, keyframeIntervalSec: 2 }
       setOutput(out)
       setScenes(readScenes(s.scenes, out.width / out.height))
+      setMic(readMic(s.mic))
       setRecord({
         enabled: s.localRecording?.enabled ?? true,
         folder: s.localRecording?.folder
@@ -50,6 +54,7 @@ export function useGoLiveSettings() {
         videoDeviceId: choice.videoDeviceId,
         audioDeviceId: choice.audioDeviceId,
         output,
+        mic,
         ...(scenes ? { scenes } : {}),
         localRecording: record.folder
           ? { enabled: record.enabled, folder: record.folder }
@@ -59,7 +64,7 @@ export function useGoLiveSettings() {
     pendingSave.current = save
     const t = setTimeout(save, SAVE_AFTER_MS)
     return () => clearTimeout(t)
-  }, [api, choice, output, scenes, record])
+  }, [api, choice, output, scenes, record, mic])
   useEffect(() => () => pendingSave.current?.(), [])
 
   /** Applies a scenes reducer (shared/scenes.ts) to the scenes as they are then. */
@@ -68,5 +73,16 @@ export function useGoLiveSettings() {
     []
   )
 
-  return { choice, setChoice, output, setOutput, scenes, changeScenes, record, setRecord }
+  return {
+    choice,
+    setChoice,
+    output,
+    setOutput,
+    scenes,
+    changeScenes,
+    record,
+    setRecord,
+    mic,
+    setMic
+  }
 }

@@ -1,13 +1,32 @@
 // The audio mixer: a meter, a gain and a mute per source, and the master meter with its clip light.
 // Meters move through refs on each animation frame (no React render per frame). Levels and mutes are
 // the scene's: a change goes through the program (heard at once) into the scenes, saved with them.
+// Under it, the microphone's own settings (#20): the browser's processing switches with what the
+// browser applied, the noise gate (its threshold drawn on the microphone's meter) and push-to-talk.
 import { useEffect, useReducer, useRef, type ReactNode } from 'react'
 import { setChannel } from '../../../../shared/scenes'
+import {
+  GATE_DB,
+  PROCESSING_KEYS,
+  PROCESSING_LABELS,
+  dbToLinear,
+  type MicSettings
+} from '../../../../shared/audio'
+import { displayAccelerator } from '../../../../shared/hotkeys'
 import { meterLevel, type ChannelId } from './mixer'
 import type { SceneProgram } from './program'
 import { LevelMeter, setLevel } from '../../components/LevelMeter'
+import { useHotkeySettings } from '../../lib/use-hotkeys'
+import { ErrorNote } from '../../components/ErrorNote'
 
-export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
+interface MixerProps {
+  program: SceneProgram
+  /** The microphone's switches, gate and push-to-talk (saved in the settings). */
+  mic: MicSettings
+  onMic: (mic: MicSettings) => void
+}
+
+export function MixerPanel({ program, mic, onMic }: MixerProps): ReactNode {
   const [, rerender] = useReducer((n: number) => n + 1, 0)
   useEffect(() => program.mix.onChange(rerender), [program])
   const bars = useRef<Partial<Record<ChannelId | 'master', HTMLDivElement | null>>>({})
@@ -40,6 +59,13 @@ export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
             labelledBy={`ch-${ch.id}`}
             testId={`meter-${ch.id}`}
             fillRef={(el) => void (bars.current[ch.id] = el)}
+            {...(ch.id === 'mic' && mic.gate.enabled
+              ? {
+                  // The gate compares the level before the volume; the meter shows it after.
+                  marker: meterLevel(dbToLinear(mic.gate.thresholdDb) * ch.gain),
+                  markerLabel: `Noise gate threshold: ${mic.gate.thresholdDb} dB`
+                }
+              : {})}
           />
           <input
             type="range"
@@ -79,6 +105,129 @@ export function MixerPanel({ program }: { program: SceneProgram }): ReactNode {
           CLIP
         </span>
       </div>
+      <MicOptions program={program} mic={mic} onMic={onMic} />
     </div>
+  )
+}
+
+/** The microphone's processing switches, noise gate and push-to-talk. */
+function MicOptions({ program, mic, onMic }: MixerProps): ReactNode {
+  const state = program.mix.micState()
+  const { view } = useHotkeySettings()
+  const keyName = (action: 'push-to-talk' | 'push-to-mute'): string | null => {
+    const k = view?.settings.bindings[action]
+    return k && view ? displayAccelerator(k, view.status.os) : null
+  }
+  const talkKey = keyName('push-to-talk')
+  const muteKey = keyName('push-to-mute')
+  const applied = state.applied
+  return (
+    <fieldset className="mic-options" data-testid="mic-options">
+      <legend>Microphone</legend>
+      <div className="mic-switches">
+        {PROCESSING_KEYS.map((k) => (
+          <label className="check" key={k}>
+            <input
+              type="checkbox"
+              checked={mic.processing[k]}
+              data-testid={`mic-${k}`}
+              onChange={(e) =>
+                onMic({ ...mic, processing: { ...mic.processing, [k]: e.target.checked } })
+              }
+            />
+            {PROCESSING_LABELS[k]}
+          </label>
+        ))}
+      </div>
+      <p className="muted small" data-testid="mic-applied" aria-live="polite">
+        {applied
+          ? `The browser applied: ${PROCESSING_KEYS.map(
+              (k) =>
+                `${PROCESSING_LABELS[k].toLowerCase()} ${
+                  applied[k] === undefined ? 'not reported' : applied[k] ? 'on' : 'off'
+                }${applied[k] !== undefined && applied[k] !== mic.processing[k] ? ' (it cannot switch this)' : ''}`
+            ).join(', ')}.`
+          : 'No microphone is open.'}
+        {PROCESSING_KEYS.map((k) => (
+          <span key={k} hidden data-testid={`applied-${k}`} data-value={String(applied?.[k])} />
+        ))}
+      </p>
+      <div className="gate-row">
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={mic.gate.enabled}
+            data-testid="gate-enabled"
+            onChange={(e) => onMic({ ...mic, gate: { ...mic.gate, enabled: e.target.checked } })}
+          />
+          Noise gate
+        </label>
+        <label className="gate-threshold">
+          Threshold
+          <input
+            type="range"
+            min={GATE_DB.min}
+            max={GATE_DB.max}
+            step={1}
+            value={mic.gate.thresholdDb}
+            disabled={!mic.gate.enabled}
+            data-testid="gate-threshold"
+            aria-valuetext={`${mic.gate.thresholdDb} decibels`}
+            onChange={(e) =>
+              onMic({ ...mic, gate: { ...mic.gate, thresholdDb: Number(e.target.value) } })
+            }
+          />
+          <span className="mono small">{mic.gate.thresholdDb} dB</span>
+        </label>
+        {mic.gate.enabled && !state.gate.error && (
+          <span
+            className={state.gate.open ? 'gate-pill open' : 'gate-pill'}
+            data-testid="gate-state"
+            data-open={String(state.gate.open)}
+          >
+            {state.gate.open ? 'Open' : 'Shut'}
+          </span>
+        )}
+      </div>
+      {state.gate.error && (
+        <ErrorNote
+          error={{
+            code: 'media',
+            message: state.gate.error,
+            hint: 'The microphone is not gated; the rest of the mix works.'
+          }}
+          testId="gate-error"
+        />
+      )}
+      <div className="talk-row">
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={mic.pushToTalk}
+            data-testid="push-to-talk"
+            onChange={(e) => onMic({ ...mic, pushToTalk: e.target.checked })}
+          />
+          Push to talk
+        </label>
+        <span
+          className={state.talking ? 'talk-pill open' : 'talk-pill'}
+          data-testid="talk-state"
+          data-talking={String(state.talking)}
+        >
+          {state.talking ? 'Mic open' : 'Mic shut'}
+        </span>
+      </div>
+      <p className="muted small" data-testid="talk-hint">
+        {mic.pushToTalk
+          ? talkKey
+            ? `The microphone is open only while you hold ${talkKey}.`
+            : 'Choose a push-to-talk key on the Keys screen: until then the microphone stays shut.'
+          : muteKey
+            ? `Hold ${muteKey} to shut the microphone for a moment.`
+            : 'Push to talk and push to mute keys are chosen on the Keys screen.'}{' '}
+        {(mic.pushToTalk || muteKey) &&
+          'Held keys work while Onair is in front: in the background a key cannot be told held.'}
+      </p>
+    </fieldset>
   )
 }

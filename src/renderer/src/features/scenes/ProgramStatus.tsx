@@ -3,9 +3,12 @@
 import { useEffect, useReducer, type ReactNode } from 'react'
 import { setChannel } from '../../../../shared/scenes'
 import type { SceneProgram } from './program'
+import { useProgramHotkeys } from './use-program-hotkeys'
 
 export function ProgramStatus({ program }: { program: SceneProgram }): ReactNode {
   const [, rerender] = useReducer((n: number) => n + 1, 0)
+  // The scene, mute and talk keys work on every screen while the program is live.
+  useProgramHotkeys(program)
   useEffect(() => {
     const offMix = program.mix.onChange(rerender)
     const offProgram = program.onChange(rerender)

@@ -1,6 +1,7 @@
 // The Go live screen's picture column for a scene: the preview (the output itself, with its edit
-// boxes), the scene tabs and Alt+1..9, the compositor's figures, each capture's error and the mixer.
-import { useEffect, type ReactNode } from 'react'
+// boxes), the scene tabs and their keys (use-program-hotkeys.ts), the compositor's figures, each
+// capture's error and the mixer.
+import type { ReactNode } from 'react'
 import type { AppError } from '../../../../shared/result'
 import {
   activeScene,
@@ -16,12 +17,16 @@ import type { SceneProgram } from './program'
 import { ScenePreview } from './ScenePreview'
 import { SceneTabs } from './SceneTabs'
 import type { SceneErrors } from './use-scene-program'
+import { useProgramHotkeys } from './use-program-hotkeys'
+import type { MicSettings } from '../../../../shared/audio'
 
 export function SceneStage({
   program,
   scenes,
   aspect,
   onChange,
+  mic,
+  onMic,
   errors,
   onShareScreen,
   onRetry
@@ -30,6 +35,9 @@ export function SceneStage({
   scenes: ScenesState
   aspect: number
   onChange: (update: (s: ScenesState) => ScenesState) => void
+  /** The microphone's switches, gate and push-to-talk (saved in the settings). */
+  mic: MicSettings
+  onMic: (mic: MicSettings) => void
   errors: SceneErrors
   onShareScreen: () => void
   onRetry: () => void
@@ -38,7 +46,7 @@ export function SceneStage({
     program.mix.resume()
     onChange((s) => switchScene(s, id))
   }
-  useSceneHotkeys(scenes, onSwitch)
+  useProgramHotkeys(program)
   return (
     <>
       <ScenePreview
@@ -63,24 +71,7 @@ export function SceneStage({
           )
         )
       })}
-      <MixerPanel program={program} />
+      <MixerPanel program={program} mic={mic} onMic={onMic} />
     </>
   )
-}
-
-/** Alt+1..9 switches scenes, live or not, from anywhere on the screen. */
-function useSceneHotkeys(scenes: ScenesState, onSwitch: (id: string) => void): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent): void => {
-      if (!e.altKey || e.ctrlKey || e.metaKey) return
-      const n = Number(e.key)
-      const target = Number.isInteger(n) && n >= 1 ? scenes.scenes[n - 1] : undefined
-      if (!target) return
-      e.preventDefault()
-      onSwitch(target.id)
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [scenes])
 }

@@ -147,6 +147,11 @@ export class SceneProgram {
       .catch(() => this.compositor.images.delete(file))
   }
 
+  /** The scenes as shown now (the kept ones with the changes still waiting for a keeper). */
+  get scenes(): ScenesState | null {
+    return this.given && this.pending.reduce((s, update) => update(s), this.given)
+  }
+
   /** The scene on the output now. */
   get sceneName(): string | null {
     return this.scene?.name ?? null

@@ -5,8 +5,11 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react'
 import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { needs, type ScenesState } from '../../../../shared/scenes'
+import { PROCESSING_KEYS, type MicProcessing, type MicSettings } from '../../../../shared/audio'
 import { useApi } from '../../lib/api'
 import {
+  appliedProcessing,
+  applyMicProcessing,
   isScreenCancel,
   mediaError,
   openCameraVideo,
@@ -28,6 +31,11 @@ export interface ProgramHost {
   hold(program: SceneProgram): void
 }
 
+/** The processing switches each microphone stream was opened with (switchesKey). */
+const processingOf = new WeakMap<MediaStream, string>()
+const switchesKey = (p: MicProcessing): string =>
+  PROCESSING_KEYS.map((k) => (p[k] ? 1 : 0)).join('')
+
 export interface SceneDevices {
   videoDeviceId?: string
   audioDeviceId?: string
@@ -47,7 +55,9 @@ export function useSceneProgram(
   scenes: ScenesState | null,
   devices: SceneDevices,
   /** Applies a change made on the program (the mixer, the live bar's mute) to the kept scenes. */
-  changeScenes: (update: ScenesUpdate) => void
+  changeScenes: (update: ScenesUpdate) => void,
+  /** The microphone's processing switches, gate and push-to-talk (the saved settings). */
+  mic: MicSettings
 ) {
   const api = useApi()
   const { program, running, hold } = host
@@ -141,11 +151,66 @@ export function useSceneProgram(
     [program, wantsCamera, devices.videoDeviceId, attempt]
   )
 
+  // The microphone opens with the switches as they are when it opens (read through a ref, so a switch
+  // does not reopen it here: the effect below changes them on the open track).
+  const processing = useRef(mic.processing)
+  processing.current = mic.processing
   useEffect(
-    () => openDevice('mic', devices.audioDeviceId, () => openMicrophone(devices.audioDeviceId)),
+    () =>
+      openDevice('mic', devices.audioDeviceId, () => {
+        const asked = processing.current
+        return openMicrophone(devices.audioDeviceId, asked).then((s) => {
+          processingOf.set(s, switchesKey(asked))
+          return s
+        })
+      }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [program, devices.audioDeviceId, attempt]
   )
+
+  // A processing switch: changed on the open track where the browser can, else the microphone is
+  // opened again with it (the mix's channel takes the new track; the broadcast goes on). Either way
+  // the mixer shows what the browser reports it applied.
+  const micStream = program?.capture('mic') ?? null
+  const { noiseSuppression, echoCancellation, autoGainControl } = mic.processing
+  useEffect(() => {
+    const track = micStream?.getAudioTracks()[0]
+    if (!program || !micStream || !track) return program?.mix.setApplied(null)
+    const asked = { noiseSuppression, echoCancellation, autoGainControl }
+    let cancelled = false
+    void (async () => {
+      // Opened with these switches: what it shows is all the browser does (never reopened again).
+      const done = processingOf.get(micStream) === switchesKey(asked)
+      if (done || (await applyMicProcessing(track, asked, devices.audioDeviceId))) {
+        if (!cancelled) program.mix.setApplied(appliedProcessing(track))
+        return
+      }
+      try {
+        // Chromium keeps one set of processing per open device: the old track goes first (a moment
+        // of silence), then the microphone opens with the new switches.
+        track.stop()
+        const s = await openMicrophone(devices.audioDeviceId, asked)
+        if (cancelled) return s.getTracks().forEach((t) => t.stop())
+        processingOf.set(s, switchesKey(asked))
+        program.setCapture('mic', s)
+        setError('mic', undefined)
+      } catch (e) {
+        if (!cancelled) setError('mic', mediaError(e, 'microphone'))
+      }
+    })()
+    return () => {
+      cancelled = true
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [program, micStream, noiseSuppression, echoCancellation, autoGainControl])
+
+  const { enabled: gateOn, thresholdDb } = mic.gate
+  useEffect(() => {
+    program?.mix.setGate({ enabled: gateOn, thresholdDb })
+  }, [program, gateOn, thresholdDb])
+  useEffect(() => {
+    program?.mix.setTalk({ pushToTalk: mic.pushToTalk })
+  }, [program, mic.pushToTalk])
 
   /** From a click: browsers (and Electron's chooser) need the user's gesture to share a screen. */
   const shareScreen = useCallback(async () => {
