@@ -5,6 +5,12 @@
 // Chromium (and so Electron) reads a track frame by frame with MediaStreamTrackProcessor, and converts
 // each frame to a bitmap in a worker; elsewhere a muted <video> element and requestVideoFrameCallback
 // do the same job on this thread.
+//
+// A source is closed right after its track was stopped (the program stops a capture's tracks, then
+// closes its frames). Closing does not cancel the reading at once: a cancelled stream drops the frames
+// still queued in it without closing them (Chromium then warns of each one garbage-collected), while
+// a stopped track closes its stream after them and the reader closes each as it reads it. Cancelling
+// is the fallback for a stream that has not ended STOP_GRACE_MS later.
 
 interface VideoFrameLike {
   readonly displayWidth: number
@@ -34,6 +40,9 @@ export interface FrameSource {
   close(): void
 }
 
+/** How long a closed source's stream may take to end (its track stopped) before it is cut. */
+const STOP_GRACE_MS = 1000
+
 class ProcessorFrames implements FrameSource {
   onFrame?: () => void
   width = 0
@@ -42,6 +51,7 @@ class ProcessorFrames implements FrameSource {
   ended = false
   private frame: VideoFrameLike | null = null
   private reader: ReadableStreamDefaultReader<VideoFrameLike>
+  private done = false
 
   constructor(Processor: TrackProcessorCtor, track: MediaStreamTrack, onEnded: () => void) {
     // A buffer of one: when drawing falls behind, old frames are dropped at the source.
@@ -55,6 +65,12 @@ class ProcessorFrames implements FrameSource {
         const { value, done } = await this.reader.read()
         if (done || !value) break
         this.frame?.close()
+        if (this.ended) {
+          // Closed: what the stream still held is read only to be closed.
+          value.close()
+          this.frame = null
+          continue
+        }
         this.frame = value
         this.width = value.displayWidth
         this.height = value.displayHeight
@@ -64,6 +80,7 @@ class ProcessorFrames implements FrameSource {
     } catch {
       // The track stopped under us: same as its end.
     }
+    this.done = true
     this.frame?.close()
     this.frame = null
     if (!this.ended) {
@@ -77,10 +94,13 @@ class ProcessorFrames implements FrameSource {
   }
 
   close(): void {
+    if (this.ended) return
     this.ended = true
-    void this.reader.cancel().catch(() => undefined)
     this.frame?.close()
     this.frame = null
+    setTimeout(() => {
+      if (!this.done) void this.reader.cancel().catch(() => undefined)
+    }, STOP_GRACE_MS)
   }
 }
 
@@ -126,9 +146,6 @@ class VideoElementFrames implements FrameSource {
   }
 }
 
-/** How long a worker told to stop may take to close its frames before it is ended. */
-const STOP_GRACE_MS = 1000
-
 /**
  * Frames converted to bitmaps in a worker (frame-worker.ts); the draw is then a cheap blit. The track's
  * frames are handed over only once the worker says it runs, so a worker that cannot load leaves no
@@ -170,6 +187,9 @@ class WorkerFrames implements FrameSource {
       } else if (ended && !this.ended) {
         this.close()
         onEnded()
+      } else if (ended) {
+        // Closed: the worker has read and closed what the stream held (its track was stopped).
+        this.worker.terminate()
       }
     }
     // A worker that cannot load (a packaging or policy problem) must not leave the slot empty: the
@@ -202,12 +222,16 @@ class WorkerFrames implements FrameSource {
   close(): void {
     if (this.ended) return
     this.ended = true
-    // The worker cancels its reader (closing what it holds) and ends itself; one that never got the
-    // frames, or fell back, is simply ended.
+    // The track was stopped: the worker reads and closes what its stream still holds, says it ended,
+    // and is ended. One whose stream has not ended in time cancels its reader and ends itself (and is
+    // ended if it does not answer); one that never got the frames, or fell back, is simply ended.
     if (this.reading && !this.inner) {
-      this.worker.postMessage({ stop: true })
       const worker = this.worker
-      setTimeout(() => worker.terminate(), STOP_GRACE_MS) // one that does not answer is ended
+      worker.postMessage({ active: false }) // what is left is closed unconverted
+      setTimeout(() => {
+        worker.postMessage({ stop: true })
+        setTimeout(() => worker.terminate(), STOP_GRACE_MS)
+      }, STOP_GRACE_MS)
     } else this.worker.terminate()
     this.inner?.close()
     this.bitmap?.close()
