@@ -5,6 +5,7 @@ import { authenticate, type AuthedUser } from './auth'
 import type { Db } from './db'
 import { HttpError } from './validate'
 import type { ViewerSessions } from './viewers'
+import type { WebRtcHub } from './webrtc/hub'
 
 export interface LiveControl {
   /**
@@ -34,6 +35,8 @@ export interface StudioContext {
   live: LiveControl
   /** Player sessions of live streams (GET /data/views/now). */
   viewers: ViewerSessions
+  /** WHIP/WHEP sessions (/webrtc/...). */
+  webrtc?: WebRtcHub
   log: (line: string) => void
 }
 

@@ -11,6 +11,7 @@ import { Ingest } from './ingest'
 import { LiveManager } from './live'
 import { listen } from '../node/http'
 import { createApiServer } from './server'
+import { WebRtcHub } from './webrtc/hub'
 
 export interface StudioOptions {
   dataDir: string
@@ -34,6 +35,8 @@ export interface RunningStudio {
   stop(): Promise<void>
   stopIngest(): Promise<void>
   startIngest(): Promise<void>
+  /** WHIP sessions and WHEP viewers open now. */
+  webrtcCounts?(): { publishers: number; viewers: number }
 }
 
 /** A start failure with a cause people can act on; `code` is EADDRINUSE, EACCES... when known. */
@@ -111,6 +114,14 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     ingest: () => ingest
   })
   ingest = new Ingest(host, live, log)
+  const webrtc = new WebRtcHub({
+    host,
+    ffmpeg,
+    log,
+    authorize: (key) => live.authorize(key),
+    rtmpPublishing: (key) => ingest.isPublishing(key),
+    rtmpUrl: (key) => `${rtmpUrl()}/${key}`
+  })
   const ctx: StudioContext = {
     db,
     dataDir,
@@ -118,6 +129,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     rtmpUrl,
     live,
     viewers: new ViewerSessions(),
+    webrtc,
     log
   }
   const server = createApiServer(ctx)
@@ -143,6 +155,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     dataDir,
     stop: () =>
       (stopped ??= (async () => {
+        // WHIP publishers first, in order: their relays unpublish cleanly, so sessions end at once.
+        await webrtc.stopAll()
         await ingest.stop()
         await live.stopAll()
         await new Promise<void>((r) => {
@@ -152,6 +166,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
         db.close()
       })()),
     stopIngest: () => ingest.stop(),
+    webrtcCounts: () => webrtc.counts(),
     startIngest: async () => {
       await ingest.start(rtmpPort)
     }

@@ -8,6 +8,7 @@ import { publicRoutes } from './routes/public'
 import { sessionRoutes } from './routes/sessions'
 import { streamRoutes, streamTargetRoutes } from './routes/streams'
 import { viewRoutes } from './routes/views'
+import { webrtcRoutes } from './routes/webrtc'
 
 export function createApiServer(ctx: StudioContext): Server {
   const router = new Router()
@@ -18,6 +19,7 @@ export function createApiServer(ctx: StudioContext): Server {
   publicRoutes(router, ctx)
   viewRoutes(router, ctx)
   mediaRoutes(router, ctx)
+  if (ctx.webrtc) webrtcRoutes(router, ctx, ctx.webrtc)
   const server = createServer((req, res) => {
     router.handle(req, res, ctx.log).catch((err: Error) => {
       ctx.log(`studio: request failed: ${err.message}`)
