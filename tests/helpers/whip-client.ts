@@ -100,7 +100,13 @@ export async function whipPublish(
   if (audio) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000')
   args.push('-map', '0:v', '-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'ultrafast')
   args.push('-tune', 'zerolatency', '-g', String(fps * 2), '-pix_fmt', 'yuv420p')
-  args.push('-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${vsock.address().port}?pkt_size=1200`)
+  args.push(
+    '-f',
+    'rtp',
+    '-payload_type',
+    '96',
+    `rtp://127.0.0.1:${vsock.address().port}?pkt_size=1200`
+  )
   if (audio) {
     args.push('-map', '1:a', '-c:a', 'libopus', '-ar', '48000', '-ac', '2')
     args.push('-f', 'rtp', '-payload_type', '111', `rtp://127.0.0.1:${asock!.address().port}`)
@@ -147,7 +153,7 @@ export function startsKeyframe(payload: Buffer): boolean {
   if (type === 5 || type === 7) return true
   if (type === 24) {
     // STAP-A: the aggregated units' types.
-    for (let i = 1; i + 2 < payload.length; ) {
+    for (let i = 1; i + 2 < payload.length;) {
       const size = payload.readUInt16BE(i)
       const t = payload[i + 2]! & 0x1f
       if (t === 5 || t === 7) return true

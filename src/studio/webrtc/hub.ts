@@ -171,10 +171,14 @@ export class WebRtcHub {
       feed(audio, 'audio')
       // A viewer's own keyframe request goes on to the publisher.
       video?.sender.onPictureLossIndication.subscribe(() => this.keyframe(source))
-      this.watch(v, () => void this.endViewer(v, 'the connection failed'), () => {
-        // A new viewer starts on a keyframe: ask the publisher for one as soon as it can decode.
-        this.keyframe(source)
-      })
+      this.watch(
+        v,
+        () => void this.endViewer(v, 'the connection failed'),
+        () => {
+          // A new viewer starts on a keyframe: ask the publisher for one as soon as it can decode.
+          this.keyframe(source)
+        }
+      )
       v.detach = () => unsubscribe.forEach((u) => u())
       this.d.log(`webrtc: WHEP viewer ${v.id.slice(0, 8)} answered`)
       return { id: v.id, answer: a.sdp }

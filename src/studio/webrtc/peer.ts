@@ -95,7 +95,9 @@ export async function answer(
   try {
     await pc.setRemoteDescription({ type: 'offer', sdp: offer })
   } catch (err) {
-    return { error: `the SDP offer could not be used: ${String((err as Error).message).slice(0, 200)}` }
+    return {
+      error: `the SDP offer could not be used: ${String((err as Error).message).slice(0, 200)}`
+    }
   }
   const bad = keepOne(pc)
   if (bad) return { error: bad }

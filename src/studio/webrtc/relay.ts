@@ -43,7 +43,9 @@ export function relayArgs(sdpFile: string, rtmpUrl: string, hasAudio: boolean): 
     sdpFile,
     '-map',
     '0:v:0?',
-    ...(hasAudio ? ['-map', '0:a:0?', '-c:a', 'aac', '-b:a', '128k', '-ar', '48000', '-ac', '2'] : []),
+    ...(hasAudio
+      ? ['-map', '0:a:0?', '-c:a', 'aac', '-b:a', '128k', '-ar', '48000', '-ac', '2']
+      : []),
     '-c:v',
     'copy',
     ...pushOutputArgs(rtmpUrl)

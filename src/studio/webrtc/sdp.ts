@@ -30,7 +30,8 @@ export function pickH264<C extends CodecLike>(codecs: readonly C[]): C | undefin
   const mode1 = codecs.filter(
     (c) => isH264(c) && fmtpOf(c.parameters).get('packetization-mode') === '1'
   )
-  const profile = (c: C): string => (fmtpOf(c.parameters).get('profile-level-id') ?? '').toLowerCase()
+  const profile = (c: C): string =>
+    (fmtpOf(c.parameters).get('profile-level-id') ?? '').toLowerCase()
   return (
     mode1.find((c) => profile(c).startsWith('42e0')) ??
     mode1.find((c) => profile(c).startsWith('42')) ??

@@ -80,7 +80,8 @@ describe('WebRTC (WHIP in, WHEP out)', () => {
     expect(pub.location).toMatch(new RegExp(`^${base(studio)}/webrtc/whip/[0-9a-f]{32}$`))
     expect(pub.location).not.toContain(s.streamKey)
     await waitFor(
-      async () => (await api<StudioStream>(studio, studio.apiKey, 'GET', `/stream/${s.id}`)).body.isActive,
+      async () =>
+        (await api<StudioStream>(studio, studio.apiKey, 'GET', `/stream/${s.id}`)).body.isActive,
       15_000,
       'the stream to be active'
     )
@@ -153,8 +154,12 @@ describe('WebRTC (WHIP in, WHEP out)', () => {
     expect(garbled.status).toBeGreaterThanOrEqual(400)
     expect(garbled.status).toBeLessThan(500)
     expect((await post('v=0\r\n' + 'a'.repeat(70_000))).status).toBe(413)
-    expect((await fetch(`${base(studio)}/webrtc/zzzz-zzzz-zzzz-zzzz`, { method: 'POST' })).status).toBe(404)
-    expect((await fetch(`${base(studio)}/webrtc/${'z'.repeat(16)}`, { method: 'HEAD' })).status).toBe(404)
+    expect(
+      (await fetch(`${base(studio)}/webrtc/zzzz-zzzz-zzzz-zzzz`, { method: 'POST' })).status
+    ).toBe(404)
+    expect(
+      (await fetch(`${base(studio)}/webrtc/${'z'.repeat(16)}`, { method: 'HEAD' })).status
+    ).toBe(404)
     // WHEP of a stream nobody publishes by WHIP: 404 that says to play HLS.
     const idle = await fetch(`${base(studio)}/webrtc/${s.playbackId}`, {
       method: 'POST',
@@ -174,7 +179,8 @@ describe('WebRTC (WHIP in, WHEP out)', () => {
     const s = await stream(studio, { name: 'vanishes', record: true })
     const pub = await whipPublish(`${base(studio)}/webrtc/${s.streamKey}`)
     await waitFor(
-      async () => (await api<StudioStream>(studio, studio.apiKey, 'GET', `/stream/${s.id}`)).body.isActive,
+      async () =>
+        (await api<StudioStream>(studio, studio.apiKey, 'GET', `/stream/${s.id}`)).body.isActive,
       15_000,
       'the stream to be active'
     )
