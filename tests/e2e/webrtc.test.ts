@@ -53,9 +53,10 @@ describe('Low latency (WebRTC)', () => {
       .and(page.locator('[data-state=live]'))
       .waitFor({ timeout: 60_000 })
     // getStats' figures: bytes leave the page, and the congestion controller has an estimate.
-    await page.waitForFunction(numberAbove, ['[data-testid=webrtc-out]', 'data-kbps', 0] as Probe, {
-      timeout: 30_000
-    })
+    await eventually(
+      async () => Number(await attr(page.getByTestId('webrtc-out'), 'data-kbps')),
+      30_000
+    ).toBeGreaterThan(0)
     expect(Number(await attr(page.getByTestId('webrtc-available'), 'data-kbps'))).toBeGreaterThan(0)
     // No media went through main: the page called whipStart, never pushMedia or goLive.
     const calls = a.calls.slice(callsBefore)
