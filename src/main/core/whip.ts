@@ -9,14 +9,26 @@ import { AppFailure } from '../../shared/result'
 /** Livepeer's WHIP address for a key when the service says nothing else (its browser guide). */
 export const LIVEPEER_WHIP_BASE = 'https://livepeer.studio/webrtc'
 
+/** Livepeer's own hosts: its WHIP ingest is the documented one, whatever /ingest says. */
+const LIVEPEER_HOST = /(^|\.)(livepeer\.studio|livepeercdn\.studio|lp-playback\.studio)$/i
+
 /**
- * The WHIP URL of a stream: {base}/webrtc/{streamKey}, where base is the service's playback base
- * without its /hls (the local studio, and Livepeer's /ingest `base`); Livepeer's own host otherwise.
+ * The WHIP URL of a stream. Livepeer: its documented ingest, `https://livepeer.studio/webrtc/{key}`
+ * (a HEAD there names the regional node). Any other service: `{base}/webrtc/{streamKey}`, where base
+ * is its playback base without `/hls` (the local studio's `base`), or that base's origin.
  */
 export function whipUrl(playbackBase: string, streamKey: string): string {
+  const key = encodeURIComponent(streamKey)
+  let url: URL
+  try {
+    url = new URL(playbackBase)
+  } catch {
+    return `${LIVEPEER_WHIP_BASE}/${key}`
+  }
+  if (LIVEPEER_HOST.test(url.hostname)) return `${LIVEPEER_WHIP_BASE}/${key}`
   const base = playbackBase.replace(/\/+$/, '')
-  const root = base.endsWith('/hls') ? `${base.slice(0, -4)}/webrtc` : LIVEPEER_WHIP_BASE
-  return `${root}/${encodeURIComponent(streamKey)}`
+  const root = base.endsWith('/hls') ? base.slice(0, -4) : url.origin
+  return `${root}/webrtc/${key}`
 }
 
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>

@@ -24,12 +24,15 @@ function fake(answers: Record<string, (init: RequestInit) => Response>): {
 }
 
 describe('whipUrl', () => {
-  it('is {base}/webrtc/{key}: the playback base without /hls, else Livepeer', () => {
+  it("is {base}/webrtc/{key} for the local studio; Livepeer's documented ingest for Livepeer", () => {
     expect(whipUrl('http://127.0.0.1:5000/hls', KEY)).toBe(`http://127.0.0.1:5000/webrtc/${KEY}`)
-    expect(whipUrl('https://livepeercdn.studio/hls/', KEY)).toBe(
-      `https://livepeercdn.studio/webrtc/${KEY}`
+    expect(whipUrl('http://127.0.0.1:5000/hls/', KEY)).toBe(`http://127.0.0.1:5000/webrtc/${KEY}`)
+    expect(whipUrl('https://livepeercdn.studio/hls', KEY)).toBe(`${LIVEPEER_WHIP_BASE}/${KEY}`)
+    expect(whipUrl('https://fra-prod-catalyst-0.lp-playback.studio/hls', KEY)).toBe(
+      `${LIVEPEER_WHIP_BASE}/${KEY}`
     )
-    expect(whipUrl('https://cdn.example/play', KEY)).toBe(`${LIVEPEER_WHIP_BASE}/${KEY}`)
+    expect(whipUrl('https://cdn.example/play/x', KEY)).toBe(`https://cdn.example/webrtc/${KEY}`)
+    expect(LIVEPEER_WHIP_BASE).toBe('https://livepeer.studio/webrtc')
   })
 })
 
