@@ -9,7 +9,12 @@
 // on as it comes (no decode), and the publisher is asked for a keyframe (PLI) when a viewer joins or
 // when a viewer asks for one.
 import { randomBytes } from 'node:crypto'
-import type { RTCPeerConnection, RTCRtpTransceiver, RtpPacket } from 'werift'
+import {
+  RTCDtlsTransport,
+  type RTCPeerConnection,
+  type RTCRtpTransceiver,
+  type RtpPacket
+} from 'werift'
 import { answer, makePeer, transceiversOf } from './peer'
 import { Relay } from './relay'
 
@@ -77,7 +82,11 @@ export class WebRtcHub {
   private readonly byKey = new Map<string, Publisher>()
   private readonly viewers = new Map<string, Viewer>()
 
-  constructor(private readonly d: HubDeps) {}
+  constructor(private readonly d: HubDeps) {
+    // werift makes one DTLS certificate per process, on the first peer: make it now, so the first
+    // WHIP offer is not answered half a second late.
+    void RTCDtlsTransport.SetupCertificate().catch(() => undefined)
+  }
 
   /** A WHIP session holds the key now. */
   publishing(streamKey: string): boolean {
