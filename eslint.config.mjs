@@ -34,6 +34,12 @@ const ROOMS = {
       'The local studio imports src/shared and src/node only; node-media-server only through ' +
       'src/studio/nms-adapter.ts.'
   },
+  'src/studio/webrtc': {
+    imports: [SHARED, NODE, 'src/studio/**'],
+    packages: ['werift'],
+    node: true,
+    why: 'WHIP/WHEP in the studio: src/shared, src/node, the studio, and werift (the WebRTC stack) only here.'
+  },
   'src/studio/nms-adapter.ts': {
     imports: [SHARED, NODE, 'src/studio/**'],
     packages: ['node-media-server'],

@@ -239,3 +239,150 @@ export async function glassToGlassRows(page: Page, streamId: string): Promise<Be
     }
   ]
 }
+
+/**
+ * Runs in the page: the bar-code canvas sent by WHIP (Low latency (WebRTC)) through main's
+ * signalling, as the Go live path does; resolves when the answer is applied.
+ */
+async function startBarcodeWhip(streamId: string): Promise<void> {
+  type Onair = {
+    whipStart(a: unknown): Promise<{
+      ok: boolean
+      value: { runId: string; answer: string }
+      error?: { message: string }
+    }>
+  }
+  const g = globalThis as unknown as {
+    document: { createElement(t: string): Canvas }
+    onair: Onair
+    __glass?: { stop(): void }
+    __clock: PageClock
+  }
+  const W = 1280
+  const H = 720
+  const canvas = g.document.createElement('canvas')
+  canvas.width = W
+  canvas.height = H
+  const ctx = canvas.getContext('2d')!
+  const paint = (): void => {
+    ctx.fillStyle = '#406080'
+    ctx.fillRect(0, 0, W, H)
+    g.__clock.paint(ctx, Date.now())
+  }
+  paint()
+  const timer = setInterval(paint, 1000 / 30)
+  type Codec = { mimeType: string; sdpFmtpLine?: string }
+  type Pc = {
+    addTransceiver(t: unknown, o: { direction: string }): { setCodecPreferences(c: Codec[]): void }
+    setLocalDescription(d: unknown): Promise<void>
+    createOffer(): Promise<unknown>
+    setRemoteDescription(d: { type: string; sdp: string }): Promise<void>
+    localDescription: { sdp: string } | null
+    iceGatheringState: string
+    onicegatheringstatechange: (() => void) | null
+    close(): void
+  }
+  const w = globalThis as unknown as {
+    RTCPeerConnection: new () => Pc
+    RTCRtpSender: { getCapabilities(k: string): { codecs: Codec[] } | null }
+  }
+  const stream = canvas.captureStream(30) as unknown as { getVideoTracks(): unknown[] }
+  const pc = new w.RTCPeerConnection()
+  const t = pc.addTransceiver(stream.getVideoTracks()[0]!, { direction: 'sendonly' })
+  const h264 = (w.RTCRtpSender.getCapabilities('video')?.codecs ?? []).filter(
+    (c) => /h264/i.test(c.mimeType) && /packetization-mode=1/.test(c.sdpFmtpLine ?? '')
+  )
+  t.setCodecPreferences(h264)
+  await pc.setLocalDescription(await pc.createOffer())
+  await new Promise<void>((resolve) => {
+    const done = setTimeout(resolve, 2000)
+    pc.onicegatheringstatechange = () => {
+      if (pc.iceGatheringState === 'complete') {
+        clearTimeout(done)
+        resolve()
+      }
+    }
+  })
+  const r = await g.onair.whipStart({ streamId, offer: pc.localDescription!.sdp })
+  if (!r.ok) throw new Error(r.error?.message ?? 'whipStart failed')
+  await pc.setRemoteDescription({ type: 'answer', sdp: r.value.answer })
+  g.__glass = {
+    stop: () => {
+      clearInterval(timer)
+      pc.close()
+    }
+  }
+}
+
+/**
+ * The WebRTC rows: go live by WHIP (the call until the studio's ingest has the run: its relay took
+ * the first keyframe and published it), then the live monitor by WHEP, glass to glass with the
+ * same bar code as the HLS row. `isActive` reads the stream from the service.
+ */
+export async function webrtcGlassRows(
+  page: Page,
+  streamId: string,
+  streamName: string,
+  isActive: () => Promise<boolean>
+): Promise<BenchRow[]> {
+  await page.evaluate(CLOCK_IN_PAGE)
+  const t0 = Date.now()
+  await page.evaluate(startBarcodeWhip, streamId)
+  while (!(await isActive())) {
+    if (Date.now() - t0 > 30_000) throw new Error('the WHIP run never reached the studio')
+    await page.waitForTimeout(20)
+  }
+  const firstFrameS = (Date.now() - t0) / 1000
+  // The monitor from the stream page (the run lives in the page, not in main's live bar).
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Streams', exact: true })
+    .click()
+  await page.getByRole('button', { name: streamName, exact: true }).click()
+  await page.getByTestId('stream-watch').click()
+  await page.getByTestId('live-monitor').waitFor()
+  await page
+    .locator('[data-testid=monitor-transport][data-transport=webrtc]')
+    .waitFor({ timeout: 30_000 })
+  await page.waitForFunction(
+    () =>
+      ((
+        globalThis as unknown as {
+          document: { querySelector(s: string): { currentTime: number } | null }
+        }
+      ).document.querySelector('[data-testid=player-video]')?.currentTime ?? 0) > 2,
+    undefined,
+    { timeout: 60_000 }
+  )
+  const samples: number[] = []
+  const until = Date.now() + SAMPLE_SECONDS * 1000
+  while (Date.now() < until) {
+    const d = await page.evaluate(readDelay)
+    if (d !== null) samples.push(d / 1000)
+    await page.waitForTimeout(250)
+  }
+  await page.evaluate(() => (globalThis as unknown as { __glass: { stop(): void } }).__glass.stop())
+  await page.getByTestId('live-monitor').getByRole('button', { name: 'Close' }).click()
+  const g2g = median(samples)
+  return [
+    {
+      name: 'live monitor (WebRTC): glass-to-glass',
+      value: Math.round(g2g * 100) / 100,
+      unit: 's',
+      reference: { name: 'goal', value: 0.5, unit: 's' },
+      note:
+        `median of ${samples.length} frames read off the monitor over ${SAMPLE_SECONDS} s ` +
+        `(p95 ${percentile(samples, 95).toFixed(2)} s); 720p30 canvas sent by WHIP from the page ` +
+        `(Chromium's H.264), the studio's werift peer, WHEP to the monitor; same bar code as the HLS row`
+    },
+    {
+      name: 'go live (WebRTC): call -> first frame at the studio',
+      value: Math.round(firstFrameS * 100) / 100,
+      unit: 's',
+      reference: { name: 'goal', value: 1, unit: 's' },
+      note:
+        'from the page starting its offer until the studio reports the stream active (its relay ' +
+        "ffmpeg took the first keyframe and published it to the studio's RTMP ingest)"
+    }
+  ]
+}

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core'
 import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
 import { launchChromium } from '../../tests/helpers/browser'
 import { startWebShell, type TestWebShell } from '../../tests/helpers/web-shell'
-import { glassToGlassRows } from './glass'
+import { glassToGlassRows, webrtcGlassRows } from './glass'
 import { inKeyringSession, keyringScriptMain } from './keyring-session'
 import { sceneRows } from './scenes'
 import { encoderRows } from './encoder'
@@ -264,7 +264,20 @@ export async function liveMonitorRows(): Promise<BenchRow[]> {
         profiles: [...RECOMMENDED_PROFILES],
         record: false
       })
-      return await glassToGlassRows(page, stream.id)
+      const hls = await glassToGlassRows(page, stream.id)
+      // The WebRTC rows in the same run, on a stream of the same ladder.
+      const rtc = await shell.core.createStream({
+        name: 'Glass to glass WebRTC',
+        profiles: [...RECOMMENDED_PROFILES],
+        record: false
+      })
+      const webrtc = await webrtcGlassRows(
+        page,
+        rtc.id,
+        rtc.name,
+        async () => (await shell.core.getStream(rtc.id)).isActive
+      )
+      return [...hls, ...webrtc]
     } finally {
       await close()
     }

@@ -213,7 +213,14 @@ export interface OutputSettings {
    * Absent: hardware where available. Where WebCodecs cannot encode H.264, MediaRecorder is used.
    */
   encoder?: EncoderChoice
+  /**
+   * How the page sends: RTMP through Onair's ffmpeg (the default), or Low latency (WebRTC): WHIP
+   * straight from the page, with WebRTC's own congestion control.
+   */
+  transport?: OutputTransport
 }
+
+export type OutputTransport = 'rtmp' | 'webrtc'
 
 export type EncoderChoice = 'hardware' | 'software'
 
@@ -390,6 +397,23 @@ export interface GoLiveResult {
 }
 
 /**
+ * Low latency (WebRTC): the page sends its capture straight to the service by WHIP. Main only does
+ * the signalling, so the stream key never reaches the page: it posts the page's SDP offer to the
+ * service's WHIP URL for the stream and answers the service's SDP answer.
+ */
+export interface WhipStartArgs {
+  streamId: string
+  /** The page's SDP offer (H.264 + Opus, sendonly). */
+  offer: string
+}
+
+export interface WhipStartResult {
+  runId: string
+  streamName: string
+  answer: string
+}
+
+/**
  * A broadcast that Onair did not end itself (it crashed, or was killed, while live): what the next
  * start says about it, once.
  */
@@ -528,6 +552,10 @@ export interface OnairCalls {
   pushMedia(runId: string, chunk: Uint8Array): Promise<void>
   stopLive(runId: string): Promise<void>
   retryNow(runId: string): Promise<void>
+  /** Low latency (WebRTC): posts the page's offer to the service's WHIP URL; one run at a time. */
+  whipStart(args: WhipStartArgs): Promise<WhipStartResult>
+  /** Ends the WHIP session (DELETE on its Location). */
+  whipStop(runId: string): Promise<void>
   liveStatus(): Promise<LiveStateEvent | null>
   /** A broadcast cut off by a crash or a kill of Onair, found at this start; null when there is none. */
   /**
@@ -661,6 +689,8 @@ export const CALL_NAMES = [
   'pushMedia',
   'stopLive',
   'retryNow',
+  'whipStart',
+  'whipStop',
   'liveStatus',
   'cutOffNotice',
   'dismissCutOffNotice',

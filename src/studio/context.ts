@@ -7,6 +7,7 @@ import { HttpError } from './validate'
 import type { ViewerSessions } from './viewers'
 import type { Clips } from './clips'
 import type { Webhooks } from './webhooks'
+import type { WebRtcHub } from './webrtc/hub'
 
 export interface LiveControl {
   /**
@@ -40,6 +41,8 @@ export interface StudioContext {
   clips: Clips
   /** Webhook delivery (the log's resend sends through it). */
   webhooks: Webhooks
+  /** WHIP/WHEP sessions (/webrtc/...). */
+  webrtc?: WebRtcHub
   log: (line: string) => void
 }
 

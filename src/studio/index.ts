@@ -14,6 +14,7 @@ import { LiveManager } from './live'
 import { listen } from '../node/http'
 import { createApiServer } from './server'
 import { Webhooks, type WebhooksOptions } from './webhooks'
+import { WebRtcHub } from './webrtc/hub'
 
 export interface StudioOptions {
   dataDir: string
@@ -39,6 +40,8 @@ export interface RunningStudio {
   stop(): Promise<void>
   stopIngest(): Promise<void>
   startIngest(): Promise<void>
+  /** WHIP sessions and WHEP viewers open now. */
+  webrtcCounts?(): { publishers: number; viewers: number }
 }
 
 /** A start failure with a cause people can act on; `code` is EADDRINUSE, EACCES... when known. */
@@ -125,6 +128,14 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     log,
     liveSession: (streamId) => openSessionOf(db, streamId)
   })
+  const webrtc = new WebRtcHub({
+    host,
+    ffmpeg,
+    log,
+    authorize: (key) => live.authorize(key),
+    rtmpPublishing: (key) => ingest.isPublishing(key),
+    rtmpUrl: (key) => `${rtmpUrl()}/${key}`
+  })
   const ctx: StudioContext = {
     db,
     dataDir,
@@ -134,6 +145,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     viewers: new ViewerSessions(),
     clips,
     webhooks,
+    webrtc,
     log
   }
   const server = createApiServer(ctx)
@@ -164,6 +176,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     dataDir,
     stop: () =>
       (stopped ??= (async () => {
+        // WHIP publishers first, in order: their relays unpublish cleanly, so sessions end at once.
+        await webrtc.stopAll()
         await ingest.stop()
         // Clips being cut take what the session has now, before a run's media is finalized.
         await clips.close()
@@ -177,6 +191,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
         db.close()
       })()),
     stopIngest: () => ingest.stop(),
+    webrtcCounts: () => webrtc.counts(),
     startIngest: async () => {
       await ingest.start(rtmpPort)
     }

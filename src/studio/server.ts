@@ -10,6 +10,7 @@ import { sessionRoutes } from './routes/sessions'
 import { streamRoutes, streamTargetRoutes } from './routes/streams'
 import { viewRoutes } from './routes/views'
 import { webhookRoutes } from './routes/webhooks'
+import { webrtcRoutes } from './routes/webrtc'
 
 export function createApiServer(ctx: StudioContext): Server {
   const router = new Router()
@@ -22,6 +23,7 @@ export function createApiServer(ctx: StudioContext): Server {
   clipRoutes(router, ctx)
   webhookRoutes(router, ctx)
   mediaRoutes(router, ctx)
+  if (ctx.webrtc) webrtcRoutes(router, ctx, ctx.webrtc)
   const server = createServer((req, res) => {
     router.handle(req, res, ctx.log).catch((err: Error) => {
       ctx.log(`studio: request failed: ${err.message}`)

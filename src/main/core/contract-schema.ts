@@ -81,7 +81,8 @@ const output = z
     videoBitrateKbps: z.number().int().min(100).max(50_000),
     audioBitrateKbps: z.number().int().min(32).max(512),
     keyframeIntervalSec: z.number().min(0.5).max(10),
-    encoder: z.enum(['hardware', 'software']).optional()
+    encoder: z.enum(['hardware', 'software']).optional(),
+    transport: z.enum(['rtmp', 'webrtc']).optional()
   })
   .strict()
 
@@ -292,6 +293,9 @@ export const CALL_ARGS = {
   pushMedia: z.tuple([id, z.instanceof(Uint8Array).refine((b) => b.byteLength <= MAX_CALL_BYTES)]),
   stopLive: z.tuple([id]),
   retryNow: z.tuple([id]),
+  // An SDP offer is a few KiB (Chromium's, with every codec, under 10).
+  whipStart: z.tuple([z.object({ streamId: id, offer: z.string().min(10).max(65_536) }).strict()]),
+  whipStop: z.tuple([id]),
   liveStatus: none,
   cutOffNotice: none,
   dismissCutOffNotice: z.tuple([id]),

@@ -31,6 +31,7 @@ import * as destinations from './destinations'
 import { LocalRecordings } from './local-recording/recordings'
 import { GlobalHotkeys, type GlobalShortcutLike } from './global-hotkeys'
 import { keyPlatform, readHotkeys } from '../../shared/hotkeys'
+import { WhipRuns, whipUrl } from './whip'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -150,6 +151,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     (action) => events.emit('hotkey:action', { action })
   )
   hotkeys.apply(readHotkeys(store.get().hotkeys))
+  /** Low latency (WebRTC) runs: the WHIP signalling for the page. */
+  const whip = new WhipRuns()
   /** The most viewers read per stream during Onair's last run on it (this process only). */
   const peaks = new Map<string, { runId: string; peak: number }>()
   /** Services that answered 404 for a stream's health: they have no such endpoint. */
@@ -278,6 +281,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
     async goLive(args) {
       live.assertIdle()
+      if (whip.open)
+        throw new AppFailure({
+          code: 'busy',
+          message: 'Already live by WebRTC.',
+          hint: 'Stop the broadcast first.'
+        })
       const { client, ingest } = await api()
       const stream = await client.getStream(args.streamId)
       if (!stream.streamKey)
@@ -298,6 +307,20 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     pushMedia: (runId, chunk) => live.pushMedia(runId, chunk),
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
+    async whipStart({ streamId, offer }) {
+      live.assertIdle()
+      const { client, ingest } = await api()
+      const stream = await client.getStream(streamId)
+      if (!stream.streamKey)
+        throw new AppFailure({
+          code: 'not-found',
+          message: 'This stream has no stream key to go live with.'
+        })
+      const url = whipUrl(ingest.playbackBase, stream.streamKey)
+      const r = await whip.start(streamId, url, stream.streamKey, offer)
+      return { ...r, streamName: stream.name }
+    },
+    whipStop: (runId) => whip.stop(runId),
     liveStatus: async () => live.status(),
     async viewersNow(streamId, playbackId) {
       // The peak belongs to Onair's run on this stream: a new run starts it again.

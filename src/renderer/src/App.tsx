@@ -47,7 +47,8 @@ export function App(): ReactNode {
           streamId: r.value.id,
           streamName: r.value.name,
           url: monitorUrl(r.value.playbackUrl),
-          profiles: r.value.profiles
+          profiles: r.value.profiles,
+          playbackId: r.value.playbackId
         })
     })
   const reachable = useAppReachable()

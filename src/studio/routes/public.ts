@@ -11,6 +11,8 @@ import { HttpError } from '../validate'
 
 const HLS = { hrn: 'HLS (TS)', type: 'html5/application/vnd.apple.mpegurl' }
 const MP4 = { hrn: 'MP4', type: 'html5/video/mp4' }
+/** WHEP at {base}/webrtc/{playbackId}, listed after HLS as Livepeer lists it. */
+const WEBRTC = { hrn: 'WebRTC (H264)', type: 'html5/video/h264' }
 
 export function publicRoutes(router: Router, ctx: StudioContext): void {
   router.add('GET', /^\/api\/ingest\/?$/, async () => {
@@ -34,7 +36,10 @@ export function publicRoutes(router: Router, ctx: StudioContext): void {
           meta: {
             live: stream.isActive ? 1 : 0,
             ...(stream.doc.playbackPolicy ? { playbackPolicy: stream.doc.playbackPolicy } : {}),
-            source: [{ ...HLS, url: `${base}/hls/${stream.playbackId}/index.m3u8` }]
+            source: [
+              { ...HLS, url: `${base}/hls/${stream.playbackId}/index.m3u8` },
+              { ...WEBRTC, url: `${base}/webrtc/${stream.playbackId}` }
+            ]
           }
         }
       }

@@ -4,6 +4,7 @@ import { formatDuration } from '../../lib/format'
 import { useNow } from '../../lib/use-now'
 import { ErrorNote } from '../../components/ErrorNote'
 import { EncoderLine, HealthStrip } from './HealthStrip'
+import { WebRtcHealth } from './WebRtcHealth'
 import { StreamHealthNote } from './StreamHealthNote'
 import { useLive } from './live-context'
 import { ProgramStatus } from '../scenes/ProgramStatus'
@@ -138,7 +139,10 @@ export function LiveBanner({
       {run.error && (run.state === 'reconnecting' || run.state === 'failed') && (
         <ErrorNote error={run.error as AppError} testId="live-error" />
       )}
-      {(run.state === 'live' || run.state === 'connecting') && (
+      {(run.state === 'live' || run.state === 'connecting') && live.webrtc !== null && (
+        <WebRtcHealth stats={live.webrtc} />
+      )}
+      {(run.state === 'live' || run.state === 'connecting') && live.webrtc === null && (
         <HealthStrip
           health={live.health?.runId === run.runId ? live.health : null}
           troubleSince={live.troubleSince}

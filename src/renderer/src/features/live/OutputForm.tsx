@@ -78,6 +78,25 @@ export function OutputForm({
           onChange={(e) => onChange({ ...value, videoBitrateKbps: Number(e.target.value) })}
         />
       </label>
+      <label>
+        Send by
+        <select
+          value={value.transport ?? 'rtmp'}
+          data-testid="output-transport"
+          onChange={(e) =>
+            onChange({ ...value, transport: e.target.value === 'webrtc' ? 'webrtc' : 'rtmp' })
+          }
+        >
+          <option value="rtmp">RTMP (destinations, every service)</option>
+          <option value="webrtc">Low latency (WebRTC)</option>
+        </select>
+      </label>
+      {value.transport === 'webrtc' && (
+        <p className="muted" data-testid="output-transport-note">
+          WebRTC sends straight from this page, about a second behind, and adapts its rate to the
+          upload. The service still records it and sends it on to your destinations.
+        </p>
+      )}
       <EncoderSelect value={value} onChange={onChange} support={support} />
       <p className="muted">Keyframe every {value.keyframeIntervalSec} s, no B-frames.</p>
       {issue && (

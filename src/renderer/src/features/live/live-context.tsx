@@ -16,6 +16,7 @@ import { MediaPusher, type EncoderStats, type Pusher } from './media-pusher'
 import { WebCodecsPusher, browserEncoderSupport } from './webcodecs-pusher'
 import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
+import { WhipPublisher, type WebRtcStats } from './whip-publisher'
 
 export interface Capture {
   kind: CaptureKind
@@ -38,6 +39,8 @@ export interface LiveContextValue {
   capture: Capture | null
   /** The run's encoder, as the health strip shows it; null without a run from the page. */
   encoder: EncoderStats | null
+  /** A Low latency (WebRTC) run's figures from getStats(); null otherwise. */
+  webrtc: WebRtcStats | null
   error: AppError | null
   busy: boolean
   running: boolean
@@ -60,6 +63,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   const [capture, setCaptureState] = useState<Capture | null>(null)
   const [error, setError] = useState<AppError | null>(null)
   const [encoder, setEncoder] = useState<EncoderStats | null>(null)
+  const [webrtc, setWebrtc] = useState<WebRtcStats | null>(null)
+  const whip = useRef<WhipPublisher | null>(null)
   const [busy, setBusy] = useState(false)
   const pusher = useRef<Pusher | null>(null)
   const runId = useRef<string | null>(null)
@@ -124,11 +129,62 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     setCaptureState(c)
   }, [])
 
+  // Low latency (WebRTC): the page's own peer connection; its run lives here, not in main.
+  const startWhip = useCallback(
+    async (streamId: string, output: OutputSettings, c: Capture) => {
+      if (!c.stream)
+        return setError({
+          code: 'media',
+          message: 'Low latency (WebRTC) sends a camera, screen or scene, not the test pattern.',
+          hint: 'Choose another source, or RTMP in Output.'
+        })
+      setBusy(true)
+      setHealth(null)
+      setEncoder(null)
+      setWebrtc(null)
+      const base = { runId: '', streamId, streamName: '' }
+      const p = new WhipPublisher(
+        api,
+        c.stream,
+        output,
+        (state, err) => {
+          setRun((r) => {
+            const cur = r ?? { ...base, state: 'connecting' as const }
+            if (state === 'live')
+              return { ...cur, state: 'live', liveSince: cur.liveSince ?? Date.now() }
+            if (state === 'failed') return { ...cur, state: 'failed', error: err }
+            return { ...cur, state: 'ended' }
+          })
+          if (state === 'failed') {
+            void whip.current?.stop()
+            whip.current = null
+            setWebrtc(null)
+          }
+        },
+        setWebrtc
+      )
+      whip.current = p
+      setRun({ ...base, state: 'connecting' })
+      const r = await p.start(streamId)
+      if ('code' in r) {
+        whip.current = null
+        setRun(null)
+        setError(r)
+      } else {
+        runId.current = r.runId
+        setRun((cur) => ({ ...(cur ?? { ...base, state: 'connecting' }), ...r }))
+      }
+      setBusy(false)
+    },
+    [api]
+  )
+
   const start = useCallback(
     async (streamId: string, output: OutputSettings, recordLocally = false) => {
       const c = captureRef.current
       setError(null)
       if (!c) return setError({ code: 'media', message: 'Choose a source first.' })
+      if (output.transport === 'webrtc') return startWhip(streamId, output, c)
       let mimeType: string | undefined
       let webcodecs: ReturnType<typeof chooseEncoder>
       if (c.kind !== 'test-pattern') {
@@ -186,10 +242,19 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       }
       setBusy(false)
     },
-    [api]
+    [api, startWhip]
   )
 
   const stop = useCallback(async () => {
+    if (whip.current) {
+      setBusy(true)
+      setRun((r) => (r ? { ...r, state: 'stopping' } : r))
+      await whip.current.stop()
+      whip.current = null
+      setWebrtc(null)
+      setBusy(false)
+      return
+    }
     const id = runId.current
     if (!id) return
     setBusy(true)
@@ -221,6 +286,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       troubleSince,
       capture,
       encoder,
+      webrtc,
       error,
       busy,
       running: isRunning(run?.state),
@@ -237,6 +303,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       troubleSince,
       capture,
       encoder,
+      webrtc,
       error,
       busy,
       setCapture,

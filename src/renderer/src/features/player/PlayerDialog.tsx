@@ -10,6 +10,7 @@ import type { AppError } from '../../../../shared/result'
 import { useHls, type Rendition } from './use-hls'
 import { useLive } from '../live/live-context'
 import { SessionMoments } from '../clips/SessionMoments'
+import { useWhep } from '../live/use-whep'
 
 /**
  * "360p (640×360), 800 kbps": the bitrate is the profile's own when the session says which profile
@@ -95,7 +96,15 @@ const MP4 = 'mp4'
 export type PlayerSource =
   | { kind: 'recording'; session: SessionView }
   | { kind: 'clip'; clip: ClipView }
-  | { kind: 'live'; streamId: string; streamName: string; url: string; profiles: Profile[] }
+  | {
+      kind: 'live'
+      streamId: string
+      streamName: string
+      url: string
+      profiles: Profile[]
+      /** Plays by WHEP first when the service offers it (the playback info's WebRTC source). */
+      playbackId?: string
+    }
 
 /**
  * A recording, or the live monitor, in an overlay: video, quality menu, the rendition playing now,
@@ -124,7 +133,10 @@ export function PlayerDialog({
     : source.kind === 'recording'
       ? source.session.profiles
       : []
-  const hls = useHls(video, url, { live })
+  // Live: WebRTC (WHEP) where the service offers it, HLS otherwise.
+  const whep = useWhep(video, live ? source.playbackId : undefined)
+  const byHls = !live || whep.kind === 'unavailable'
+  const hls = useHls(video, byHls ? url : '', { live })
   // Live: re-read how far behind live the picture is twice a second.
   useNow(500, live)
   // The broadcaster's pushed media clock, when this app is the one broadcasting this stream.
@@ -182,7 +194,7 @@ export function PlayerDialog({
             Muted by the browser: click for sound
           </button>
         )}
-        {hls.loading && (
+        {hls.loading && byHls && (
           <Loading label={live ? 'Waiting for the live stream…' : 'Loading recording…'} />
         )}
         {hls.error && <ErrorNote error={hls.error} onRetry={hls.retry} testId="player-error" />}
@@ -211,6 +223,18 @@ export function PlayerDialog({
                 : 'Choosing a rendition…'}
           </span>
           {live && (
+            <span
+              data-testid="monitor-transport"
+              data-transport={whep.kind === 'playing' ? 'webrtc' : byHls ? 'hls' : 'trying'}
+            >
+              {whep.kind === 'playing'
+                ? 'By WebRTC (WHEP)'
+                : whep.kind === 'trying'
+                  ? 'Trying WebRTC…'
+                  : `By HLS (${whep.why})`}
+            </span>
+          )}
+          {live && byHls && (
             <span data-testid="live-latency" data-seconds={behind ?? ''}>
               {behind === null ? 'Live' : `Live · ${behind.toFixed(1)} s behind`}
             </span>

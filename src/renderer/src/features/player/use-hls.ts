@@ -102,7 +102,8 @@ export function useHls(
 
   useEffect(() => {
     const el = video.current
-    if (!el) return
+    // No URL: nothing to play by HLS (the live monitor is trying WebRTC first).
+    if (!el || !url) return
     let disposed = false
     let instance: HlsInstance | null = null
     let retryTimer: ReturnType<typeof setTimeout> | undefined

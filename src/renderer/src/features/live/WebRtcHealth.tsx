@@ -1,0 +1,39 @@
+// The health strip of a Low latency (WebRTC) run: what getStats() says the page sends, what the
+// congestion controller thinks the link carries, and why the encoder holds back, if it does.
+import type { ReactNode } from 'react'
+import type { WebRtcStats } from './whip-publisher'
+
+const LIMITS: Record<string, string> = {
+  bandwidth: 'the upload (WebRTC lowered the quality to stay live)',
+  cpu: 'this computer (the encoder cannot keep up)',
+  other: 'the browser'
+}
+
+export function WebRtcHealth({ stats }: { stats: WebRtcStats | null }): ReactNode {
+  if (!stats) return <p className="muted">WebRTC: connecting…</p>
+  const mbps = (kbps: number): string => (kbps / 1000).toFixed(1)
+  const limited = LIMITS[stats.limitation]
+  return (
+    <div className="health" data-testid="webrtc-health" role="status">
+      <span data-testid="webrtc-out" data-kbps={stats.outKbps}>
+        WebRTC {mbps(stats.outKbps)} Mbps out
+      </span>
+      {stats.availableKbps !== undefined && (
+        <span data-testid="webrtc-available" data-kbps={stats.availableKbps}>
+          {' '}
+          · link carries about {mbps(stats.availableKbps)} Mbps
+        </span>
+      )}
+      <span> · {stats.fps} fps</span>
+      {stats.width && stats.height ? (
+        <span>
+          {' '}
+          · {stats.width}×{stats.height}
+        </span>
+      ) : null}
+      <span data-testid="webrtc-limited" data-reason={stats.limitation}>
+        {limited ? ` · limited by ${limited}` : ''}
+      </span>
+    </div>
+  )
+}

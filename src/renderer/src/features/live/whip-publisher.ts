@@ -1,0 +1,175 @@
+// Low latency (WebRTC): the page sends its capture (camera, screen or scene) straight to the service
+// by WHIP. No ffmpeg on this path: the browser encodes H.264 (constrained baseline, packetization
+// mode 1, what the studio copies into RTMP and HLS) and Opus, and WebRTC's own congestion control
+// sets the rate. Main posts the offer (the WHIP URL carries the stream key, which the page never
+// holds) and DELETEs the session at the end.
+import type { OnairApi, OutputSettings } from '../../../../shared/contract'
+import type { AppError } from '../../../../shared/result'
+
+/** The H.264 the studio takes first, then the other packetization-mode 1 profiles. */
+export function preferH264<C extends { mimeType: string; sdpFmtpLine?: string }>(
+  codecs: readonly C[]
+): C[] {
+  const rank = (c: C): number => {
+    if (!/^video\/h264$/i.test(c.mimeType)) return 9
+    const f = c.sdpFmtpLine ?? ''
+    if (!/packetization-mode=1/.test(f)) return 8
+    if (/profile-level-id=42e0/i.test(f)) return 0
+    if (/profile-level-id=42/i.test(f)) return 1
+    return 2
+  }
+  return codecs.filter((c) => rank(c) < 8).sort((a, b) => rank(a) - rank(b))
+}
+
+/** What the health strip shows of a WebRTC run, from RTCPeerConnection.getStats(). */
+export interface WebRtcStats {
+  /** Video bitrate leaving the page over the last reading, kbit/s. */
+  outKbps: number
+  /** The congestion controller's estimate of what the link carries, kbit/s (absent until known). */
+  availableKbps?: number
+  /** Why the encoder sends less than asked: 'bandwidth', 'cpu', 'other' or 'none'. */
+  limitation: string
+  fps: number
+  width?: number
+  height?: number
+}
+
+interface Sample {
+  bytes: number
+  at: number
+}
+
+/** Reads one stats report: the outbound video and the selected candidate pair. */
+export function readStats(
+  report: RTCStatsReport,
+  prev?: Sample
+): { stats: WebRtcStats; sample: Sample } {
+  let bytes = 0
+  let at = 0
+  let limitation = 'none'
+  let fps = 0
+  let width: number | undefined
+  let height: number | undefined
+  let availableKbps: number | undefined
+  report.forEach((s: Record<string, unknown>) => {
+    if (s.type === 'outbound-rtp' && s.kind === 'video') {
+      bytes += Number(s.bytesSent ?? 0)
+      at = Number(s.timestamp ?? 0)
+      limitation = String(s.qualityLimitationReason ?? 'none')
+      fps = Number(s.framesPerSecond ?? 0)
+      width = s.frameWidth as number | undefined
+      height = s.frameHeight as number | undefined
+    }
+    if (s.type === 'candidate-pair' && s.nominated && s.availableOutgoingBitrate !== undefined)
+      availableKbps = Math.round(Number(s.availableOutgoingBitrate) / 1000)
+  })
+  const sample = { bytes, at }
+  const outKbps = prev && at > prev.at ? Math.round(((bytes - prev.bytes) * 8) / (at - prev.at)) : 0
+  return {
+    stats: { outKbps, availableKbps, limitation, fps: Math.round(fps), width, height },
+    sample
+  }
+}
+
+export type WhipState = 'connecting' | 'live' | 'failed' | 'ended'
+
+export class WhipPublisher {
+  private pc: RTCPeerConnection | null = null
+  private runId: string | null = null
+  private timer: ReturnType<typeof setInterval> | null = null
+  private last?: Sample
+
+  constructor(
+    private readonly api: OnairApi,
+    private readonly stream: MediaStream,
+    private readonly output: OutputSettings,
+    private readonly onState: (s: WhipState, error?: AppError) => void,
+    private readonly onStats: (s: WebRtcStats) => void
+  ) {}
+
+  get id(): string | null {
+    return this.runId
+  }
+
+  /** Offers, lets main post it by WHIP, and applies the answer. Resolves with the run and stream. */
+  async start(streamId: string): Promise<{ runId: string; streamName: string } | AppError> {
+    const pc = new RTCPeerConnection({ bundlePolicy: 'max-bundle' })
+    this.pc = pc
+    for (const track of this.stream.getTracks()) {
+      const t = pc.addTransceiver(track, { direction: 'sendonly', streams: [this.stream] })
+      if (track.kind === 'video') {
+        const caps = RTCRtpSender.getCapabilities('video')?.codecs ?? []
+        const h264 = preferH264(caps)
+        if (h264.length === 0) {
+          pc.close()
+          return {
+            code: 'media',
+            message: 'This system cannot send H.264 by WebRTC.',
+            hint: 'Choose RTMP in Output.'
+          }
+        }
+        t.setCodecPreferences(h264)
+        const p = t.sender.getParameters()
+        p.encodings = [
+          { maxBitrate: this.output.videoBitrateKbps * 1000, maxFramerate: this.output.fps }
+        ]
+        p.degradationPreference = 'maintain-framerate'
+        await t.sender.setParameters(p).catch(() => undefined)
+      }
+    }
+    await pc.setLocalDescription(await pc.createOffer())
+    await gathered(pc)
+    const r = await this.api.whipStart({ streamId, offer: pc.localDescription!.sdp })
+    if (!r.ok) {
+      pc.close()
+      this.pc = null
+      return r.error
+    }
+    this.runId = r.value.runId
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'connected') this.onState('live')
+      if (pc.connectionState === 'failed')
+        this.onState('failed', {
+          code: 'network',
+          message: 'The WebRTC connection to the service failed.',
+          hint: 'Go live again, or choose RTMP in Output.'
+        })
+    }
+    await pc.setRemoteDescription({ type: 'answer', sdp: r.value.answer })
+    this.timer = setInterval(() => void this.sample(), 1000)
+    return { runId: r.value.runId, streamName: r.value.streamName }
+  }
+
+  private async sample(): Promise<void> {
+    if (!this.pc) return
+    const { stats, sample } = readStats(await this.pc.getStats(), this.last)
+    this.last = sample
+    this.onStats(stats)
+  }
+
+  /** DELETE the session, then close the peer (the service ends the session in order). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    const id = this.runId
+    this.runId = null
+    if (id) await this.api.whipStop(id)
+    this.pc?.close()
+    this.pc = null
+    this.onState('ended')
+  }
+}
+
+/** ICE gathering done (no trickle), at most 2 s: host candidates are enough on one machine. */
+function gathered(pc: RTCPeerConnection): Promise<void> {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve()
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, 2000)
+    pc.addEventListener('icegatheringstatechange', () => {
+      if (pc.iceGatheringState === 'complete') {
+        clearTimeout(t)
+        resolve()
+      }
+    })
+  })
+}

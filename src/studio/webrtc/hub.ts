@@ -1,0 +1,309 @@
+// WebRTC in and out of the local studio, on werift (no DTLS or SRTP of our own).
+//
+// WHIP (publish): one session per stream key. Its RTP goes to a relay ffmpeg (relay.ts) that
+// publishes to the studio's own RTMP ingest, so the session, recording, ladder and destinations are
+// those of an RTMP publish. DELETE ends it in order (the session ends at once); ICE failure, a
+// connection that never comes up, or a relay that ends drops it (the resume window applies).
+//
+// WHEP (play): one peer per viewer of a stream that is published by WHIP; the publisher's RTP is sent
+// on as it comes (no decode), and the publisher is asked for a keyframe (PLI) when a viewer joins or
+// when a viewer asks for one.
+import { randomBytes } from 'node:crypto'
+import {
+  RTCDtlsTransport,
+  type RTCPeerConnection,
+  type RTCRtpTransceiver,
+  type RtpPacket
+} from 'werift'
+import { answer, makePeer, transceiversOf } from './peer'
+import { Relay } from './relay'
+
+/** A peer that has not connected this long after the answer is given up. */
+export const CONNECT_TIMEOUT_MS = 15_000
+/** A peer 'disconnected' this long (no ICE consent) is given up. */
+export const DISCONNECTED_MS = 5_000
+/** Keyframe requests while the relay waits for its first keyframe. */
+const PLI_WHILE_STARTING_MS = 500
+/** Viewers per stream: the studio is for one machine. */
+export const MAX_VIEWERS = 20
+
+export class WebRtcError extends Error {
+  constructor(
+    readonly status: number,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+export interface HubDeps {
+  host: string
+  ffmpeg: string
+  log: (line: string) => void
+  /** null = the key may publish; otherwise why not (unknown, deleted, suspended). */
+  authorize(streamKey: string): string | null
+  /** An RTMP publisher holds the key now. */
+  rtmpPublishing(streamKey: string): boolean
+  /** The studio's own ingest URL for the key (rtmp://127.0.0.1:P/live/KEY). */
+  rtmpUrl(streamKey: string): string
+}
+
+type Kind = 'video' | 'audio'
+
+interface Peer {
+  id: string
+  pc: RTCPeerConnection
+  closed: boolean
+  timers: Set<NodeJS.Timeout>
+}
+
+interface Publisher extends Peer {
+  streamKey: string
+  relay?: Relay
+  flowing: boolean
+  /** The publisher's incoming transceivers (for PLI) and the SSRC of its video. */
+  video?: RTCRtpTransceiver
+  videoSsrc?: number
+  viewers: Set<Viewer>
+  /** Subscribers of each kind's RTP (viewers), as serialized packets. */
+  listeners: Record<Kind, Set<(packet: Buffer) => void>>
+}
+
+interface Viewer extends Peer {
+  source: Publisher
+  /** Stops taking the publisher's RTP. */
+  detach?: () => void
+}
+
+const newId = (): string => randomBytes(16).toString('hex')
+
+export class WebRtcHub {
+  private readonly publishers = new Map<string, Publisher>()
+  private readonly byKey = new Map<string, Publisher>()
+  private readonly viewers = new Map<string, Viewer>()
+
+  constructor(private readonly d: HubDeps) {
+    // werift makes one DTLS certificate per process, on the first peer: make it now, so the first
+    // WHIP offer is not answered half a second late.
+    void RTCDtlsTransport.SetupCertificate().catch(() => undefined)
+  }
+
+  /** A WHIP session holds the key now. */
+  publishing(streamKey: string): boolean {
+    return this.byKey.has(streamKey)
+  }
+
+  /** WHIP: answers the offer and starts the relay. Returns the answer and the session's id. */
+  async publish(streamKey: string, offer: string): Promise<{ id: string; answer: string }> {
+    const why = this.d.authorize(streamKey)
+    if (why) throw new WebRtcError(why === 'unknown stream key' ? 404 : 403, why)
+    if (this.byKey.has(streamKey) || this.d.rtmpPublishing(streamKey))
+      throw new WebRtcError(409, 'the stream already has a publisher')
+    const pc = makePeer(this.d.host)
+    const p: Publisher = {
+      id: newId(),
+      pc,
+      closed: false,
+      timers: new Set(),
+      streamKey,
+      flowing: false,
+      viewers: new Set(),
+      listeners: { video: new Set(), audio: new Set() }
+    }
+    // Held from here, so a second offer for the key while this one is answered is refused.
+    this.byKey.set(streamKey, p)
+    this.publishers.set(p.id, p)
+    try {
+      const a = await answer(pc, offer)
+      if ('error' in a) throw new WebRtcError(400, a.error)
+      const { video, audio } = transceiversOf(pc)
+      p.video = video
+      p.relay = await Relay.start({
+        ffmpeg: this.d.ffmpeg,
+        rtmpUrl: this.d.rtmpUrl(streamKey),
+        video: video?.codecs[0],
+        audio: audio?.codecs[0],
+        secrets: [streamKey],
+        log: this.d.log,
+        onFlowing: () => {
+          p.flowing = true
+          this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)} is live on the ingest`)
+        },
+        onEnd: () => void this.endPublisher(p, false, 'the relay ended')
+      })
+      this.wire(p, video, 'video')
+      this.wire(p, audio, 'audio')
+      this.watch(p, () => void this.endPublisher(p, false, 'the connection failed'))
+      this.askKeyframesWhileStarting(p)
+      this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)} answered on live/****`)
+      return { id: p.id, answer: a.sdp }
+    } catch (err) {
+      await this.endPublisher(p, false, 'the offer was refused')
+      throw err
+    }
+  }
+
+  /** WHIP DELETE: ends the session in order (the ingest sees a clean unpublish). */
+  async unpublish(id: string): Promise<boolean> {
+    const p = this.publishers.get(id)
+    if (!p) return false
+    await this.endPublisher(p, true, 'the publisher ended it')
+    return true
+  }
+
+  /** WHEP: a viewer of the stream published by WHIP under this key. */
+  async play(streamKey: string, offer: string): Promise<{ id: string; answer: string }> {
+    const source = this.byKey.get(streamKey)
+    if (!source || source.closed)
+      throw new WebRtcError(
+        404,
+        'the stream is not being published by WebRTC (WHIP) now: play its HLS instead'
+      )
+    if (source.viewers.size >= MAX_VIEWERS)
+      throw new WebRtcError(503, `at most ${MAX_VIEWERS} WebRTC viewers per stream`)
+    const pc = makePeer(this.d.host)
+    const v: Viewer = { id: newId(), pc, closed: false, timers: new Set(), source }
+    this.viewers.set(v.id, v)
+    source.viewers.add(v)
+    try {
+      const a = await answer(pc, offer, true)
+      if ('error' in a) throw new WebRtcError(400, a.error)
+      const { video, audio } = transceiversOf(pc)
+      const unsubscribe: (() => void)[] = []
+      const feed = (t: RTCRtpTransceiver | undefined, kind: Kind): void => {
+        if (!t) return
+        const send = (packet: Buffer): void => void t.sender.sendRtp(packet).catch(() => undefined)
+        source.listeners[kind].add(send)
+        unsubscribe.push(() => source.listeners[kind].delete(send))
+      }
+      feed(video, 'video')
+      feed(audio, 'audio')
+      // A viewer's own keyframe request goes on to the publisher.
+      video?.sender.onPictureLossIndication.subscribe(() => this.keyframe(source))
+      this.watch(
+        v,
+        () => void this.endViewer(v, 'the connection failed'),
+        () => {
+          // A new viewer starts on a keyframe: ask the publisher for one as soon as it can decode.
+          this.keyframe(source)
+        }
+      )
+      v.detach = () => unsubscribe.forEach((u) => u())
+      this.d.log(`webrtc: WHEP viewer ${v.id.slice(0, 8)} answered`)
+      return { id: v.id, answer: a.sdp }
+    } catch (err) {
+      await this.endViewer(v, 'the offer was refused')
+      throw err
+    }
+  }
+
+  /** WHEP DELETE. */
+  async stopPlaying(id: string): Promise<boolean> {
+    const v = this.viewers.get(id)
+    if (!v) return false
+    await this.endViewer(v, 'the viewer ended it')
+    return true
+  }
+
+  /** Ends every session (the studio stops): publishers in order, so their sessions end at once. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.viewers.values()].map((v) => this.endViewer(v, 'the studio stops')))
+    await Promise.all(
+      [...this.publishers.values()].map((p) => this.endPublisher(p, true, 'the studio stops'))
+    )
+  }
+
+  /** Sessions open now (tests and logs). */
+  counts(): { publishers: number; viewers: number } {
+    return { publishers: this.publishers.size, viewers: this.viewers.size }
+  }
+
+  private wire(p: Publisher, t: RTCRtpTransceiver | undefined, kind: Kind): void {
+    // The receiver's track exists once the offer is set (werift raises its track event then).
+    const track = t?.receiver.track
+    if (!track) return
+    track.onReceiveRtp.subscribe((rtp: RtpPacket) => {
+      if (kind === 'video') p.videoSsrc ??= rtp.header.ssrc
+      const packet = rtp.serialize()
+      p.relay?.send(kind, packet)
+      for (const l of p.listeners[kind]) l(packet)
+    })
+  }
+
+  private keyframe(p: Publisher): void {
+    if (p.closed || !p.video || p.videoSsrc === undefined) return
+    p.video.receiver.sendRtcpPLI(p.videoSsrc).catch(() => undefined)
+  }
+
+  private askKeyframesWhileStarting(p: Publisher): void {
+    const t = setInterval(() => {
+      if (p.flowing || p.closed) {
+        clearInterval(t)
+        p.timers.delete(t)
+        return
+      }
+      this.keyframe(p)
+    }, PLI_WHILE_STARTING_MS)
+    p.timers.add(t)
+  }
+
+  /** Connect timeout, ICE failure, a long 'disconnected': `lost` ends the peer. */
+  private watch(peer: Peer, lost: () => void, connected?: () => void): void {
+    const arm = (ms: number): NodeJS.Timeout => {
+      const t = setTimeout(() => {
+        peer.timers.delete(t)
+        lost()
+      }, ms)
+      peer.timers.add(t)
+      return t
+    }
+    let pending: NodeJS.Timeout | undefined = arm(CONNECT_TIMEOUT_MS)
+    const clear = (): void => {
+      if (pending) {
+        clearTimeout(pending)
+        peer.timers.delete(pending)
+      }
+      pending = undefined
+    }
+    peer.pc.connectionStateChange.subscribe((s) => {
+      if (peer.closed) return
+      if (s === 'connected') {
+        clear()
+        connected?.()
+      } else if (s === 'disconnected') {
+        clear()
+        pending = arm(DISCONNECTED_MS)
+      } else if (s === 'failed') {
+        clear()
+        lost()
+      }
+    })
+  }
+
+  private async endPublisher(p: Publisher, clean: boolean, why: string): Promise<void> {
+    if (p.closed) return
+    p.closed = true
+    for (const t of p.timers) clearTimeout(t)
+    p.timers.clear()
+    this.publishers.delete(p.id)
+    if (this.byKey.get(p.streamKey) === p) this.byKey.delete(p.streamKey)
+    this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)} ended: ${why}`)
+    await Promise.all([...p.viewers].map((v) => this.endViewer(v, 'the publisher left')))
+    // The relay first, while RTP still arrives: ffmpeg reads its 'q' between packets, then
+    // unpublishes in order (a clean end finalizes the session at once).
+    await p.relay?.stop(clean)
+    await p.pc.close().catch(() => undefined)
+  }
+
+  private async endViewer(v: Viewer, why: string): Promise<void> {
+    if (v.closed) return
+    v.closed = true
+    for (const t of v.timers) clearTimeout(t)
+    v.timers.clear()
+    this.viewers.delete(v.id)
+    v.source.viewers.delete(v)
+    v.detach?.()
+    this.d.log(`webrtc: WHEP viewer ${v.id.slice(0, 8)} ended: ${why}`)
+    await v.pc.close().catch(() => undefined)
+  }
+}
