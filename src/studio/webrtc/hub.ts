@@ -22,8 +22,11 @@ import { Relay } from './relay'
 export const CONNECT_TIMEOUT_MS = 15_000
 /** A peer 'disconnected' this long (no ICE consent) is given up. */
 export const DISCONNECTED_MS = 5_000
-/** Keyframe requests while the relay waits for its first keyframe. */
-const PLI_WHILE_STARTING_MS = 500
+/**
+ * Keyframe requests while the relay waits for its first keyframe. The first one goes with the first
+ * packet of video: the sender's opening keyframe often comes before the relay's ffmpeg reads its port.
+ */
+const PLI_WHILE_STARTING_MS = 250
 /** Viewers per stream: the studio is for one machine. */
 export const MAX_VIEWERS = 20
 
@@ -223,7 +226,10 @@ export class WebRtcHub {
     const track = t?.receiver.track
     if (!track) return
     track.onReceiveRtp.subscribe((rtp: RtpPacket) => {
-      if (kind === 'video') p.videoSsrc ??= rtp.header.ssrc
+      if (kind === 'video' && p.videoSsrc === undefined) {
+        p.videoSsrc = rtp.header.ssrc
+        if (!p.flowing) this.keyframe(p)
+      }
       const packet = rtp.serialize()
       p.relay?.send(kind, packet)
       for (const l of p.listeners[kind]) l(packet)

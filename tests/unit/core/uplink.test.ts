@@ -118,6 +118,41 @@ describe('media feed: the queue between the encoder and the socket', () => {
     expect(feed.feedStats().drops).toBe(1)
   })
 
+  it('the catch-up when the output starts is no backlog: nothing from before the first report is dropped', async () => {
+    const sink = new SlowSink()
+    let keyframeAsks = 0
+    let t = 0
+    const feed = new MediaFeed({ onDrop: () => keyframeAsks++, now: () => t })
+    feed.attach(sink)
+    await feed.push(streamHeader())
+    // ffmpeg probes its input and connects for 1.2 s, taking nothing, while 2 s of media arrive.
+    for (let i = 0; i < 20; i++) await feed.push(clusterAt(i, 10, 4000))
+    t += 1200
+    feed.noteSent(100_000)
+    await feed.push(clusterAt(20, 10, 4000))
+    expect(keyframeAsks).toBe(0)
+    // A free link swallows it: all of it goes out, the first keyframe interval included.
+    for (let n = 0; n < 20; n++) await sink.take()
+    expect(sink.clusterTimes().slice(0, 21)).toEqual(Array.from({ length: 21 }, (_, i) => i * 100))
+    expect(feed.feedStats().drops).toBe(0)
+  })
+
+  it('the catch-up is judged from the first report on: a link that stays blocked past it drops', async () => {
+    const sink = new SlowSink()
+    let keyframeAsks = 0
+    let t = 0
+    const feed = new MediaFeed({ onDrop: () => keyframeAsks++, now: () => t })
+    feed.attach(sink)
+    await feed.push(streamHeader())
+    for (let i = 0; i < 20; i++) await feed.push(clusterAt(i, 10, 4000))
+    t += 1200
+    feed.noteSent(100_000)
+    expect(keyframeAsks).toBe(0)
+    t += BLOCKED_FOR_MS
+    await feed.push(clusterAt(20, 10, 4000))
+    expect(keyframeAsks).toBe(1)
+  })
+
   it('ends stdin only once the queue has gone, so a stop loses no queued media', async () => {
     const sink = new SlowSink()
     const feed = new MediaFeed()

@@ -139,6 +139,11 @@ export class MediaFeed {
   /** ffmpeg's progress: media time sent out by this attempt (µs since its start). */
   noteSent(outTimeUs: number): void {
     if (!this.feeding || outTimeUs <= 0) return
+    // The first report: the output has only now started (ffmpeg probed its input and connected
+    // meanwhile, taking nothing). What piled up before it is a catch-up, not a backlog: the blocked
+    // clock starts now, so a link that is free swallows it (measured: judged from the earlier clock,
+    // every broadcast lost its first keyframe interval, and the monitor's delay was 2 s too high).
+    if (this.sentMs === undefined && this.blockedSince !== undefined) this.blockedSince = this.now()
     this.sentMs = outTimeUs / 1000
     this.sentAt = this.now()
     this.judge()
