@@ -51,7 +51,6 @@ export class WebCodecsPusher implements Pusher {
   private mux: LiveMux | undefined
   private video: VideoEncoder | undefined
   private audio: AudioEncoder | undefined
-  private readers: ReadableStreamDefaultReader<VideoFrame | AudioData>[] = []
   private loops: Promise<void>[] = []
   private tracks: MediaStreamTrack[] = []
   private muxChain: Promise<void> = Promise.resolve()
@@ -174,7 +173,6 @@ export class WebCodecsPusher implements Pusher {
     each: (item: T) => void
   ): Promise<void> {
     const reader = new MediaStreamTrackProcessor<T>({ track }).readable.getReader()
-    this.readers.push(reader as ReadableStreamDefaultReader<VideoFrame | AudioData>)
     for (;;) {
       const r = await reader.read().catch(() => ({ done: true as const, value: undefined }))
       if (r.done) return
@@ -447,15 +445,16 @@ export class WebCodecsPusher implements Pusher {
     if (this.stopped || this.failed) return
     this.stopped = true
     for (const t of this.tracks) t.stop()
-    // The loops end once their streams have handed over what was queued; a stream that never
-    // closes is cancelled after READ_END_MS rather than holding the stop.
+    // The loops end once their streams have handed over what was queued; the stop waits for them at
+    // most READ_END_MS. Their streams are never cancelled: a cancel drops the frames still queued
+    // without closing them (Chromium warns of each one garbage-collected), while the stopped tracks
+    // end the streams after those frames, which a loop still running reads and closes.
     let guard: ReturnType<typeof setTimeout> | undefined
     await Promise.race([
       Promise.all(this.loops),
       new Promise<void>((resolve) => (guard = setTimeout(resolve, READ_END_MS)))
     ])
     clearTimeout(guard)
-    for (const r of this.readers) void r.cancel().catch(() => {})
     await Promise.all(
       [this.video, this.audio].map((enc) =>
         enc && enc.state === 'configured' ? enc.flush().catch(() => {}) : undefined
