@@ -532,8 +532,11 @@ async function startApp(
     }
   })
   let out = ''
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out = (out + c).slice(-20_000)))
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (out = (out + c).slice(-20_000)))
+  // The app's log as it echoes it (ONAIR_UPLINK_DUMP keeps it beside the samples): the broadcaster's
+  // restarts and the studio's sessions say what the samples cannot.
+  const keep = process.env.ONAIR_UPLINK_DUMP ? 2_000_000 : 20_000
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out = (out + c).slice(-keep)))
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (out = (out + c).slice(-keep)))
   const url = await new Promise<string>((res, rej) => {
     const check = (): void => {
       const m = /ONAIR_WEB_READY (\{.*\})/.exec(out)
@@ -740,6 +743,8 @@ export async function measureUplink(
         process.env.ONAIR_UPLINK_DUMP,
         JSON.stringify({ liveAt, ticks: m.ticks, segments: m.segments, probes: m.probes, phases })
       )
+    if (process.env.ONAIR_UPLINK_DUMP)
+      writeFileSync(`${process.env.ONAIR_UPLINK_DUMP}.log`, app.log())
     const rssEnd = { main: rssMB(app.child.pid), renderer: rssMB(rendererOf(marker)) }
     return {
       baseline,

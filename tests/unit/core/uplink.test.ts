@@ -16,7 +16,7 @@ import {
   UplinkController,
   uplinkShortfall
 } from '../../../src/main/core/broadcast/uplink'
-import { cluster, streamHeader } from '../../helpers/matroska-writer'
+import { block, cluster, open, streamHeader, uint } from '../../helpers/matroska-writer'
 
 /** A stdin that takes bytes only when told to, like a pipe to an ffmpeg blocked on its socket. */
 class SlowSink extends Writable {
@@ -184,6 +184,67 @@ describe('media feed: the queue between the encoder and the socket', () => {
     feed.attach(second)
     await second.take()
     expect(second.clusterTimes()).toEqual([600, 700])
+  })
+  it('a drop also ends the cluster being written, between two blocks, and goes on at the next keyframe', async () => {
+    // Measured in the uplink bench: a drop that kept the cluster being written still sent up to a
+    // whole keyframe interval (2 s) over the link that could not carry it.
+    const sink = new SlowSink()
+    let t = 0
+    let asks = 0
+    const feed = new MediaFeed({ now: () => t, onDrop: () => asks++ })
+    feed.attach(sink)
+    await feed.push(streamHeader())
+    // A 2 s keyframe cluster of 60 frames, 4 KB each: the pipe takes only a few blocks of it.
+    await feed.push(cluster({ timeMs: 0, key: true, frames: 60, payload: 4000 }))
+    feed.noteSent(100_000)
+    t += BLOCKED_FOR_MS
+    await feed.push(cluster({ timeMs: 2000, key: false, frames: 3, payload: 4000 }))
+    expect(asks).toBe(1)
+    await feed.push(cluster({ timeMs: 2100, key: true, frames: 3, payload: 4000 }))
+    for (let n = 0; n < 10; n++) await sink.take()
+    const events = new MatroskaScanner().push(Buffer.concat(sink.written))
+    const blocksOf = (ms: number): number => {
+      let inIt = false
+      let n = 0
+      for (const e of events) {
+        if (e.type === 'time') inIt = e.ms === ms
+        else if (e.type === 'block' && inIt) n++
+      }
+      return n
+    }
+    // The 2 s cluster stopped a few blocks in (whole blocks only: the stream still parses), the
+    // cluster after it was dropped, and the keyframe cluster went out whole.
+    expect(blocksOf(0)).toBeGreaterThan(0)
+    expect(blocksOf(0)).toBeLessThan(20)
+    expect(sink.clusterTimes()).toEqual([0, 2100])
+    expect(blocksOf(2100)).toBe(3)
+    expect(feed.feedStats().droppedMs).toBeGreaterThan(1500)
+  })
+
+  it('a cluster with no picture in it never holds the feed while it skips to a keyframe', async () => {
+    // Measured in the uplink bench: mid-drop, the feed waited for a cluster's first video block to
+    // say key or not; a cluster of sound only never says, so nothing more went to ffmpeg and its
+    // stall timer ended the connection 20 s later.
+    const sink = new SlowSink()
+    let t = 0
+    const feed = new MediaFeed({ now: () => t })
+    feed.attach(sink)
+    const big = (i: number): Buffer => clusterAt(i, 10, 4000)
+    await feed.push(streamHeader())
+    for (let i = 0; i < 5; i++) await feed.push(big(i))
+    await sink.take()
+    feed.noteSent(500_000)
+    for (let i = 5; i < 13; i++) await feed.push(big(i))
+    t += BLOCKED_FOR_MS
+    await feed.push(big(13))
+    expect(feed.feedStats().drops).toBe(1)
+    // Sound only at 1.4 s, then pictures again, the keyframe at 2.0 s.
+    const soundOnly = Buffer.concat([open(0x1f43b675), uint(0xe7, 1400), block(2, true, 200, 0)])
+    await feed.push(soundOnly)
+    for (let i = 15; i < 25; i++) await feed.push(big(i))
+    for (let n = 0; n < 10; n++) await sink.take()
+    expect(sink.clusterTimes()).toContain(2000)
+    expect(sink.clusterTimes().slice(-3)).toEqual([2200, 2300, 2400])
   })
 })
 

@@ -5,6 +5,7 @@ import {
   LADDER_TUNING,
   RateLadder,
   bitsPerPixel,
+  admittedFps,
   buildLadder,
   chooseEncoder,
   defaultEncoderChoice,
@@ -183,5 +184,21 @@ describe('the frame rate the encoder is told', () => {
     expect(encoderFramerate(30, 29.6, 20)).toBe(30)
     expect(encoderFramerate(20, 40, 30)).toBe(20)
     expect(encoderFramerate(30, 1, 30)).toBe(5)
+  })
+
+  it('lets in at most a quarter more frames than told, so a source picking up cannot overshoot by more', () => {
+    expect(admittedFps(30, 30)).toBe(30)
+    expect(admittedFps(30, 8)).toBe(10)
+    expect(admittedFps(20, 30)).toBe(20)
+    // Told what it gets each window, the rate climbs back: from 7 fps to the rung's 30 in 7 windows.
+    let told = 7
+    let windows = 0
+    while (told < 30 && windows < 20) {
+      const given = admittedFps(30, told) // a source that could give 30
+      told = encoderFramerate(30, given, told) ?? told
+      windows++
+    }
+    expect(told).toBe(30)
+    expect(windows).toBeLessThanOrEqual(8)
   })
 })

@@ -9,8 +9,8 @@ export type ScanEvent =
   | { type: 'key'; key: boolean }
   /** The current cluster's timestamp in ms (from its Timestamp and the segment's TimestampScale). */
   | { type: 'time'; ms: number }
-  /** A SimpleBlock's media time in ms (its cluster's time plus its own offset). */
-  | { type: 'block'; ms: number }
+  /** A SimpleBlock's media time in ms (its cluster's time plus its own offset), and where it starts. */
+  | { type: 'block'; ms: number; at: number }
 
 type Ctx =
   | { kind: 'segment'; end: number }
@@ -175,7 +175,11 @@ export class MatroskaScanner {
           if (track) {
             // The block's offset from its cluster: a signed 16-bit count of TimestampScale units.
             const rel = this.win.readInt16BE(hdr + track.length)
-            events.push({ type: 'block', ms: top.ms + (rel * this.timestampScale) / 1e6 })
+            events.push({
+              type: 'block',
+              ms: top.ms + (rel * this.timestampScale) / 1e6,
+              at: this.winStart
+            })
           }
           if (track && track.value === this.videoTrack && !top.decided) {
             const flags = this.win[hdr + track.length + 2] ?? 0

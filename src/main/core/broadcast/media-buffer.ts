@@ -7,6 +7,8 @@ import { MatroskaScanner } from './matroska-scanner'
 /** One Cluster of the stream, as far as it has arrived. */
 export interface MediaUnit {
   chunks: Buffer[]
+  /** For each chunk, the time of the block it begins, if it begins one (MediaPiece.blockMs). */
+  blockMs: (number | undefined)[]
   bytes: number
   /** undefined until the cluster's first video block has been seen. */
   key: boolean | undefined
@@ -18,6 +20,11 @@ export interface MediaUnit {
 export interface MediaPiece {
   bytes: Buffer
   unit: MediaUnit | null
+  /**
+   * The media time (ms) of the SimpleBlock these bytes begin, when they begin one: the feed may cut a
+   * cluster short there (never inside a block). Pieces are split at every block's start.
+   */
+  blockMs?: number
 }
 
 export const DEFAULT_MEDIA_BUFFER_BYTES = 32 * 1024 * 1024
@@ -34,6 +41,8 @@ export class MediaBuffer {
   droppedUnits = 0
   /** The newest media time seen (ms): the latest block's, else the latest cluster's. */
   newestMs: number | undefined
+  /** The latest SimpleBlock's start (stream offset) and time: the piece that begins there says so. */
+  private blockAt: { at: number; ms: number } | undefined
 
   constructor(private readonly maxBytes = DEFAULT_MEDIA_BUFFER_BYTES) {}
 
@@ -50,22 +59,28 @@ export class MediaBuffer {
     const take = (to: number): void => {
       if (to <= cursor) return
       const piece = this.pending.subarray(cursor - this.pendingStart, to - this.pendingStart)
-      const unit = this.append(piece)
-      out.push({ bytes: piece, unit })
+      const blockMs = this.blockAt?.at === cursor ? this.blockAt.ms : undefined
+      const unit = this.append(piece, blockMs)
+      out.push(blockMs === undefined ? { bytes: piece, unit } : { bytes: piece, unit, blockMs })
       cursor = to
     }
     for (const ev of events) {
       const unit = this.units[this.units.length - 1]
       if (ev.type === 'cluster') {
         take(ev.at)
+        // A cluster that ended with no picture in it (sound only) is no place for a decoder to start:
+        // left undecided, the feed skipping to a keyframe would wait on it for ever.
+        if (unit && unit.key === undefined) unit.key = false
         this.headerDone = true
-        this.units.push({ chunks: [], bytes: 0, key: undefined, timeMs: undefined })
+        this.units.push({ chunks: [], blockMs: [], bytes: 0, key: undefined, timeMs: undefined })
       } else if (ev.type === 'key') {
         if (unit && unit.key === undefined) unit.key = ev.key
       } else if (ev.type === 'time') {
         if (unit) unit.timeMs = ev.ms
         this.newestMs = Math.max(this.newestMs ?? ev.ms, ev.ms)
       } else {
+        take(ev.at)
+        this.blockAt = { at: ev.at, ms: ev.ms }
         this.newestMs = Math.max(this.newestMs ?? ev.ms, ev.ms)
       }
     }
@@ -76,7 +91,7 @@ export class MediaBuffer {
     return out
   }
 
-  private append(piece: Buffer): MediaUnit | null {
+  private append(piece: Buffer, blockMs: number | undefined): MediaUnit | null {
     if (!this.headerDone) {
       this.header.push(piece)
       return null
@@ -84,6 +99,7 @@ export class MediaBuffer {
     const unit = this.units[this.units.length - 1]
     if (!unit) return null
     unit.chunks.push(piece)
+    unit.blockMs.push(blockMs)
     unit.bytes += piece.length
     this.total += piece.length
     return unit
@@ -99,6 +115,7 @@ export class MediaBuffer {
       // A single cluster larger than the budget cannot be kept whole: give it up as a start point.
       this.total -= only.bytes
       only.chunks = []
+      only.blockMs = []
       only.bytes = 0
       only.key = false
       this.droppedUnits++
@@ -127,7 +144,12 @@ export class MediaBuffer {
     if (i < 0) return undefined
     return [
       ...this.header.map((bytes) => ({ bytes, unit: null })),
-      ...this.units.slice(i).flatMap((unit) => unit.chunks.map((bytes) => ({ bytes, unit })))
+      ...this.units.slice(i).flatMap((unit) =>
+        unit.chunks.map((bytes, k): MediaPiece => {
+          const blockMs = unit.blockMs[k]
+          return blockMs === undefined ? { bytes, unit } : { bytes, unit, blockMs }
+        })
+      )
     ]
   }
 

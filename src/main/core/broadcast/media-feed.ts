@@ -6,8 +6,9 @@
 // queue of whole clusters, never in the page (a push is taken at once) and never in a deep pipe (only
 // PIPE_BYTES are handed to ffmpeg's stdin at a time). The queue is measured in media time: from the
 // newest media that arrived to the media ffmpeg has sent out (its progress out_time). Past dropAfterMs
-// the clusters not yet started are dropped, and so is what follows until a cluster that starts on a
-// keyframe: the viewers see a jump, never a delay that grows without bound. The page is asked for a
+// the clusters not yet started are dropped, the one being written ends at its next block, and so is
+// dropped what follows until a cluster that starts on a keyframe: the viewers see a jump, never a
+// delay that grows without bound. The page is asked for a
 // keyframe at once (onDrop) so the jump is short. The local recording is written before this (main's
 // Broadcaster), so it keeps every frame.
 import type { Writable } from 'node:stream'
@@ -56,10 +57,15 @@ export class MediaFeed {
   private ended = false
   private queue: MediaPiece[] = []
   private queueBytes = 0
-  /** The cluster being written: the rest of it follows (a cluster is never cut in two). */
+  /** The cluster being written: the rest of it follows, unless a drop cuts it (cutCurrent). */
   private current: MediaUnit | null = null
   /** Dropping until a cluster that starts on a keyframe. */
   private skipping = false
+  /**
+   * The drop also ends the cluster being written, at its next block: without it the rest of that
+   * cluster (a whole keyframe interval, 2 s by default) still went to a link that could not carry it.
+   */
+  private cutCurrent = false
   private skipFromMs: number | undefined
   /** This attempt's dropped clusters (a later attempt may start on one of them again). */
   private dropped = new WeakSet<MediaUnit>()
@@ -96,6 +102,7 @@ export class MediaFeed {
     this.queueBytes = 0
     this.current = null
     this.skipping = false
+    this.cutCurrent = false
     this.dropped = new WeakSet()
     this.baseMs = undefined
     this.sentMs = undefined
@@ -209,6 +216,7 @@ export class MediaFeed {
     this.queue = kept
     this.queueBytes = kept.reduce((n, p) => n + p.bytes.length, 0)
     this.skipping = true
+    this.cutCurrent = this.current !== null
     this.skipFromMs = firstDropped ?? this.buffer.newestMs
     this.stats.drops++
     this.o.onDrop?.()
@@ -224,6 +232,14 @@ export class MediaFeed {
         this.shift()
         continue
       }
+      if (unit && unit === this.current && this.cutCurrent && p.blockMs !== undefined) {
+        // The cluster being written ends here, between two blocks: the rest of it is dropped too.
+        this.cutCurrent = false
+        this.dropped.add(unit)
+        this.skipFromMs = Math.min(this.skipFromMs ?? p.blockMs, p.blockMs)
+        this.shift()
+        continue
+      }
       if (unit && unit !== this.current) {
         if (this.skipping) {
           // A new cluster while skipping: wait until its first video block says key or not.
@@ -234,6 +250,7 @@ export class MediaFeed {
             continue
           }
           this.skipping = false
+          this.cutCurrent = false
           if (this.skipFromMs !== undefined && unit.timeMs !== undefined)
             this.stats.droppedMs += Math.max(0, unit.timeMs - this.skipFromMs)
         }

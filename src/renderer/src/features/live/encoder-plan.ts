@@ -251,5 +251,23 @@ export function encoderFramerate(
   current: number
 ): number | undefined {
   const want = Math.max(5, Math.min(rungFps, Math.round(measuredFps)))
+  // Back to the rung's own rate whenever the source gives it: small steps below it are not worth
+  // a reconfigure, the last one up is (else it stays told a few frames short, overshooting).
+  if (want === rungFps && current < rungFps) return rungFps
   return Math.abs(want - current) / current > 0.15 ? want : undefined
+}
+
+/** How far above the told frame rate the frames let in may go (see admittedFps). */
+export const FPS_HEADROOM = 1.25
+
+/**
+ * The most frames a second let into the encoder: the rung's, and no more than a quarter above what
+ * the encoder is told. Its rate control spends bitrate / told fps on each frame, so a source that
+ * picks up (a starved page whose CPU comes back: measured here, 7 fps told and 20 given, 2.4 Mbit/s
+ * for a 0.74 target in the middle of a throttle) would overshoot by the whole ratio until the next
+ * window; let in at most a quarter more, it overshoots by at most that, and the told rate climbs a
+ * quarter a window (7 to 30 fps in about 7 windows of 2 s).
+ */
+export function admittedFps(rungFps: number, toldFps: number): number {
+  return Math.min(rungFps, toldFps * FPS_HEADROOM)
 }
