@@ -5,8 +5,8 @@
 // everything: the built app as a user runs it (`node out/main/web.js`, the web shell, with its own
 // local studio as its child), and Chromium with a fake 720p30 camera (testsrc2 with noise, y4m, so the
 // encoder has real work) and the fake microphone. The page's getUserMedia is wrapped (an init script)
-// to return a canvas that draws the camera's frames and paints the wall clock on top as a bar code
-// (glass.ts's paintClock), so the app's own path encodes and sends it: MediaRecorder, pushMedia,
+// to write the wall clock into the camera's own frames as a bar code (glass.ts's paintClock blocks,
+// into the luma), so the app's own path encodes and sends it: its encoder, pushMedia,
 // main's ffmpeg (H.264 copied), RTMP. A stream without profiles (no ladder CPU) with the default
 // output (2,500 + 128 kbit/s). The upload to the ingest's RTMP port goes through htb: steady first,
 // then 40 % of 2,628 kbit/s for THROTTLE s, restored, up to RECOVER s to get back, then 80 %.
@@ -34,7 +34,7 @@
 //
 // Where the delay builds up, sampled every second during each throttle: the qdisc's backlog (tc),
 // the send queue of the socket to the ingest (ss -tmi, unacknowledged + unsent bytes), and what the
-// page holds (MediaRecorder bytes made minus pushMedia calls answered): at the throttled rate, the
+// page holds (encoded bytes made minus pushMedia calls answered): at the throttled rate, the
 // kernel's share in seconds is its bytes / rate; what the delay has beyond kernel + page is in
 // main (its pipe to ffmpeg) and ffmpeg.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
@@ -64,7 +64,8 @@ import { median, percentile, type BenchRow } from './types'
 
 const ROOT = resolve(__dirname, '../..')
 export const TARGET_KBPS = DEFAULT_OUTPUT.videoBitrateKbps + DEFAULT_OUTPUT.audioBitrateKbps
-const TICK_MS = 250
+// 500 ms: each tick runs tc (and every fourth ss); the harness takes CPU from the app it measures.
+const TICK_MS = 500
 const WINDOW_S = 4
 const SUSTAIN_S = 4
 /** No segment for this long: the newest frame's age counts as a sample (a stall). */
@@ -195,7 +196,8 @@ const rssMB = (pid: number | undefined): number =>
 
 /**
  * The page's init script: the camera becomes a canvas with the wall clock painted on it, and the page
- * counts the bytes MediaRecorder made and the bytes pushMedia calls took (answered).
+ * counts the bytes the page's encoder made (WebCodecs chunks, or MediaRecorder's) and the bytes pushMedia
+ * calls took (answered).
  */
 const PAGE_SCRIPT = `${CLOCK_IN_PAGE}
 (() => {
@@ -211,6 +213,16 @@ const PAGE_SCRIPT = `${CLOCK_IN_PAGE}
     get() { return d.get.call(this) },
     set(fn) { d.set.call(this, fn && ((ev) => { stats.made += ev.data.size; return fn.call(this, ev) })) }
   })
+  // The page's own encoder (WebCodecs, the default): what it made is its chunks' bytes.
+  for (const name of ['VideoEncoder', 'AudioEncoder']) {
+    const Real = globalThis[name]
+    if (!Real) continue
+    globalThis[name] = class extends Real {
+      constructor(init) {
+        super({ ...init, output: (chunk, meta) => { stats.made += chunk.byteLength; return init.output(chunk, meta) } })
+      }
+    }
+  }
   const realFetch = globalThis.fetch
   globalThis.fetch = async (input, init) => {
     const r = await realFetch(input, init)
@@ -219,29 +231,57 @@ const PAGE_SCRIPT = `${CLOCK_IN_PAGE}
   }
   const md = navigator.mediaDevices
   const real = md.getUserMedia.bind(md)
+  // The clock goes into the camera's own frames (I420, as a camera gives them): the frames are read
+  // (MediaStreamTrackProcessor), copied, the bar code written into the top 40 rows of the luma (the
+  // blocks paintClock draws: 40x40 px, white = a 1 bit), and handed on (MediaStreamTrackGenerator).
+  // A copy of 1.4 MB a frame; drawing the camera's <video> into a canvas instead took the page's thread
+  // 30 ms a frame here (60% of it, measured with ONAIR_UPLINK_PROFILE), starving the app it measures.
+  // glass.ts's paintClock, drawing into a luma plane: its fillRect fills rows of bytes.
+  const paintY = (y, stride, ms) => {
+    let v = 16
+    globalThis.__clock.paint({
+      set fillStyle(c) { v = c === '#ffffff' ? 235 : 16 },
+      fillRect(x, top, w, h) { for (let row = top; row < top + h; row++) y.fill(v, row * stride + x, row * stride + x + w) }
+    }, ms)
+  }
   md.getUserMedia = async (constraints) => {
     const s = await real(constraints)
     const cam = s.getVideoTracks()[0]
     if (!cam) return s
-    const video = document.createElement('video')
-    video.muted = true
-    video.srcObject = new MediaStream([cam])
-    await video.play()
-    const canvas = document.createElement('canvas')
-    canvas.width = 1280
-    canvas.height = 720
-    const ctx = canvas.getContext('2d')
-    const draw = () => {
-      ctx.drawImage(video, 0, 0, 1280, 720)
-      globalThis.__clock.paint(ctx, Date.now())
-      stats.draws++
-    }
-    draw()
-    const timer = setInterval(draw, 1000 / 30)
-    const track = canvas.captureStream(30).getVideoTracks()[0]
-    const stop = track.stop.bind(track)
-    track.stop = () => { clearInterval(timer); cam.stop(); stop() }
-    return new MediaStream([track, ...s.getAudioTracks()])
+    const reader = new MediaStreamTrackProcessor({ track: cam }).readable.getReader()
+    const gen = new MediaStreamTrackGenerator({ kind: 'video' })
+    const writer = gen.writable.getWriter()
+    let buf
+    ;(async () => {
+      for (;;) {
+        const r = await reader.read().catch(() => ({ done: true }))
+        if (r.done) break
+        const f = r.value
+        try {
+          if (f.format !== 'I420' || f.codedWidth < 1280) {
+            await writer.write(f)
+            continue
+          }
+          // One buffer for every frame (a VideoFrame made from it copies it).
+          if (!buf || buf.length < f.allocationSize()) buf = new Uint8Array(f.allocationSize())
+          const layout = await f.copyTo(buf)
+          paintY(buf.subarray(layout[0].offset), layout[0].stride, Date.now())
+          const out = new VideoFrame(buf, {
+            format: 'I420', codedWidth: f.codedWidth, codedHeight: f.codedHeight,
+            timestamp: f.timestamp, duration: f.duration ?? undefined, layout
+          })
+          f.close()
+          stats.draws++
+          await writer.write(out)
+        } catch (e) {
+          try { f.close() } catch {}
+          break
+        }
+      }
+    })()
+    const stop = gen.stop.bind(gen)
+    gen.stop = () => { cam.stop(); stop() }
+    return new MediaStream([gen, ...s.getAudioTracks()])
   }
 })()`
 
@@ -377,7 +417,7 @@ class Monitor {
   private async sample(t: number, i: number): Promise<void> {
     const s = this.ns.stats()
     this.ticks.push({ t, sent: s.sentBytes, qdisc: s.backlogBytes, drops: s.drops })
-    if (i % 4 === 0) {
+    if (i % 2 === 0) {
       const socks = this.ns.sendersTo(this.port)
       // The app's upload: of the sockets to the port (the studio's own puller has one too), the one
       // that sent the most.
@@ -672,6 +712,17 @@ export async function measureUplink(
         `the page's encoder made ${made.kbps.toFixed(0)} kbit/s, canvas ${made.fps.toFixed(1)} fps`
     )
     log(`  steady: ${await appSays(page)}`)
+    // ONAIR_UPLINK_PROFILE=file.cpuprofile: 8 s of the page's JavaScript profile while steady (open it
+    // in Chromium's DevTools): where the page's own thread goes on this machine.
+    if (process.env.ONAIR_UPLINK_PROFILE) {
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.start')
+      await sleep(8000)
+      const { profile } = await cdp.send('Profiler.stop')
+      writeFileSync(process.env.ONAIR_UPLINK_PROFILE, JSON.stringify(profile))
+      await cdp.detach()
+    }
     const refKbps = referenceKbps(baseline.kbps)
     const renderer = rendererOf(marker)
     const rssStart = { main: rssMB(app.child.pid), renderer: rssMB(renderer) }
@@ -780,7 +831,7 @@ function whereNote(p: PhaseResult, refKbps: number): string {
   return (
     `at the throttle's end the delay was ${p.last.delay.toFixed(1)} s and the media waiting was: ` +
     `in the page ${kb(p.last.page)} (made, not yet taken by pushMedia; ${secs(p.last.page, refKbps)} of media), ` +
-    `in main ${kb(p.last.main)} (taken, not yet read by ffmpeg; ${secs(p.last.main, refKbps)}), ` +
+    `in main ${kb(p.last.main)} (taken, not read by ffmpeg: what main dropped is counted here too; ${secs(p.last.main, refKbps)}), ` +
     `in ffmpeg ~${kb(p.last.ffmpeg)} (read, not yet written to the socket; ${secs(p.last.ffmpeg, refKbps)}), ` +
     `in the kernel ${kb(kernelB)} (socket send queue ${kb(p.last.sendQ)}, qdisc ${kb(p.last.qdisc)}; ` +
     `${secs(kernelB, p.rateKbps)} at ${p.rateKbps} kbit/s); queue drops ${p.drops}; the live ` +
