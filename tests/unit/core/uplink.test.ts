@@ -221,6 +221,28 @@ describe('media feed: the queue between the encoder and the socket', () => {
     expect(feed.feedStats().droppedMs).toBeGreaterThan(1500)
   })
 
+  it("knows when its output's media time 0 was made, from arrivals: a catch-up burst does not skew it", async () => {
+    // Read from ffmpeg's output, the burst it sends as it starts put the clock up to 2 s early and the
+    // live monitor said 5.3 s behind where a painted clock measured 3.4 s.
+    let t = 1000
+    const feed = new MediaFeed({ now: () => t })
+    feed.attach(new SlowSink())
+    await feed.push(streamHeader())
+    expect(feed.outputEpoch).toBeUndefined()
+    // Clusters arrive as they are made (their last frame at +67 ms), then a stall and a burst.
+    for (let i = 0; i < 5; i++) {
+      t = 1000 + i * 100 + 67
+      await feed.push(clusterAt(i, 2))
+    }
+    t = 3000
+    for (let i = 5; i < 10; i++) await feed.push(clusterAt(i, 2))
+    expect(feed.outputEpoch).toBe(1000)
+    // A new ffmpeg starts on the newest keyframe cluster (0.8 s): its output time 0 is that media.
+    feed.detach()
+    feed.attach(new SlowSink())
+    expect(feed.outputEpoch).toBe(1800)
+  })
+
   it('a cluster with no picture in it never holds the feed while it skips to a keyframe', async () => {
     // Measured in the uplink bench: mid-drop, the feed waited for a cluster's first video block to
     // say key or not; a cluster of sound only never says, so nothing more went to ffmpeg and its

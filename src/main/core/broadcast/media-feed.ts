@@ -78,6 +78,12 @@ export class MediaFeed {
   private blockedSince: number | undefined
   private readonly dropAfterMs: number
   private stats = { droppedMs: 0, drops: 0 }
+  /**
+   * When media time 0 was made (ms since epoch): the earliest `arrival − media time` of the stream.
+   * Media cannot arrive before it is made, and the page hands it over as it encodes; a backlog waits
+   * here, after this clock, so it does not skew it.
+   */
+  private madeEpoch: number | undefined
 
   constructor(private readonly o: MediaFeedOptions = {}) {
     this.buffer = new MediaBuffer(o.maxBytes)
@@ -130,6 +136,11 @@ export class MediaFeed {
         message: `The captured media is not WebM/Matroska as expected: ${(e as Error).message}.`,
         hint: 'Record with a MediaRecorder mimeType such as video/webm;codecs=h264,opus.'
       })
+    }
+    const newest = this.buffer.newestMs
+    if (newest !== undefined) {
+      const epoch = this.now() - newest
+      this.madeEpoch = Math.min(this.madeEpoch ?? epoch, epoch)
     }
     const sink = this.sink
     if (!sink || sink.destroyed) return Promise.resolve()
@@ -278,6 +289,17 @@ export class MediaFeed {
   private shift(): void {
     const p = this.queue.shift()
     if (p) this.queueBytes -= p.bytes.length
+  }
+
+  /**
+   * When (ms since epoch) the media at this attempt's output time 0 was made: its start point's time
+   * on the stream's own clock. ffmpeg's output time runs from its first packet, the start point's. The
+   * live monitor's delay is measured against it (LiveHealthEvent.mediaEpoch); undefined until known.
+   */
+  get outputEpoch(): number | undefined {
+    return this.madeEpoch === undefined || this.baseMs === undefined
+      ? undefined
+      : this.madeEpoch + this.baseMs
   }
 
   /** The current ffmpeg has been given a start point and is receiving media. */

@@ -285,9 +285,14 @@ export class BroadcastSupervisor {
       const level = droppingNow ? 3 : this.uplink.state() === 'limited' ? 2 : 0
       if (level > congestion) congestion = level as typeof congestion
     }
-    // Media time t went out at or after epoch + t (it cannot leave before it is made, and the output
-    // runs at real time): the earliest at − t of the attempt is its media clock's start.
-    if (!b.end && b.outTimeUs > 0) {
+    // The page's media: when its output time 0 was made, from when main received it (the feed). Read
+    // from ffmpeg's output instead, the catch-up it sends as it starts (what came while it probed and
+    // connected) went out faster than real time and put the clock's start up to 2 s early: the live
+    // monitor said 5.3 s behind where a painted clock measured 3.4 s.
+    // The test pattern (ffmpeg paces it at real time from its start): media time t went out at or
+    // after epoch + t, so the earliest at − t of the attempt is its media clock's start.
+    if (feed) this.mediaEpoch = feed.outputEpoch
+    else if (!b.end && b.outTimeUs > 0) {
       const epoch = at - b.outTimeUs / 1000
       this.mediaEpoch = Math.min(this.mediaEpoch ?? epoch, epoch)
     }
