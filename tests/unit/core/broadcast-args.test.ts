@@ -24,6 +24,9 @@ describe('broadcast args', () => {
     expect(args[args.length - 1]).toBe(url)
     expect(valueOf(args, '-progress')).toBe('pipe:1')
     expect(args).toContain('-nostats')
+    // Pictures never wait long in the muxer for late sound (#19).
+    expect(valueOf(args, '-max_interleave_delta')).toBe('300000')
+    expect(args.indexOf('-max_interleave_delta')).toBeGreaterThan(args.indexOf('pipe:0'))
   })
 
   it('encodes VP8/VP9 with libx264: bitrate, 2 s keyframes, no B-frames', () => {
