@@ -17,6 +17,7 @@ import {
 } from 'werift'
 import { answer, makePeer, transceiversOf } from './peer'
 import { Relay } from './relay'
+import { startsH264Keyframe } from './sdp'
 
 /** A peer that has not connected this long after the answer is given up. */
 export const CONNECT_TIMEOUT_MS = 15_000
@@ -70,6 +71,8 @@ interface Publisher extends Peer {
   viewers: Set<Viewer>
   /** Subscribers of each kind's RTP (viewers), as serialized packets. */
   listeners: Record<Kind, Set<(packet: Buffer) => void>>
+  /** When each stage of the start was reached (ms after the offer came in), logged once flowing. */
+  stages: StageTrace
 }
 
 interface Viewer extends Peer {
@@ -79,6 +82,28 @@ interface Viewer extends Peer {
 }
 
 const newId = (): string => randomBytes(16).toString('hex')
+
+/**
+ * The stages of a WHIP start, in ms after the offer came in, for one log line: where the time to the
+ * first frame at the ingest goes (the bench reads it: scripts/bench/glass.ts).
+ */
+export class StageTrace {
+  private readonly t0 = Date.now()
+  private readonly at = new Map<string, number>()
+
+  mark(stage: string): void {
+    if (!this.at.has(stage)) this.at.set(stage, Date.now() - this.t0)
+  }
+
+  has(stage: string): boolean {
+    return this.at.has(stage)
+  }
+
+  /** "(ms after the offer at <epoch ms>): answer 120, ice 300, ..." in the order reached. */
+  line(): string {
+    return `(ms after the offer at ${this.t0}): ${[...this.at].map(([k, v]) => `${k} ${v}`).join(', ')}`
+  }
+}
 
 export class WebRtcHub {
   private readonly publishers = new Map<string, Publisher>()
@@ -111,14 +136,22 @@ export class WebRtcHub {
       streamKey,
       flowing: false,
       viewers: new Set(),
-      listeners: { video: new Set(), audio: new Set() }
+      listeners: { video: new Set(), audio: new Set() },
+      stages: new StageTrace()
     }
     // Held from here, so a second offer for the key while this one is answered is refused.
     this.byKey.set(streamKey, p)
     this.publishers.set(p.id, p)
     try {
+      pc.iceConnectionStateChange.subscribe((st) => {
+        if (st === 'connected') p.stages.mark('ice')
+      })
+      pc.connectionStateChange.subscribe((st) => {
+        if (st === 'connected') p.stages.mark('dtls')
+      })
       const a = await answer(pc, offer)
       if ('error' in a) throw new WebRtcError(400, a.error)
+      p.stages.mark('answer')
       const { video, audio } = transceiversOf(pc)
       p.video = video
       p.relay = await Relay.start({
@@ -130,10 +163,15 @@ export class WebRtcHub {
         log: this.d.log,
         onFlowing: () => {
           p.flowing = true
-          this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)} is live on the ingest`)
+          p.stages.mark('relay-progress')
+          this.d.log(
+            `webrtc: WHIP session ${p.id.slice(0, 8)} is live on the ingest; start stages ` +
+              p.stages.line()
+          )
         },
         onEnd: () => void this.endPublisher(p, false, 'the relay ended')
       })
+      p.stages.mark('relay-spawned')
       this.wire(p, video, 'video')
       this.wire(p, audio, 'audio')
       this.watch(p, () => void this.endPublisher(p, false, 'the connection failed'))
@@ -228,8 +266,11 @@ export class WebRtcHub {
     track.onReceiveRtp.subscribe((rtp: RtpPacket) => {
       if (kind === 'video' && p.videoSsrc === undefined) {
         p.videoSsrc = rtp.header.ssrc
+        p.stages.mark('first-rtp')
         if (!p.flowing) this.keyframe(p)
       }
+      if (kind === 'video' && !p.stages.has('keyframe') && startsH264Keyframe(rtp.payload))
+        p.stages.mark('keyframe')
       const packet = rtp.serialize()
       p.relay?.send(kind, packet)
       for (const l of p.listeners[kind]) l(packet)
