@@ -443,11 +443,9 @@ export async function webrtcGlassRows(
 ): Promise<BenchRow[]> {
   await page.evaluate(CLOCK_IN_PAGE)
   const runs: GoLive[] = []
-  let streamId = ''
   for (let i = 0; i < GO_LIVE_RUNS; i++) {
     const last = i === GO_LIVE_RUNS - 1
     const s = await d.createStream(last ? streamName : `${streamName} (go live ${i + 1})`)
-    streamId = s.id
     const r = await goLiveOnce(page, s.id, d)
     runs.push(r)
     console.error(

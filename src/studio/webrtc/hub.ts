@@ -161,6 +161,7 @@ export class WebRtcHub {
         audio: audio?.codecs[0],
         secrets: [streamKey],
         log: this.d.log,
+        mark: (stage) => p.stages.mark(stage),
         onFlowing: () => {
           p.flowing = true
           p.stages.mark('relay-progress')
@@ -269,10 +270,10 @@ export class WebRtcHub {
         p.stages.mark('first-rtp')
         if (!p.flowing) this.keyframe(p)
       }
-      if (kind === 'video' && !p.stages.has('keyframe') && startsH264Keyframe(rtp.payload))
-        p.stages.mark('keyframe')
+      const key = kind === 'video' && startsH264Keyframe(rtp.payload)
+      if (key) p.stages.mark('keyframe')
       const packet = rtp.serialize()
-      p.relay?.send(kind, packet)
+      p.relay?.send(kind, packet, key)
       for (const l of p.listeners[kind]) l(packet)
     })
   }
