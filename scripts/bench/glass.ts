@@ -147,7 +147,7 @@ async function startBarcodeBroadcast([streamId, output]: [
 }
 
 /** Runs in the page: reads the bar code off the monitor's video; ms behind the clock, or null. */
-function readDelay(): number | null {
+export function readDelay(): number | null {
   const g = globalThis as unknown as {
     document: {
       querySelector(s: string): Video | null
@@ -257,7 +257,11 @@ export interface WhipPageTimes {
  * signalling, as the Go live path does (whip-publisher.ts: its offer is posted once a host candidate
  * is in or gathering is complete, at most GATHER_CAP_MS); resolves when the answer is applied.
  */
-async function startBarcodeWhip([streamId, gatherCapMs]: [string, number]): Promise<WhipPageTimes> {
+export async function startBarcodeWhip([streamId, gatherCapMs, o]: [
+  string,
+  number,
+  WhipSourceOptions?
+]): Promise<WhipPageTimes> {
   type Onair = {
     whipStart(a: unknown): Promise<{
       ok: boolean
@@ -267,9 +271,14 @@ async function startBarcodeWhip([streamId, gatherCapMs]: [string, number]): Prom
     whipStop(runId: string): Promise<void>
   }
   const g = globalThis as unknown as {
-    document: { createElement(t: string): Canvas }
+    document: {
+      createElement(
+        t: string
+      ): Canvas & Video & { muted: boolean; srcObject: unknown; play(): Promise<void> }
+    }
+    navigator: { mediaDevices: { getUserMedia(c: unknown): Promise<unknown> } }
     onair: Onair
-    __glass?: { stop(): Promise<void>; times: WhipPageTimes }
+    __glass?: { stop(): Promise<void>; times: WhipPageTimes; stats(): Promise<WhipPageStats> }
     __clock: PageClock
   }
   const W = 1280
@@ -278,16 +287,39 @@ async function startBarcodeWhip([streamId, gatherCapMs]: [string, number]): Prom
   canvas.width = W
   canvas.height = H
   const ctx = canvas.getContext('2d')!
+  // The camera (a fake one with noise: an encoder with real work) under the clock, or a flat colour.
+  let camera: (Video & { srcObject: unknown }) | undefined
+  if (o?.camera) {
+    const v = g.document.createElement('video')
+    v.muted = true
+    v.srcObject = await g.navigator.mediaDevices.getUserMedia({
+      video: { width: W, height: H, frameRate: 30 },
+      audio: false
+    })
+    await v.play()
+    camera = v
+  }
   const paint = (): void => {
-    ctx.fillStyle = '#406080'
-    ctx.fillRect(0, 0, W, H)
+    if (camera) ctx.drawImage(camera, 0, 0)
+    else {
+      ctx.fillStyle = '#406080'
+      ctx.fillRect(0, 0, W, H)
+    }
     g.__clock.paint(ctx, Date.now())
   }
   paint()
   const timer = setInterval(paint, 1000 / 30)
   type Codec = { mimeType: string; sdpFmtpLine?: string }
+  type Params = { encodings: Record<string, unknown>[]; degradationPreference?: string }
   type Pc = {
-    addTransceiver(t: unknown, o: { direction: string }): { setCodecPreferences(c: Codec[]): void }
+    addTransceiver(
+      t: unknown,
+      o: { direction: string }
+    ): {
+      setCodecPreferences(c: Codec[]): void
+      sender: { getParameters(): Params; setParameters(p: Params): Promise<void> }
+    }
+    getStats(): Promise<{ forEach(f: (s: Record<string, unknown>) => void): void }>
     setLocalDescription(d?: unknown): Promise<void>
     createOffer(): Promise<unknown>
     setRemoteDescription(d: { type: string; sdp: string }): Promise<void>
@@ -312,6 +344,13 @@ async function startBarcodeWhip([streamId, gatherCapMs]: [string, number]): Prom
     (c) => /h264/i.test(c.mimeType) && /packetization-mode=1/.test(c.sdpFmtpLine ?? '')
   )
   t.setCodecPreferences(h264)
+  if (o?.maxKbps) {
+    // As whip-publisher.ts: the output's bitrate as the ceiling, frame rate kept under pressure.
+    const params = t.sender.getParameters()
+    params.encodings = [{ maxBitrate: o.maxKbps * 1000, maxFramerate: 30 }]
+    params.degradationPreference = 'maintain-framerate'
+    await t.sender.setParameters(params).catch(() => undefined)
+  }
   // As whip-publisher.ts's hostCandidateOrComplete(): listen before the offer is set.
   const ready = new Promise<void>((resolve) => {
     const done = setTimeout(resolve, gatherCapMs)
@@ -336,9 +375,71 @@ async function startBarcodeWhip([streamId, gatherCapMs]: [string, number]): Prom
       clearInterval(timer)
       await g.onair.whipStop(r.value.runId)
       pc.close()
+    },
+    // What the page's congestion control says (the health strip reads the same: readStats).
+    stats: async () => {
+      const out: WhipPageStats = { bytesSent: 0, at: 0, limitation: '', fps: 0 }
+      ;(await pc.getStats()).forEach((st) => {
+        if (st.type === 'outbound-rtp' && st.kind === 'video') {
+          out.bytesSent = Number(st.bytesSent ?? 0)
+          out.at = Number(st.timestamp ?? 0)
+          out.limitation = String(st.qualityLimitationReason ?? '')
+          out.fps = Number(st.framesPerSecond ?? 0)
+          out.height = Number(st.frameHeight ?? 0)
+        }
+        if (
+          st.type === 'candidate-pair' &&
+          st.nominated &&
+          st.availableOutgoingBitrate !== undefined
+        )
+          out.availableKbps = Number(st.availableOutgoingBitrate) / 1000
+      })
+      return out
     }
   }
   return times
+}
+
+/** The WHIP page's source: the fake camera under the clock, and the output's bitrate ceiling. */
+export interface WhipSourceOptions {
+  camera?: boolean
+  maxKbps?: number
+}
+
+/** The page's outbound video as its stats say (for the uplink bench). */
+export interface WhipPageStats {
+  bytesSent: number
+  at: number
+  limitation: string
+  fps: number
+  height?: number
+  availableKbps?: number
+}
+
+/** Opens the live monitor from the stream's page (a WHIP run lives in the page, not in main's live
+ * bar) and waits until it plays by WebRTC (WHEP) for 2 s. */
+export async function openWebRtcMonitor(page: Page, streamName: string): Promise<void> {
+  // The monitor from the stream page (the run lives in the page, not in main's live bar).
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Streams', exact: true })
+    .click()
+  await page.getByRole('button', { name: streamName, exact: true }).click()
+  await page.getByTestId('stream-watch').click()
+  await page.getByTestId('live-monitor').waitFor()
+  await page
+    .locator('[data-testid=monitor-transport][data-transport=webrtc]')
+    .waitFor({ timeout: 30_000 })
+  await page.waitForFunction(
+    () =>
+      ((
+        globalThis as unknown as {
+          document: { querySelector(s: string): { currentTime: number } | null }
+        }
+      ).document.querySelector('[data-testid=player-video]')?.currentTime ?? 0) > 2,
+    undefined,
+    { timeout: 60_000 }
+  )
 }
 
 /** Go-live runs for the WebRTC row (the last one stays live for the monitor). */
@@ -393,8 +494,7 @@ async function goLiveOnce(page: Page, streamId: string, d: WebRtcBenchDeps): Pro
   }
   const total = Date.now() - t0
   const connected = await page.evaluate(
-    () =>
-      (globalThis as unknown as { __glass: { times: WhipPageTimes } }).__glass.times.connected
+    () => (globalThis as unknown as { __glass: { times: WhipPageTimes } }).__glass.times.connected
   )
   const stages: Record<string, number> = {
     offer: times.offer - t0,
@@ -464,27 +564,7 @@ export async function webrtcGlassRows(
     }
   }
   const firstFrameS = median(runs.map((r) => r.total)) / 1000
-  // The monitor from the stream page (the run lives in the page, not in main's live bar).
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Streams', exact: true })
-    .click()
-  await page.getByRole('button', { name: streamName, exact: true }).click()
-  await page.getByTestId('stream-watch').click()
-  await page.getByTestId('live-monitor').waitFor()
-  await page
-    .locator('[data-testid=monitor-transport][data-transport=webrtc]')
-    .waitFor({ timeout: 30_000 })
-  await page.waitForFunction(
-    () =>
-      ((
-        globalThis as unknown as {
-          document: { querySelector(s: string): { currentTime: number } | null }
-        }
-      ).document.querySelector('[data-testid=player-video]')?.currentTime ?? 0) > 2,
-    undefined,
-    { timeout: 60_000 }
-  )
+  await openWebRtcMonitor(page, streamName)
   const samples: number[] = []
   const until = Date.now() + SAMPLE_SECONDS * 1000
   while (Date.now() < until) {

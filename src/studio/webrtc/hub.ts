@@ -50,6 +50,8 @@ export interface HubDeps {
   rtmpPublishing(streamKey: string): boolean
   /** The studio's own ingest URL for the key (rtmp://127.0.0.1:P/live/KEY). */
   rtmpUrl(streamKey: string): string
+  /** UDP ports for WHIP publishers' peers (viewers take any): see StudioOptions.whipPorts. */
+  whipPorts?: [number, number]
 }
 
 type Kind = 'video' | 'audio'
@@ -127,7 +129,7 @@ export class WebRtcHub {
     if (why) throw new WebRtcError(why === 'unknown stream key' ? 404 : 403, why)
     if (this.byKey.has(streamKey) || this.d.rtmpPublishing(streamKey))
       throw new WebRtcError(409, 'the stream already has a publisher')
-    const pc = makePeer(this.d.host)
+    const pc = makePeer(this.d.host, this.d.whipPorts)
     const p: Publisher = {
       id: newId(),
       pc,
