@@ -253,31 +253,30 @@ export async function stopToReadyRows(): Promise<BenchRow[]> {
 }
 
 /** The live monitor's glass-to-glass delay (glass.ts), on a stream with the recommended ladder. */
-export async function liveMonitorRows(): Promise<BenchRow[]> {
-  const shell = await startWebShell()
+export async function liveMonitorRows(hls = true): Promise<BenchRow[]> {
+  const lines: string[] = []
+  const shell = await startWebShell({ core: { log: (l) => lines.push(`${Date.now()} ${l}`) } })
   try {
     await waitLocalReady(shell)
     const { page, close } = await openPage(shell)
     try {
-      const stream = await shell.core.createStream({
-        name: 'Glass to glass',
-        profiles: [...RECOMMENDED_PROFILES],
-        record: false
+      const rows: BenchRow[] = []
+      if (hls) {
+        const stream = await shell.core.createStream({
+          name: 'Glass to glass',
+          profiles: [...RECOMMENDED_PROFILES],
+          record: false
+        })
+        rows.push(...(await glassToGlassRows(page, stream.id)))
+      }
+      // The WebRTC rows in the same run, on streams of the same ladder.
+      const webrtc = await webrtcGlassRows(page, 'Glass to glass WebRTC', {
+        createStream: (name) =>
+          shell.core.createStream({ name, profiles: [...RECOMMENDED_PROFILES], record: false }),
+        isActive: async (id) => (await shell.core.getStream(id)).isActive,
+        logLines: () => lines
       })
-      const hls = await glassToGlassRows(page, stream.id)
-      // The WebRTC rows in the same run, on a stream of the same ladder.
-      const rtc = await shell.core.createStream({
-        name: 'Glass to glass WebRTC',
-        profiles: [...RECOMMENDED_PROFILES],
-        record: false
-      })
-      const webrtc = await webrtcGlassRows(
-        page,
-        rtc.id,
-        rtc.name,
-        async () => (await shell.core.getStream(rtc.id)).isActive
-      )
-      return [...hls, ...webrtc]
+      return [...rows, ...webrtc]
     } finally {
       await close()
     }
@@ -295,6 +294,8 @@ async function measureUi(): Promise<BenchRow[]> {
   if (process.env.ONAIR_BENCH_ONLY === 'scenes') return sceneBenchRows()
   // ONAIR_BENCH_ONLY=monitor: just the live monitor's rows (glass-to-glass, shown vs measured).
   if (process.env.ONAIR_BENCH_ONLY === 'monitor') return liveMonitorRows()
+  // ONAIR_BENCH_ONLY=webrtc: just the WebRTC rows of the monitor run (go live, WHEP glass-to-glass).
+  if (process.env.ONAIR_BENCH_ONLY === 'webrtc') return liveMonitorRows(false)
   // ONAIR_BENCH_ONLY=encoder: just the page encoder's bitrate against its target.
   if (process.env.ONAIR_BENCH_ONLY === 'encoder') return encoderBenchRows()
   return [

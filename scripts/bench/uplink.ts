@@ -555,7 +555,7 @@ function referenceKbps(steadyKbps: number): number {
 }
 
 /** Starts `node out/main/web.js` in the namespace; resolves with it and its page URL. */
-async function startApp(
+export async function startApp(
   ns: Netns,
   appData: string
 ): Promise<{ child: ChildProcess; url: string; log: () => string }> {
@@ -590,7 +590,7 @@ async function startApp(
   return { child, url, log: () => out }
 }
 
-async function stopApp(child: ChildProcess): Promise<void> {
+export async function stopApp(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   const gone = new Promise((r) => child.once('exit', r))
   child.kill('SIGTERM')
@@ -600,7 +600,7 @@ async function stopApp(child: ChildProcess): Promise<void> {
 }
 
 /** Chromium started inside the namespace: a launcher script Playwright runs as its browser. */
-function launcherIn(ns: Netns, dir: string): string {
+export function launcherIn(ns: Netns, dir: string): string {
   const exe = chromiumPath() ?? chromium.executablePath()
   const [cmd, args] = ns.exec(exe)
   const file = join(dir, 'chromium-in-netns.sh')

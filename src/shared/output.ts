@@ -9,3 +9,10 @@ export const DEFAULT_OUTPUT: Readonly<OutputSettings> = Object.freeze({
   audioBitrateKbps: 128,
   keyframeIntervalSec: 2
 })
+
+/**
+ * Low latency (WebRTC): the page posts its WHIP offer once it has a host candidate or gathering is
+ * complete, and at most this long after the offer is made (no trickle; a server with a public
+ * address learns the page's address from its checks, and host candidates are enough on one machine).
+ */
+export const WHIP_GATHER_CAP_MS = 250

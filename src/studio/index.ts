@@ -30,6 +30,19 @@ export interface StudioOptions {
   log?: (line: string) => void
   /** Webhook delivery's timeout and retries (tests shorten them); Livepeer-like defaults otherwise. */
   webhooks?: Pick<WebhooksOptions, 'timeoutMs' | 'backoff' | 'maxAttempts'>
+  /**
+   * The UDP ports WHIP publishers' peers take (WHEP viewers take any): a firewall rule, or a test's
+   * shaper, can name the media upload. Default: ONAIR_STUDIO_WHIP_PORTS ("50000-50015"), else any.
+   */
+  whipPorts?: [number, number]
+}
+
+/** "50000-50015" -> [50000, 50015]; undefined for nothing or a malformed range (any port then). */
+export function parsePortRange(text: string | undefined): [number, number] | undefined {
+  const m = /^\s*(\d{1,5})\s*-\s*(\d{1,5})\s*$/.exec(text ?? '')
+  if (!m) return undefined
+  const [a, b] = [Number(m[1]), Number(m[2])]
+  return a >= 1024 && b <= 65535 && a <= b ? [a, b] : undefined
 }
 
 export interface RunningStudio {
@@ -132,6 +145,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     host,
     ffmpeg,
     log,
+    whipPorts: opts.whipPorts ?? parsePortRange(process.env.ONAIR_STUDIO_WHIP_PORTS),
     authorize: (key) => live.authorize(key),
     rtmpPublishing: (key) => ingest.isPublishing(key),
     rtmpUrl: (key) => `${rtmpUrl()}/${key}`

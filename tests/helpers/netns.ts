@@ -138,6 +138,53 @@ export class Netns {
     this.port = port
   }
 
+  /**
+   * Sends UDP packets to ports [from, to] (a block of 2^n ports starting at a multiple of 2^n, e.g.
+   * 50000-50015: one u32 match) through the throttled class from now on (once; instead of shapePort).
+   * Small packets (IP length < 128: STUN consent checks, RTCP feedback) stay unlimited, as for TCP.
+   */
+  shapeUdpPorts(from: number, to: number): void {
+    if (this.port !== undefined) throw new Error(`already shaping port ${this.port}`)
+    const size = to - from + 1
+    if (size & (size - 1) || from % size) throw new Error(`${from}-${to} is not an aligned block`)
+    const mask = `0x${(0xffff & ~(size - 1)).toString(16)}`
+    const f = ['filter', 'add', 'dev', 'lo', 'parent', '1:', 'protocol', 'ip']
+    const udp = [
+      'u32',
+      'match',
+      'ip',
+      'protocol',
+      '17',
+      '0xff',
+      'match',
+      'ip',
+      'dport',
+      String(from),
+      mask
+    ]
+    this.tc(
+      ...f,
+      'prio',
+      '1',
+      ...udp,
+      ...['match', 'u16', '0', '0xff80', 'at', '2', 'flowid', '1:10']
+    )
+    this.tc(...f, 'prio', '2', ...udp, 'flowid', '1:20')
+    this.port = from
+  }
+
+  /**
+   * An interface with `cidr` (e.g. 10.213.0.1/24; one end of a veth pair whose other end stays in
+   * the namespace, so it has a carrier): a browser gathers no ICE candidate on loopback, so WebRTC
+   * inside a namespace needs one; its traffic to local addresses still goes by lo.
+   */
+  addHostAddress(cidr: string): void {
+    this.ip('link', 'add', 'onair0', 'type', 'veth', 'peer', 'name', 'onair1')
+    this.ip('addr', 'add', cidr, 'dev', 'onair0')
+    this.ip('link', 'set', 'onair1', 'up')
+    this.ip('link', 'set', 'onair0', 'up')
+  }
+
   /** The upload to the shaped port is limited to `kbps` (kbit/s, whole packets) from now on. */
   setRate(kbps: number): void {
     const bytesPerMs = (kbps * 1000) / 8 / 1000

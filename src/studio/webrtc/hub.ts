@@ -17,6 +17,7 @@ import {
 } from 'werift'
 import { answer, makePeer, transceiversOf } from './peer'
 import { Relay } from './relay'
+import { startsH264Keyframe } from './sdp'
 
 /** A peer that has not connected this long after the answer is given up. */
 export const CONNECT_TIMEOUT_MS = 15_000
@@ -49,6 +50,8 @@ export interface HubDeps {
   rtmpPublishing(streamKey: string): boolean
   /** The studio's own ingest URL for the key (rtmp://127.0.0.1:P/live/KEY). */
   rtmpUrl(streamKey: string): string
+  /** UDP ports for WHIP publishers' peers (viewers take any): see StudioOptions.whipPorts. */
+  whipPorts?: [number, number]
 }
 
 type Kind = 'video' | 'audio'
@@ -70,6 +73,8 @@ interface Publisher extends Peer {
   viewers: Set<Viewer>
   /** Subscribers of each kind's RTP (viewers), as serialized packets. */
   listeners: Record<Kind, Set<(packet: Buffer) => void>>
+  /** When each stage of the start was reached (ms after the offer came in), logged once flowing. */
+  stages: StageTrace
 }
 
 interface Viewer extends Peer {
@@ -79,6 +84,28 @@ interface Viewer extends Peer {
 }
 
 const newId = (): string => randomBytes(16).toString('hex')
+
+/**
+ * The stages of a WHIP start, in ms after the offer came in, for one log line: where the time to the
+ * first frame at the ingest goes (the bench reads it: scripts/bench/glass.ts).
+ */
+export class StageTrace {
+  private readonly t0 = Date.now()
+  private readonly at = new Map<string, number>()
+
+  mark(stage: string): void {
+    if (!this.at.has(stage)) this.at.set(stage, Date.now() - this.t0)
+  }
+
+  has(stage: string): boolean {
+    return this.at.has(stage)
+  }
+
+  /** "(ms after the offer at <epoch ms>): answer 120, ice 300, ..." in the order reached. */
+  line(): string {
+    return `(ms after the offer at ${this.t0}): ${[...this.at].map(([k, v]) => `${k} ${v}`).join(', ')}`
+  }
+}
 
 export class WebRtcHub {
   private readonly publishers = new Map<string, Publisher>()
@@ -102,7 +129,7 @@ export class WebRtcHub {
     if (why) throw new WebRtcError(why === 'unknown stream key' ? 404 : 403, why)
     if (this.byKey.has(streamKey) || this.d.rtmpPublishing(streamKey))
       throw new WebRtcError(409, 'the stream already has a publisher')
-    const pc = makePeer(this.d.host)
+    const pc = makePeer(this.d.host, this.d.whipPorts)
     const p: Publisher = {
       id: newId(),
       pc,
@@ -111,14 +138,22 @@ export class WebRtcHub {
       streamKey,
       flowing: false,
       viewers: new Set(),
-      listeners: { video: new Set(), audio: new Set() }
+      listeners: { video: new Set(), audio: new Set() },
+      stages: new StageTrace()
     }
     // Held from here, so a second offer for the key while this one is answered is refused.
     this.byKey.set(streamKey, p)
     this.publishers.set(p.id, p)
     try {
+      pc.iceConnectionStateChange.subscribe((st) => {
+        if (st === 'connected') p.stages.mark('ice')
+      })
+      pc.connectionStateChange.subscribe((st) => {
+        if (st === 'connected') p.stages.mark('dtls')
+      })
       const a = await answer(pc, offer)
       if ('error' in a) throw new WebRtcError(400, a.error)
+      p.stages.mark('answer')
       const { video, audio } = transceiversOf(pc)
       p.video = video
       p.relay = await Relay.start({
@@ -128,12 +163,18 @@ export class WebRtcHub {
         audio: audio?.codecs[0],
         secrets: [streamKey],
         log: this.d.log,
+        mark: (stage) => p.stages.mark(stage),
         onFlowing: () => {
           p.flowing = true
-          this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)} is live on the ingest`)
+          p.stages.mark('relay-progress')
+          this.d.log(
+            `webrtc: WHIP session ${p.id.slice(0, 8)} is live on the ingest; start stages ` +
+              p.stages.line()
+          )
         },
         onEnd: () => void this.endPublisher(p, false, 'the relay ended')
       })
+      p.stages.mark('relay-spawned')
       this.wire(p, video, 'video')
       this.wire(p, audio, 'audio')
       this.watch(p, () => void this.endPublisher(p, false, 'the connection failed'))
@@ -228,10 +269,13 @@ export class WebRtcHub {
     track.onReceiveRtp.subscribe((rtp: RtpPacket) => {
       if (kind === 'video' && p.videoSsrc === undefined) {
         p.videoSsrc = rtp.header.ssrc
+        p.stages.mark('first-rtp')
         if (!p.flowing) this.keyframe(p)
       }
+      const key = kind === 'video' && startsH264Keyframe(rtp.payload)
+      if (key) p.stages.mark('keyframe')
       const packet = rtp.serialize()
-      p.relay?.send(kind, packet)
+      p.relay?.send(kind, packet, key)
       for (const l of p.listeners[kind]) l(packet)
     })
   }

@@ -23,7 +23,7 @@ export function iceAddress(host: string): string {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) && host !== '0.0.0.0' ? host : '127.0.0.1'
 }
 
-export function makePeer(host: string): RTCPeerConnection {
+export function makePeer(host: string, ports?: [number, number]): RTCPeerConnection {
   const address = iceAddress(host)
   const feedback = [useNACK(), usePLI(), useFIR(), useREMB(), useTWCC()]
   return new RTCPeerConnection({
@@ -40,7 +40,8 @@ export function makePeer(host: string): RTCPeerConnection {
     iceInterfaceAddresses: { udp4: address },
     iceAdditionalHostAddresses: [address],
     iceUseIpv6: false,
-    iceUseTcp: false
+    iceUseTcp: false,
+    ...(ports ? { icePortRange: ports } : {})
   })
 }
 

@@ -94,3 +94,24 @@ export function checkOfferText(text: string): string | null {
 export function mediaKinds(sdp: string): Array<'video' | 'audio'> {
   return [...sdp.matchAll(/^m=(video|audio) /gm)].map((m) => m[1] as 'video' | 'audio')
 }
+
+/**
+ * Whether an H.264 RTP payload (RFC 6184) carries the start of a keyframe: an SPS or an IDR slice,
+ * alone, in a STAP-A aggregate, or as the first fragment of an FU-A.
+ */
+export function startsH264Keyframe(payload: Uint8Array): boolean {
+  if (payload.length < 2) return false
+  const type = payload[0]! & 0x1f
+  const key = (t: number): boolean => t === 5 || t === 7
+  if (type === 28) return (payload[1]! & 0x80) !== 0 && key(payload[1]! & 0x1f)
+  if (type === 24) {
+    // STAP-A: [header][size:2][nal]...
+    for (let i = 1; i + 2 < payload.length; ) {
+      const size = (payload[i]! << 8) | payload[i + 1]!
+      if (key(payload[i + 2]! & 0x1f)) return true
+      i += 2 + size
+    }
+    return false
+  }
+  return key(type)
+}

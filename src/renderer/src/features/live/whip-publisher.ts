@@ -4,6 +4,7 @@
 // sets the rate. Main posts the offer (the WHIP URL carries the stream key, which the page never
 // holds) and DELETEs the session at the end.
 import type { OnairApi, OutputSettings } from '../../../../shared/contract'
+import { WHIP_GATHER_CAP_MS } from '../../../../shared/output'
 import type { AppError } from '../../../../shared/result'
 
 /** The H.264 the studio takes first, then the other packetization-mode 1 profiles. */
@@ -117,8 +118,9 @@ export class WhipPublisher {
         await t.sender.setParameters(p).catch(() => undefined)
       }
     }
+    const ready = hostCandidateOrComplete(pc, WHIP_GATHER_CAP_MS)
     await pc.setLocalDescription(await pc.createOffer())
-    await gathered(pc)
+    await ready
     const r = await this.api.whipStart({ streamId, offer: pc.localDescription!.sdp })
     if (!r.ok) {
       pc.close()
@@ -160,16 +162,21 @@ export class WhipPublisher {
   }
 }
 
-/** ICE gathering done (no trickle), at most 2 s: host candidates are enough on one machine. */
-function gathered(pc: RTCPeerConnection): Promise<void> {
-  if (pc.iceGatheringState === 'complete') return Promise.resolve()
+/**
+ * Resolves once the peer has a host candidate or its gathering is complete, at most `capMs` after
+ * (listen before setLocalDescription). No trickle: the offer carries what is in by then.
+ */
+export function hostCandidateOrComplete(pc: RTCPeerConnection, capMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, 2000)
-    pc.addEventListener('icegatheringstatechange', () => {
-      if (pc.iceGatheringState === 'complete') {
-        clearTimeout(t)
-        resolve()
-      }
-    })
+    const done = (): void => {
+      clearTimeout(t)
+      pc.removeEventListener('icecandidate', seen)
+      resolve()
+    }
+    const seen = (ev: RTCPeerConnectionIceEvent): void => {
+      if (ev.candidate === null || ev.candidate.type === 'host') done()
+    }
+    const t = setTimeout(done, capMs)
+    pc.addEventListener('icecandidate', seen)
   })
 }
