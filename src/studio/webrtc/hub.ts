@@ -16,6 +16,7 @@ import {
   type RtpPacket
 } from 'werift'
 import { answer, makePeer, transceiversOf } from './peer'
+import { answerWithTwcc } from './twcc'
 import { Relay } from './relay'
 import { startsH264Keyframe } from './sdp'
 
@@ -153,6 +154,9 @@ export class WebRtcHub {
       })
       const a = await answer(pc, offer)
       if ('error' in a) throw new WebRtcError(400, a.error)
+      // The sender's congestion control reads the studio's feedback, not werift's (twcc.ts).
+      const twcc = answerWithTwcc(pc)
+      if (twcc) p.timers.add(twcc)
       p.stages.mark('answer')
       const { video, audio } = transceiversOf(pc)
       p.video = video
