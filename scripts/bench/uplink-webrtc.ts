@@ -1,5 +1,5 @@
 // `npm run bench:uplink-webrtc`: the 40 % uplink throttle of #19 on the WebRTC path (#21). Figures are
-// printed, never asserted here (tests/e2e/uplink-webrtc.test.ts asserts the goal on a shorter phase).
+// printed, never asserted here (no e2e test asserts it yet; `-- --short` runs a 15 s throttle).
 //
 // Set-up, as the RTMP uplink bench (uplink.ts: its app and Chromium launchers are reused): a private
 // network namespace (tests/helpers/netns.ts; Linux, root) whose loopback carries everything: the built
@@ -55,7 +55,7 @@ export const RTC_BENCH_PLAN: RtcUplinkPlan = {
   throttleSeconds: 40,
   afterSeconds: 10
 }
-/** The e2e test's shorter phases; also `npm run bench:uplink-webrtc -- --short`. */
+/** Shorter phases: `npm run bench:uplink-webrtc -- --short`. */
 export const RTC_TEST_PLAN: RtcUplinkPlan = {
   steadySeconds: 8,
   throttleSeconds: 15,
