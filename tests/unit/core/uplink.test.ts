@@ -222,8 +222,7 @@ describe('media feed: the queue between the encoder and the socket', () => {
   })
 
   it("knows when its output's media time 0 was made, from arrivals: a catch-up burst does not skew it", async () => {
-    // Read from ffmpeg's output, the burst it sends as it starts put the clock up to 2 s early and the
-    // live monitor said 5.3 s behind where a painted clock measured 3.4 s.
+    // Read from ffmpeg's output, the burst it sends as it starts would put the clock early by as much.
     let t = 1000
     const feed = new MediaFeed({ now: () => t })
     feed.attach(new SlowSink())

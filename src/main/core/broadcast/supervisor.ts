@@ -287,8 +287,8 @@ export class BroadcastSupervisor {
     }
     // The page's media: when its output time 0 was made, from when main received it (the feed). Read
     // from ffmpeg's output instead, the catch-up it sends as it starts (what came while it probed and
-    // connected) went out faster than real time and put the clock's start up to 2 s early: the live
-    // monitor said 5.3 s behind where a painted clock measured 3.4 s.
+    // connected) goes out faster than real time and puts the clock's start early by as much. (This
+    // alone did not mend the live monitor's 2 s overstatement: bench/results.md says what is left.)
     // The test pattern (ffmpeg paces it at real time from its start): media time t went out at or
     // after epoch + t, so the earliest at − t of the attempt is its media clock's start.
     if (feed) this.mediaEpoch = feed.outputEpoch
