@@ -14,7 +14,11 @@ const SUITES: Suite[] = [
   { title: 'Live latency', load: async () => (await import('./latency')).runLatencyBench() },
   { title: 'Broadcaster', load: async () => (await import('./live')).runLiveBench() },
   { title: 'Renderer', load: async () => (await import('./ui')).runUiBench() },
-  { title: 'Uplink', load: async () => (await import('./uplink')).runUplinkBench() }
+  { title: 'Uplink', load: async () => (await import('./uplink')).runUplinkBench() },
+  {
+    title: 'Uplink (WebRTC)',
+    load: async () => (await import('./uplink-webrtc')).runWebRtcUplinkBench()
+  }
 ]
 
 /** Livepeer Studio's documented figures: no way to measure them here (no internet), so quoted as such. */

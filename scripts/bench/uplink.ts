@@ -321,6 +321,8 @@ interface Probe3 {
   /** Bytes the ingest acknowledged on the socket so far (ss bytes_acked). */
   acked: number
   ss: string
+  /** The app page's renderer's RSS (MB), once known. */
+  rssMB: number
 }
 
 /** The newest `source` folder (the live source rendition) under the studio's data. */
@@ -417,6 +419,9 @@ class Monitor {
 
   readonly errors: string[] = []
 
+  /** The app page's renderer (its RSS is sampled with each probe), once known. */
+  rendererPid: number | undefined
+
   private async sample(t: number, i: number): Promise<void> {
     const s = this.ns.stats()
     this.ticks.push({ t, sent: s.sentBytes, qdisc: s.backlogBytes, drops: s.drops })
@@ -450,7 +455,8 @@ class Monitor {
         state: u.state,
         ffmpegRead: ffmpegRead(this.appPid),
         acked: top ? acked(top.line) : NaN,
-        ss: top?.line ?? ''
+        ss: top?.line ?? '',
+        rssMB: rssMB(this.rendererPid)
       })
     }
   }
@@ -728,6 +734,7 @@ export async function measureUplink(
     }
     const refKbps = referenceKbps(baseline.kbps)
     const renderer = rendererOf(marker)
+    m.rendererPid = renderer
     const rssStart = { main: rssMB(app.child.pid), renderer: rssMB(renderer) }
     const phases: PhaseResult[] = []
     for (const share of plan.shares) {
@@ -789,6 +796,15 @@ export async function measureUplink(
           `back after ${back ?? 'never'} s`
       )
     }
+    const curve = m.probes.filter((p) => Number.isFinite(p.rssMB))
+    if (curve.length)
+      log(
+        `renderer RSS (MB) every ~10 s from the first throttle: ` +
+          curve
+            .filter((_, k) => k % 5 === 0)
+            .map((p) => p.rssMB.toFixed(0))
+            .join(' ')
+      )
     if (m.errors.length)
       log(`sampling notes (${m.errors.length}): ${[...new Set(m.errors)].slice(0, 4).join('; ')}`)
     // ONAIR_UPLINK_DUMP=file.json: every sample, for a closer look (rates, segments, queues).
