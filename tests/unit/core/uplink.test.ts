@@ -289,9 +289,28 @@ describe('uplink controller', () => {
     let at = 0
     for (let i = 0; i < 20; i++) c.update({ at: (at += 1100), queuedMs: 900, sentKbps: 150 })
     expect(c.videoKbps).toBe(300)
-    for (let i = 0; i < 40; i++) c.update({ at: (at += 500), queuedMs: 0, sentKbps: 500 })
+    // The encoder fills each new target, so the link proves it can carry it.
+    for (let i = 0; i < 40; i++)
+      c.update({ at: (at += 500), queuedMs: 0, sentKbps: c.videoKbps + 128 })
     expect(c.videoKbps).toBe(2500)
     expect(c.state()).toBe('full')
+  })
+
+  it('raises slowly while the encoder does not use what it has: the link has proved nothing', () => {
+    const c = new UplinkController(o)
+    c.update({ at: 0, queuedMs: 800, sentKbps: 1051 })
+    const low = c.videoKbps
+    // 16 s calm, the encoder making 570 kbit/s whatever the target (measured: 360p, easy to fill).
+    let at = 1000
+    const seen: number[] = []
+    while (at < 17_000) {
+      const r = c.update({ at: (at += 500), queuedMs: 0, sentKbps: 570 + 128 })
+      if (r !== undefined) seen.push(r)
+    }
+    // Without the proof: one step per 6 s of calm, not one per 1.5 s (0.78 -> 2.0 Mbit/s before).
+    expect(seen.length).toBeLessThanOrEqual(3)
+    expect(c.videoKbps).toBeLessThan(low * 1.25 ** 3 + 1)
+    expect(c.videoKbps).toBeGreaterThan(low)
   })
 
   it('raises in steps after 2 s of an empty queue: from 40% back to full within 15 s', () => {

@@ -36,6 +36,15 @@ const SETTLE_MS = 1000
 const CALM_BEFORE_RAISE_MS = 2000
 const RAISE_EVERY_MS = 1500
 const RAISE_FACTOR = 1.25
+/**
+ * A raise needs the link to have carried most of the present target: an encoder that makes far
+ * less (easy content, a starved page) says nothing of what the link can take. Measured in the
+ * uplink bench: at 360p the encoder made 0.57 Mbit/s while the target rose 0.52 -> 1.02 -> 2.0 in
+ * 16 s; the picture then stepped back up to 720p, which strong noise fills past 2.5 Mbit/s, and the
+ * queue built again. Without that proof it rises only every UNPROVEN_RAISE_MS of calm.
+ */
+const PROVEN_SHARE = 0.85
+const UNPROVEN_RAISE_MS = 6000
 
 export type UplinkState = 'full' | 'limited' | 'recovering'
 
@@ -83,10 +92,12 @@ export class UplinkController {
       return this.set(next, s.at)
     }
     const calmFor = this.calmSince === undefined ? 0 : s.at - this.calmSince
+    const proven =
+      s.sentKbps !== undefined && s.sentKbps >= PROVEN_SHARE * (this.target + this.o.audioKbps)
     if (
       this.target < this.o.maxVideoKbps &&
       calmFor >= CALM_BEFORE_RAISE_MS &&
-      s.at - this.lastChange >= RAISE_EVERY_MS
+      s.at - this.lastChange >= (proven ? RAISE_EVERY_MS : UNPROVEN_RAISE_MS)
     ) {
       const step = Math.max(this.target * RAISE_FACTOR, this.target + this.o.maxVideoKbps * 0.05)
       return this.set(Math.round(Math.min(this.o.maxVideoKbps, step)), s.at)
