@@ -79,9 +79,9 @@ export interface UplinkPlan {
   shares: readonly number[]
 }
 
-// 25 s steady: the RSS row is about growth under the throttles, and the page's renderer was still
-// settling 15 s after going live (~300 MB then in two runs, ~750 MB at 23 s in a third; ~760 MB at
-// the end of all three).
+// 25 s steady: the RSS row is about growth under the throttles, not the page settling after going
+// live. (Two runs read the renderer at ~300 MB before the first throttle and ~770 MB at the end, not
+// understood; sampled every 2 s in a later run, it stayed at 725-767 MB throughout.)
 export const BENCH_PLAN: UplinkPlan = {
   steadySeconds: 25,
   throttleSeconds: 40,
