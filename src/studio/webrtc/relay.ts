@@ -134,12 +134,7 @@ export class Relay {
         ...(this.o.audio ? { audio: { port: this.ports.audio!, codec: this.o.audio } } : {})
       })
     )
-    const args = relayArgs(
-      this.sdpFile,
-      this.o.rtmpUrl,
-      this.o.audio !== undefined,
-      this.fastStart
-    )
+    const args = relayArgs(this.sdpFile, this.o.rtmpUrl, this.o.audio !== undefined, this.fastStart)
     this.ff = new SupervisedFfmpeg({
       ffmpeg: this.o.ffmpeg,
       args: () => args,

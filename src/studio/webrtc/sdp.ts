@@ -106,7 +106,7 @@ export function startsH264Keyframe(payload: Uint8Array): boolean {
   if (type === 28) return (payload[1]! & 0x80) !== 0 && key(payload[1]! & 0x1f)
   if (type === 24) {
     // STAP-A: [header][size:2][nal]...
-    for (let i = 1; i + 2 < payload.length; ) {
+    for (let i = 1; i + 2 < payload.length;) {
       const size = (payload[i]! << 8) | payload[i + 1]!
       if (key(payload[i + 2]! & 0x1f)) return true
       i += 2 + size
