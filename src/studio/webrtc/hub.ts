@@ -17,6 +17,7 @@ import {
 } from 'werift'
 import { answer, makePeer, transceiversOf } from './peer'
 import { answerWithTwcc } from './twcc'
+import { LossRepair, repairLosses, type LossStats } from './loss'
 import { Relay } from './relay'
 import { startsH264Keyframe } from './sdp'
 
@@ -29,6 +30,10 @@ export const DISCONNECTED_MS = 5_000
  * packet of video: the sender's opening keyframe often comes before the relay's ffmpeg reads its port.
  */
 const PLI_WHILE_STARTING_MS = 250
+/** Lost packets are asked for again, or given up, this often. */
+const LOSS_TICK_MS = 20
+/** Losses and their repair are logged at most this often, when there were any. */
+const LOSS_LOG_MS = 5_000
 /** Viewers per stream: the studio is for one machine. */
 export const MAX_VIEWERS = 20
 
@@ -71,6 +76,10 @@ interface Publisher extends Peer {
   /** The publisher's incoming transceivers (for PLI) and the SSRC of its video. */
   video?: RTCRtpTransceiver
   videoSsrc?: number
+  /** NACKs and keyframe requests for the publisher's lost video packets. */
+  loss?: LossRepair
+  /** Keyframes asked for by viewers (their decoders gave up), for the log. */
+  viewerKeyframeAsks: number
   viewers: Set<Viewer>
   /** Subscribers of each kind's RTP (viewers), as serialized packets. */
   listeners: Record<Kind, Set<(packet: Buffer) => void>>
@@ -140,7 +149,8 @@ export class WebRtcHub {
       flowing: false,
       viewers: new Set(),
       listeners: { video: new Set(), audio: new Set() },
-      stages: new StageTrace()
+      stages: new StageTrace(),
+      viewerKeyframeAsks: 0
     }
     // Held from here, so a second offer for the key while this one is answered is refused.
     this.byKey.set(streamKey, p)
@@ -160,6 +170,7 @@ export class WebRtcHub {
       p.stages.mark('answer')
       const { video, audio } = transceiversOf(pc)
       p.video = video
+      if (video) this.repair(p, video)
       p.relay = await Relay.start({
         ffmpeg: this.d.ffmpeg,
         rtmpUrl: this.d.rtmpUrl(streamKey),
@@ -227,7 +238,10 @@ export class WebRtcHub {
       feed(video, 'video')
       feed(audio, 'audio')
       // A viewer's own keyframe request goes on to the publisher.
-      video?.sender.onPictureLossIndication.subscribe(() => this.keyframe(source))
+      video?.sender.onPictureLossIndication.subscribe(() => {
+        source.viewerKeyframeAsks++
+        this.keyframe(source)
+      })
       this.watch(
         v,
         () => void this.endViewer(v, 'the connection failed'),
@@ -278,10 +292,39 @@ export class WebRtcHub {
       }
       const key = kind === 'video' && startsH264Keyframe(rtp.payload)
       if (key) p.stages.mark('keyframe')
+      if (kind === 'video') p.loss?.received(rtp.header.sequenceNumber, key)
       const packet = rtp.serialize()
       p.relay?.send(kind, packet, key)
       for (const l of p.listeners[kind]) l(packet)
     })
+  }
+
+  /** Lost video packets: asked again, else a keyframe; a line in the log when there were any. */
+  private repair(p: Publisher, video: RTCRtpTransceiver): void {
+    const loss = repairLosses(
+      video.receiver,
+      () => p.videoSsrc,
+      () => this.keyframe(p)
+    )
+    p.loss = loss
+    const tick = setInterval(() => loss.tick(), LOSS_TICK_MS)
+    p.timers.add(tick)
+    let logged: LossStats = { ...loss.stats }
+    let viewerAsks = 0
+    const report = setInterval(() => {
+      const s = loss.stats
+      if (s.lost === logged.lost && p.viewerKeyframeAsks === viewerAsks) return
+      const d = (k: keyof LossStats): number => s[k] - logged[k]
+      this.d.log(
+        `webrtc: WHIP session ${p.id.slice(0, 8)}: ${d('lost')} video packets lost in ` +
+          `${LOSS_LOG_MS / 1000} s, ${d('repaired')} repaired by NACK, ${d('superseded')} passed by a ` +
+          `keyframe, ${d('givenUp')} given up; keyframes asked: ${d('keyframesAsked')} by the ` +
+          `studio, ${p.viewerKeyframeAsks - viewerAsks} by viewers`
+      )
+      logged = { ...s }
+      viewerAsks = p.viewerKeyframeAsks
+    }, LOSS_LOG_MS)
+    p.timers.add(report)
   }
 
   private keyframe(p: Publisher): void {
