@@ -260,6 +260,8 @@ export async function measureWebRtcUplink(
         `max ${result.throttle.max.toFixed(2)}) at ${result.throttle.kbps.toFixed(0)} kbit/s, ` +
         `estimate ${result.throttle.availableKbps.toFixed(0)} kbit/s, ${result.throttle.drops} drops`
     )
+    // The studio's account of lost packets and their repair (hub.ts), as it logged it.
+    for (const l of app.log().split('\n')) if (l.includes('video packets lost')) log(l.trim())
     return result
   } catch (e) {
     if (app) log(`app output (last lines):\n${app.log().split('\n').slice(-15).join('\n')}`)
