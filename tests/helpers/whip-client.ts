@@ -54,6 +54,14 @@ function peer(): RTCPeerConnection {
   })
 }
 
+/** Publishers' ffmpegs still running: a test that fails before its stop leaves none behind. */
+const running = new Set<() => Promise<void>>()
+
+/** Closes every publisher still open (afterAll), without a DELETE. */
+export async function closeWhipPublishers(): Promise<void> {
+  await Promise.all([...running].map((c) => c()))
+}
+
 /**
  * Publishes by WHIP to `url` ({base}/webrtc/{streamKey}). Throws with the answer's status and body
  * when the offer is refused.
@@ -114,14 +122,22 @@ export async function whipPublish(
   const ffmpeg = spawn(testFfmpeg(), args, { stdio: ['ignore', 'ignore', 'pipe'] })
   ffmpeg.stderr!.resume()
   const exited = new Promise<void>((r) => ffmpeg.once('exit', () => r()))
+  // Even a worker that ends without afterAll takes its ffmpeg with it.
+  const killNow = (): void => {
+    if (ffmpeg.exitCode === null && ffmpeg.signalCode === null) ffmpeg.kill('SIGKILL')
+  }
+  process.once('exit', killNow)
 
   const close = async (): Promise<void> => {
-    if (ffmpeg.exitCode === null && ffmpeg.signalCode === null) ffmpeg.kill('SIGKILL')
+    running.delete(close)
+    process.off('exit', killNow)
+    killNow()
     await exited
     await pc.close()
     vsock.close()
     asock?.close()
   }
+  running.add(close)
   return {
     pc,
     location,

@@ -16,7 +16,7 @@ import {
   type StudioStream,
   type TestStudio
 } from '../../helpers/studio'
-import { whepPlay, whipPublish } from '../../helpers/whip-client'
+import { closeWhipPublishers, whepPlay, whipPublish } from '../../helpers/whip-client'
 
 let studio: TestStudio
 let dest: TestStudio
@@ -28,6 +28,7 @@ beforeAll(async () => {
   dest = await startTestStudio()
 })
 afterAll(async () => {
+  await closeWhipPublishers()
   const lines = studio?.logLines() ?? []
   await studio?.cleanup()
   await dest?.cleanup()
