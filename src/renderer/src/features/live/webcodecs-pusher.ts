@@ -22,6 +22,7 @@ import {
   type Rung
 } from './encoder-plan'
 import { packetAt, startLiveMux, type LiveMux } from './live-mux'
+import { i420Bytes, isYuv, scaleToI420 } from './i420-scale'
 
 // Chromium has these on the page (lib.dom does not yet): frames of a live track as a stream.
 declare class MediaStreamTrackProcessor<T> {
@@ -82,6 +83,8 @@ export class WebCodecsPusher implements Pusher {
   private toldFps: number
   private measuredKbps: number | null = null
   private canvases: { small?: OffscreenCanvas; out?: OffscreenCanvas } = {}
+  /** A camera frame's copy and its scaled I420 picture, reused from frame to frame. */
+  private yuv = { in: new Uint8Array(0), out: new Uint8Array(0) }
   private firstParams: string | undefined
   droppedFrames = 0
 
@@ -171,7 +174,7 @@ export class WebCodecsPusher implements Pusher {
 
   private async read<T extends VideoFrame | AudioData>(
     track: MediaStreamTrack,
-    each: (item: T) => void
+    each: (item: T) => void | Promise<void>
   ): Promise<void> {
     const reader = new MediaStreamTrackProcessor<T>({ track }).readable.getReader()
     for (;;) {
@@ -179,7 +182,8 @@ export class WebCodecsPusher implements Pusher {
       if (r.done) return
       // Every frame and sound buffer is closed here, used or not: they hold capture memory.
       try {
-        if (!this.stopped && !this.failed) each(r.value)
+        // One at a time: a frame is closed only once it has been copied (fit).
+        if (!this.stopped && !this.failed) await each(r.value)
       } catch (e) {
         this.fail(`The encoder stopped: ${String(e)}`)
       } finally {
@@ -188,7 +192,7 @@ export class WebCodecsPusher implements Pusher {
     }
   }
 
-  private onFrame(frame: VideoFrame): void {
+  private async onFrame(frame: VideoFrame): Promise<void> {
     const enc = this.video
     if (!enc || enc.state !== 'configured') return
     const ts = frame.timestamp
@@ -207,14 +211,16 @@ export class WebCodecsPusher implements Pusher {
       this.droppedFrames++
       return
     }
-    const key =
-      this.wantKey || ts - this.lastKeyUs >= this.output.keyframeIntervalSec * 1e6 - step / 2
-    if (key) {
-      this.wantKey = false
-      this.lastKeyUs = ts
-    }
-    const scaled = this.fit(frame, rung)
+    const scaled = await this.fit(frame, rung)
     try {
+      // The copy and scaling took a moment: the encoder may have been stopped or remade meanwhile.
+      if (this.stopped || this.failed || enc.state !== 'configured') return
+      const key =
+        this.wantKey || ts - this.lastKeyUs >= this.output.keyframeIntervalSec * 1e6 - step / 2
+      if (key) {
+        this.wantKey = false
+        this.lastKeyUs = ts
+      }
       enc.encode(scaled ?? frame, { keyFrame: key })
     } finally {
       scaled?.close()
@@ -231,11 +237,44 @@ export class WebCodecsPusher implements Pusher {
    * second), the same noise drawn at 360p and scaled up 0.93 Mbit/s for a 1.0 target, at the same
    * frame rate. Drawing it again at the output's size as well (as before) cost the page's thread a
    * second full-size draw for every frame.
+   *
+   * A camera's frame (YUV) is scaled in YUV (i420-scale.ts): an RGB frame from a canvas made
+   * Chromium map ~450 MB of shared memory into the page for good. Frames that are RGB already (a
+   * screen, a scene) are drawn on a canvas.
    */
-  private fit(frame: VideoFrame, rung: Rung): VideoFrame | undefined {
+  private async fit(frame: VideoFrame, rung: Rung): Promise<VideoFrame | undefined> {
     const { width: W, height: H } = this.size
     const top = rung.width === W && rung.height === H
     if (top && frame.displayWidth === W && frame.displayHeight === H) return undefined
+    if (isYuv(frame.format)) {
+      const w = top ? W : rung.width
+      const h = top ? H : rung.height
+      const size = frame.allocationSize()
+      if (this.yuv.in.length < size) this.yuv.in = new Uint8Array(size)
+      const layout = await frame.copyTo(this.yuv.in)
+      const bytes = i420Bytes(w, h)
+      if (this.yuv.out.length !== bytes) this.yuv.out = new Uint8Array(bytes)
+      const rect = frame.visibleRect
+      scaleToI420(
+        {
+          format: frame.format,
+          data: this.yuv.in,
+          layout,
+          width: rect?.width ?? frame.codedWidth,
+          height: rect?.height ?? frame.codedHeight
+        },
+        w,
+        h,
+        this.yuv.out
+      )
+      return new VideoFrame(this.yuv.out, {
+        format: 'I420',
+        codedWidth: w,
+        codedHeight: h,
+        timestamp: frame.timestamp,
+        duration: frame.duration ?? undefined
+      })
+    }
     const draw = (c: OffscreenCanvas, src: CanvasImageSource, sw: number, sh: number): void => {
       const g = c.getContext('2d', { alpha: false })
       if (!g) throw new Error('no 2D canvas for scaling')
