@@ -1,11 +1,11 @@
 // A camera frame made smaller (a lower rung) or fitted into the output's size, in YUV, on the page's
 // thread: the encoder then gets an I420 frame made from memory.
 //
-// Why not a canvas: in Chromium (measured here, software, --disable-gpu) the first RGB frame given
-// to a VideoEncoder (one drawn from a canvas, an ImageBitmap or ImageData alike) maps about 450 MB
-// of shared memory into the page's process, and keeps it for as long as the page lives; I420 frames,
-// the camera's own or made from a buffer, take none. The canvas path is kept for frames that are RGB
-// already (a screen or a scene).
+// Why not a canvas: in Chromium (measured here, software, --disable-gpu) the first RGB frame the page
+// makes itself and gives to a VideoEncoder (from a canvas, an ImageBitmap or ImageData alike) maps
+// about 450 MB of shared memory into the page's process, and keeps it for as long as the page lives.
+// The capture's own frames (a camera's I420, a canvas track's BGRA) and I420 frames made from a
+// buffer take none. The canvas path is kept for frames that are RGB already (a screen, a scene).
 //
 // The filter is bilinear with pixel centres aligned, which at a 2:1 step is the 2x2 box average: the
 // same smoothing the canvas gave, which is what lets strong camera noise fit a low bitrate.

@@ -238,9 +238,9 @@ export class WebCodecsPusher implements Pusher {
    * frame rate. Drawing it again at the output's size as well (as before) cost the page's thread a
    * second full-size draw for every frame.
    *
-   * A camera's frame (YUV) is scaled in YUV (i420-scale.ts): an RGB frame from a canvas made
+   * A camera's frame (YUV) is scaled in YUV (i420-scale.ts): a frame made from a canvas made
    * Chromium map ~450 MB of shared memory into the page for good. Frames that are RGB already (a
-   * screen, a scene) are drawn on a canvas.
+   * screen, a scene) are still drawn on a canvas at a lower rung, and pay that.
    */
   private async fit(frame: VideoFrame, rung: Rung): Promise<VideoFrame | undefined> {
     const { width: W, height: H } = this.size
