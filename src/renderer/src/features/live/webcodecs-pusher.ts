@@ -272,7 +272,9 @@ export class WebCodecsPusher implements Pusher {
         codedWidth: w,
         codedHeight: h,
         timestamp: frame.timestamp,
-        duration: frame.duration ?? undefined
+        duration: frame.duration ?? undefined,
+        // The camera's colours (BT.709 or 601, range) go on with its pixels.
+        colorSpace: frame.colorSpace.toJSON()
       })
     }
     const draw = (c: OffscreenCanvas, src: CanvasImageSource, sw: number, sh: number): void => {
