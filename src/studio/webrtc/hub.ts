@@ -5,6 +5,9 @@
 // those of an RTMP publish. DELETE ends it in order (the session ends at once); ICE failure, a
 // connection that never comes up, or a relay that ends drops it (the resume window applies).
 //
+// Lost video packets of a publisher are asked for again by the studio (NACK), or given up for a
+// keyframe (loss.ts); the sender's congestion control reads the studio's own feedback (twcc.ts).
+//
 // WHEP (play): one peer per viewer of a stream that is published by WHIP; the publisher's RTP is sent
 // on as it comes (no decode), and the publisher is asked for a keyframe (PLI) when a viewer joins or
 // when a viewer asks for one.
