@@ -10,6 +10,7 @@
 // Every viewer gets the repairs too: the retransmission arrives as the original packet (werift
 // unwraps RTX) and is forwarded like any other.
 import { GenericNack, RtcpTransportLayerFeedback, type RTCRtpReceiver } from 'werift'
+import { unwrap16 } from './twcc'
 
 export interface LossOptions {
   /** Sends a NACK for these 16-bit sequence numbers. */
@@ -145,10 +146,7 @@ export class LossRepair {
   }
 
   private unwrap(seq: number): number {
-    if (this.highest === undefined) return seq
-    let d = (seq - (this.highest & 0xffff)) & 0xffff
-    if (d >= 0x8000) d -= 0x10000
-    return this.highest + d
+    return this.highest === undefined ? seq : unwrap16(this.highest, seq)
   }
 }
 

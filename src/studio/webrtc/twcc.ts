@@ -137,15 +137,19 @@ export class TwccResponder {
   }
 
   private unwrap(seq: number): number {
-    if (this.last === undefined) {
-      this.last = seq
-      return seq
-    }
-    let d = (seq - (this.last & 0xffff)) & 0xffff
-    if (d >= 0x8000) d -= 0x10000
-    this.last += d
+    this.last = this.last === undefined ? seq : unwrap16(this.last, seq)
     return this.last
   }
+}
+
+/**
+ * A 16-bit RTP or transport-wide sequence number as a count that keeps rising past 65535: the one
+ * nearest `reference` (an unwrapped number seen before), forward or back.
+ */
+export function unwrap16(reference: number, seq: number): number {
+  let d = (seq - (reference & 0xffff)) & 0xffff
+  if (d >= 0x8000) d -= 0x10000
+  return reference + d
 }
 
 /** A receiver's hook where werift hands each packet's transport-wide sequence number. */

@@ -247,8 +247,8 @@ export class WebCodecsPusher implements Pusher {
     const top = rung.width === W && rung.height === H
     if (top && frame.displayWidth === W && frame.displayHeight === H) return undefined
     if (isYuv(frame.format)) {
-      const w = top ? W : rung.width
-      const h = top ? H : rung.height
+      // The rung's size (the output's at the top rung).
+      const { width: w, height: h } = rung
       const size = frame.allocationSize()
       if (this.yuv.in.length < size) this.yuv.in = new Uint8Array(size)
       const layout = await frame.copyTo(this.yuv.in)
