@@ -216,13 +216,38 @@ const PAGE_SCRIPT = `${CLOCK_IN_PAGE}
     get() { return d.get.call(this) },
     set(fn) { d.set.call(this, fn && ((ev) => { stats.made += ev.data.size; return fn.call(this, ev) })) }
   })
-  // The page's own encoder (WebCodecs, the default): what it made is its chunks' bytes.
+  // The page's own encoder (WebCodecs, the default): what it made is its chunks' bytes. Beside it,
+  // what the dump keeps (diag): video keyframes made and configure() calls, and the sound the page
+  // read: how much media its buffers carried against how far their capture clock went (a gap there
+  // is sound the page never read, a starved page's).
+  const diag = (stats.diag = { keys: 0, configures: 0, audioMs: 0, audioSpanMs: 0, audioGapMs: 0 })
+  let audioFirst, audioNext
   for (const name of ['VideoEncoder', 'AudioEncoder']) {
     const Real = globalThis[name]
     if (!Real) continue
     globalThis[name] = class extends Real {
       constructor(init) {
-        super({ ...init, output: (chunk, meta) => { stats.made += chunk.byteLength; return init.output(chunk, meta) } })
+        super({ ...init, output: (chunk, meta) => {
+          stats.made += chunk.byteLength
+          if (name === 'VideoEncoder' && chunk.type === 'key') diag.keys++
+          return init.output(chunk, meta)
+        } })
+      }
+      configure(c) {
+        if (name === 'VideoEncoder') diag.configures++
+        return super.configure(c)
+      }
+      encode(data, o) {
+        if (name === 'AudioEncoder') {
+          const dur = (data.numberOfFrames / data.sampleRate) * 1000
+          const ts = data.timestamp / 1000
+          audioFirst ??= ts
+          if (audioNext !== undefined && ts - audioNext > 5) diag.audioGapMs += ts - audioNext
+          audioNext = ts + dur
+          diag.audioMs += dur
+          diag.audioSpanMs = audioNext - audioFirst
+        }
+        return super.encode(data, o)
       }
     }
   }
@@ -323,6 +348,8 @@ interface Probe3 {
   ss: string
   /** The app page's renderer's RSS (MB), once known. */
   rssMB: number
+  /** The page's encoders, counted (PAGE_SCRIPT's diag): for the dump. */
+  diag: Record<string, number>
 }
 
 /** The newest `source` folder (the live source rendition) under the studio's data. */
@@ -435,14 +462,35 @@ class Monitor {
         .evaluate(() => {
           const u = (
             globalThis as unknown as {
-              __uplink: { made: number; pushed: number; draws: number; state: string }
+              __uplink: {
+                made: number
+                pushed: number
+                draws: number
+                state: string
+                diag: Record<string, number>
+              }
             }
           ).__uplink
-          return { made: u.made, pushed: u.pushed, draws: u.draws, state: u.state }
+          // The app's own account of its encoder (the health strip's data attributes).
+          const enc = (
+            globalThis as unknown as {
+              document: { querySelector(s: string): { getAttribute(a: string): string | null } | null }
+            }
+          ).document.querySelector('[data-testid=health-encoder]')
+          const app: Record<string, number> = {}
+          for (const k of ['audioFilled', 'audioBehind', 'audioJumps', 'lag', 'measuredFps'])
+            app[k] = Number(enc?.getAttribute(`data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`) ?? NaN)
+          return {
+            made: u.made,
+            pushed: u.pushed,
+            draws: u.draws,
+            state: u.state,
+            diag: { ...u.diag, ...app }
+          }
         })
         .catch((e: unknown) => {
           this.errors.push(`page: ${String(e).split('\n')[0]}`)
-          return { made: NaN, pushed: NaN, draws: NaN, state: '' }
+          return { made: NaN, pushed: NaN, draws: NaN, state: '', diag: {} }
         })
       this.probes.push({
         t,
@@ -456,7 +504,8 @@ class Monitor {
         ffmpegRead: ffmpegRead(this.appPid),
         acked: top ? acked(top.line) : NaN,
         ss: top?.line ?? '',
-        rssMB: rssMB(this.rendererPid)
+        rssMB: rssMB(this.rendererPid),
+        diag: u.diag
       })
     }
   }

@@ -6,6 +6,7 @@ import {
   RateLadder,
   bitsPerPixel,
   admittedFps,
+  audioGapFrames,
   buildLadder,
   chooseEncoder,
   defaultEncoderChoice,
@@ -200,5 +201,23 @@ describe('the frame rate the encoder is told', () => {
     }
     expect(told).toBe(30)
     expect(windows).toBeLessThanOrEqual(8)
+  })
+})
+
+describe('sound the capture lost', () => {
+  it('is made up with as many frames of silence as the gap lasted', () => {
+    // 48 kHz, 10 ms buffers: the next was due at 1.000 s and came at 1.250 s.
+    expect(audioGapFrames(1_000_000, 1_250_000, 48_000)).toBe(12_000)
+    expect(audioGapFrames(1_000_000, 1_100_000, 44_100)).toBe(4410)
+  })
+
+  it('leaves the first buffer, jitter within a buffer, and overlaps alone', () => {
+    expect(audioGapFrames(undefined, 1_250_000, 48_000)).toBe(0)
+    expect(audioGapFrames(1_000_000, 1_010_000, 48_000)).toBe(0)
+    expect(audioGapFrames(1_000_000, 990_000, 48_000)).toBe(0)
+  })
+
+  it('does not fill a jump of the clock (a new device): the sound starts again', () => {
+    expect(audioGapFrames(1_000_000, 7_000_000, 48_000)).toBe(0)
   })
 })

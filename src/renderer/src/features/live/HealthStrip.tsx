@@ -144,6 +144,7 @@ export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): Reac
       data-lag={encoder.lagMs ?? ''}
       data-audio-behind={encoder.audioBehindMs ?? ''}
       data-audio-jumps={encoder.audioJumps ?? ''}
+      data-audio-filled={encoder.audioFilledMs ?? ''}
     >
       Encoder: {encoderText(encoder)}
     </p>

@@ -271,3 +271,26 @@ export const FPS_HEADROOM = 1.25
 export function admittedFps(rungFps: number, toldFps: number): number {
   return Math.min(rungFps, toldFps * FPS_HEADROOM)
 }
+
+/** Sound missing from the capture for longer than this is filled in (a 10 ms buffer's jitter is not). */
+export const AUDIO_GAP_US = 15_000
+/** A gap longer than this is not filled: the clock jumped (a device change), the sound starts again. */
+export const AUDIO_GAP_MAX_US = 5_000_000
+
+/**
+ * Frames of silence that make up for sound the page did not read: a page whose thread is busy loses
+ * microphone buffers (measured in the uplink bench: a fifth of the sound at 720p30 on strong noise).
+ * The Opus encoder counts its output time from the samples it is given, so each lost buffer made the
+ * sound run behind the picture, and the muxer, which interleaves by time, held the picture back with
+ * it (up to a second). Filled with silence, the sound's time stays the capture's. 0 for no gap.
+ */
+export function audioGapFrames(
+  expectedUs: number | undefined,
+  timestampUs: number,
+  sampleRate: number
+): number {
+  if (expectedUs === undefined) return 0
+  const gap = timestampUs - expectedUs
+  if (gap <= AUDIO_GAP_US || gap > AUDIO_GAP_MAX_US) return 0
+  return Math.round((gap / 1e6) * sampleRate)
+}

@@ -27,6 +27,8 @@ export interface EncoderStats {
   audioBehindMs?: number | null
   /** Times late sound jumped forward to the picture (a gap in the sound each). */
   audioJumps?: number
+  /** Sound the capture lost (the page read it too late) and silence stood in for (ms). */
+  audioFilledMs?: number
 }
 
 /** A run's encoder feeding main: MediaRecorder's or the page's own. */

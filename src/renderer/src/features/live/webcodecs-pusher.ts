@@ -14,6 +14,7 @@ import type { EncoderStats, Pusher } from './media-pusher'
 import {
   RateLadder,
   admittedFps,
+  audioGapFrames,
   encoderFramerate,
   buildLadder,
   probeConfig,
@@ -26,7 +27,7 @@ import { i420Bytes, isYuv, scaleToI420 } from './i420-scale'
 
 // Chromium has these on the page (lib.dom does not yet): frames of a live track as a stream.
 declare class MediaStreamTrackProcessor<T> {
-  constructor(init: { track: MediaStreamTrack })
+  constructor(init: { track: MediaStreamTrack; maxBufferSize?: number })
   readonly readable: ReadableStream<T>
 }
 
@@ -43,6 +44,12 @@ const MAX_AUDIO_BEHIND_US = 1_000_000
 const AUDIO_CATCH_UP_US = 100_000
 /** Audio and video clocks further apart than this are not the same clock: align on arrival instead. */
 const SAME_CLOCK_US = 5_000_000
+/**
+ * Sound buffers (10 ms each) the capture keeps for a page that reads late: a second. Chromium's own
+ * queue is a few buffers, and a busy page lost a fifth of its sound through it (see audioGapFrames).
+ * Video keeps Chromium's: a late frame is better dropped.
+ */
+const AUDIO_QUEUE = 100
 
 export interface WebCodecsChoice {
   kind: 'hardware' | 'software'
@@ -77,6 +84,10 @@ export class WebCodecsPusher implements Pusher {
   private lastVideoUs = 0
   private lastAudioUs: number | undefined
   private audioNextUs = 0
+  /** Where the next sound buffer from the capture should start: a later one leaves a gap. */
+  private audioInNextUs: number | undefined
+  /** Sound the capture lost and silence made up for (ms). */
+  private audioFilledUs = 0
   /** Times the sound jumped forward to catch up with the picture. */
   audioJumps = 0
   /** The frame rate the encoder is told (encoderFramerate): the rung's, or what the source gives. */
@@ -129,6 +140,7 @@ export class WebCodecsPusher implements Pusher {
       backlogBytes: this.pending.reduce((n, p) => n + p.length, 0),
       lagMs: this.lagMs,
       audioJumps: this.audioJumps,
+      audioFilledMs: Math.round(this.audioFilledUs / 1000),
       audioBehindMs:
         this.lastAudioUs === undefined
           ? null
@@ -168,15 +180,17 @@ export class WebCodecsPusher implements Pusher {
       })
       const a = audioTrack.clone()
       this.tracks.push(a)
-      this.loops.push(this.read(a, (d: AudioData) => this.onAudio(d)))
+      this.loops.push(this.read(a, (d: AudioData) => this.onAudio(d), AUDIO_QUEUE))
     }
   }
 
   private async read<T extends VideoFrame | AudioData>(
     track: MediaStreamTrack,
-    each: (item: T) => void | Promise<void>
+    each: (item: T) => void | Promise<void>,
+    maxBufferSize?: number
   ): Promise<void> {
-    const reader = new MediaStreamTrackProcessor<T>({ track }).readable.getReader()
+    const init = maxBufferSize === undefined ? { track } : { track, maxBufferSize }
+    const reader = new MediaStreamTrackProcessor<T>(init).readable.getReader()
     for (;;) {
       const r = await reader.read().catch(() => ({ done: true as const, value: undefined }))
       if (r.done) return
@@ -311,6 +325,22 @@ export class WebCodecsPusher implements Pusher {
         numberOfChannels: data.numberOfChannels,
         bitrate: this.output.audioBitrateKbps * 1000
       })
+    const gap = audioGapFrames(this.audioInNextUs, data.timestamp, data.sampleRate)
+    if (gap > 0) {
+      // Sound the capture lost: silence in its place keeps the sound on the picture's clock.
+      const silence = new AudioData({
+        format: 'f32-planar',
+        sampleRate: data.sampleRate,
+        numberOfChannels: data.numberOfChannels,
+        numberOfFrames: gap,
+        timestamp: this.audioInNextUs!,
+        data: new Float32Array(gap * data.numberOfChannels)
+      })
+      enc.encode(silence)
+      silence.close()
+      this.audioFilledUs += (gap / data.sampleRate) * 1e6
+    }
+    this.audioInNextUs = data.timestamp + (data.numberOfFrames / data.sampleRate) * 1e6
     enc.encode(data)
   }
 
