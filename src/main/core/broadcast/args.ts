@@ -4,7 +4,11 @@ import { quietWithProgress } from '../../../node/ffmpeg/progress'
 import { pushOutputArgs, sendBufferFor } from '../../../node/ffmpeg/push'
 import { TONE_CHANNELS, TONE_RATE } from './tone-feed'
 
-export const PROGRESS_PERIOD_S = 0.25
+/**
+ * ffmpeg's progress ten times a second: the feed hands it media up to LEAD_MS ahead of what it has
+ * sent (media-feed.ts), so the sooner it says, the faster a free link takes a burst.
+ */
+export const PROGRESS_PERIOD_S = 0.1
 
 export interface BroadcastArgsInput {
   source: LiveSource
@@ -33,8 +37,8 @@ export function videoPath(source: LiveSource): 'copy' | 'encode' {
 export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   const { source, output } = input
   const args = [
-    // Progress four times a second (PROGRESS_PERIOD_S): the uplink's queue is judged on ffmpeg's
-    // sent media time, which is at most one period old.
+    // Progress ten times a second (PROGRESS_PERIOD_S): the uplink's queue is judged, and stdin
+    // paced, on ffmpeg's sent media time, which is at most one period old.
     ...quietWithProgress(PROGRESS_PERIOD_S)
     // stdin carries the media (the camera's chunks, or the test pattern's tone): its end is the
     // orderly stop, and the app's death ends it too (see tone-feed.ts).

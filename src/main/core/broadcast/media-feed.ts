@@ -21,6 +21,19 @@ export const DROP_AFTER_MS = 700
 export const PIPE_BYTES = 32 * 1024
 
 /**
+ * The most media handed to ffmpeg ahead of what it has sent out. Past PIPE_BYTES in Node, the OS
+ * holds what stdin was written (measured here: ~95 KB in Linux's socketpair before a write waits; a
+ * Windows named pipe and a macOS socketpair hold other amounts), and ffmpeg its read buffer: at
+ * 1 Mbit/s that was about a second of media that main could neither see nor drop. Paced by media
+ * time, what waits beyond the lead waits here, where it is measured and dropped. A lead of a few
+ * progress periods keeps ffmpeg fed (its audio encoder and interleaving hold ~0.1 s), and lets a
+ * free link take a catch-up burst at ~4× real time.
+ */
+export const LEAD_MS = 300
+/** While the lead holds media back, look again this often (ffmpeg's sent time is extrapolated). */
+const LEAD_RECHECK_MS = 40
+
+/**
  * A backlog counts only once ffmpeg has stopped taking what main hands it for this long: a burst
  * from a page that stalled and caught up is swallowed at once by an ffmpeg whose socket is free,
  * long before its next progress report says so.
@@ -29,8 +42,9 @@ export const BLOCKED_FOR_MS = 400
 
 export interface FeedStats {
   /**
-   * Media waiting between the page's encoder and the socket (ms): here, in the pipe, in ffmpeg. 0
-   * unless ffmpeg has stopped taking media for BLOCKED_FOR_MS (then the socket is the limit).
+   * Media waiting between the page's encoder and the socket (ms): here, in the pipe, in ffmpeg, less
+   * what was dropped. 0 unless the link is short: ffmpeg has stopped taking media for BLOCKED_FOR_MS,
+   * or has not yet sent what came before a drop.
    */
   queuedMs: number
   /** Bytes waiting here and in stdin's buffer. */
@@ -74,6 +88,16 @@ export class MediaFeed {
   private sentMs: number | undefined
   private sentAt = 0
   private waitingDrain = false
+  /** The media time of the newest block handed to stdin (this attempt). */
+  private writtenMs: number | undefined
+  /**
+   * The media this attempt dropped, [from, to): ffmpeg's sent time jumps over each once it sends
+   * what follows, but until then the span is no media waiting. (Counted as waiting, it kept the
+   * queue over the threshold after every drop until ffmpeg had sent past it: measured in the uplink
+   * bench, drop followed drop, a third of the media went.)
+   */
+  private gaps: { from: number; to: number }[] = []
+  private recheck: ReturnType<typeof setTimeout> | undefined
   /** Since when main has held media that ffmpeg would not take (undefined: it takes all). */
   private blockedSince: number | undefined
   private readonly dropAfterMs: number
@@ -112,7 +136,10 @@ export class MediaFeed {
     this.dropped = new WeakSet()
     this.baseMs = undefined
     this.sentMs = undefined
+    this.writtenMs = undefined
+    this.gaps = []
     this.blockedSince = undefined
+    this.clearRecheck()
   }
 
   /** Closing stdin (once what is queued has gone) lets ffmpeg finish and unpublish in order. */
@@ -164,7 +191,11 @@ export class MediaFeed {
     if (this.sentMs === undefined && this.blockedSince !== undefined) this.blockedSince = this.now()
     this.sentMs = outTimeUs / 1000
     this.sentAt = this.now()
+    const sent = this.sentNowMs()
+    // Spans ffmpeg has sent past are history.
+    if (sent !== undefined) this.gaps = this.gaps.filter((g) => g.to > sent)
     this.judge()
+    this.pump()
   }
 
   private enqueue(p: MediaPiece): void {
@@ -192,16 +223,59 @@ export class MediaFeed {
     return this.blockedSince !== undefined && this.now() - this.blockedSince >= BLOCKED_FOR_MS
   }
 
+  /**
+   * The link is short: main holds what ffmpeg will not take, or media was dropped and ffmpeg has not
+   * yet sent what came before the drop (the drop emptied main's queue, not the link's).
+   */
+  private congested(): boolean {
+    return this.blocked() || this.skipping || this.gaps.length > 0
+  }
+
+  /**
+   * How far (the stream's media time) ffmpeg has sent out by now, once it has said. A report is up to
+   * one period old: meanwhile ffmpeg went on sending, at most at real time (a blocked ffmpeg is found
+   * at the next report, one period later).
+   */
+  private sentNowMs(): number | undefined {
+    if (this.sentMs === undefined || this.baseMs === undefined) return undefined
+    const since = Math.min(this.o.reportEveryMs ?? 0, Math.max(0, this.now() - this.sentAt))
+    return this.baseMs + this.sentMs + since
+  }
+
+  /** Media between two media times, less what was dropped between them (ms). */
+  private span(from: number, to: number): number {
+    let ms = to - from
+    const skip =
+      this.skipping && this.skipFromMs !== undefined
+        ? [{ from: this.skipFromMs, to: Infinity }]
+        : []
+    for (const g of [...this.gaps, ...skip])
+      ms -= Math.max(0, Math.min(g.to, to) - Math.max(g.from, from))
+    return Math.max(0, ms)
+  }
+
   /** Media waiting between the newest arrival and what ffmpeg has sent (ms). */
   private queuedMs(): number {
     const newest = this.buffer.newestMs
     if (newest === undefined || this.baseMs === undefined) return 0
-    // A report is up to one period old: meanwhile ffmpeg went on sending, at most at real time (a
-    // blocked ffmpeg is found at the next report, one period later).
-    const since = Math.min(this.o.reportEveryMs ?? 0, Math.max(0, this.now() - this.sentAt))
-    const sent =
-      this.sentMs !== undefined ? this.baseMs + this.sentMs + since : this.oldestQueuedMs()
-    return sent === undefined ? 0 : Math.max(0, newest - sent)
+    const sent = this.sentNowMs() ?? this.oldestQueuedMs()
+    return sent === undefined ? 0 : this.span(sent, newest)
+  }
+
+  /**
+   * A block that would put ffmpeg more than LEAD_MS ahead of what it has sent waits here. Never while
+   * ffmpeg has sent all it was given, nor before its first report (the catch-up as it starts).
+   */
+  private aheadOfLead(blockMs: number | undefined): boolean {
+    if (blockMs === undefined || this.writtenMs === undefined) return false
+    const sent = this.sentNowMs()
+    if (sent === undefined || this.span(sent, this.writtenMs) <= 0) return false
+    return this.span(sent, blockMs) > LEAD_MS
+  }
+
+  private clearRecheck(): void {
+    if (this.recheck) clearTimeout(this.recheck)
+    this.recheck = undefined
   }
 
   private oldestQueuedMs(): number | undefined {
@@ -262,11 +336,23 @@ export class MediaFeed {
           }
           this.skipping = false
           this.cutCurrent = false
-          if (this.skipFromMs !== undefined && unit.timeMs !== undefined)
+          if (this.skipFromMs !== undefined && unit.timeMs !== undefined) {
             this.stats.droppedMs += Math.max(0, unit.timeMs - this.skipFromMs)
+            this.gaps.push({ from: this.skipFromMs, to: unit.timeMs })
+          }
         }
         this.current = unit
       }
+      if (this.aheadOfLead(p.blockMs)) {
+        // ffmpeg has enough: look again once its sent time has moved on.
+        this.recheck ??= setTimeout(() => {
+          this.recheck = undefined
+          this.pump()
+        }, LEAD_RECHECK_MS)
+        this.recheck.unref?.()
+        break
+      }
+      if (p.blockMs !== undefined) this.writtenMs = Math.max(this.writtenMs ?? p.blockMs, p.blockMs)
       this.shift()
       sink.write(p.bytes)
     }
@@ -313,7 +399,7 @@ export class MediaFeed {
 
   feedStats(): FeedStats {
     return {
-      queuedMs: this.blocked() ? Math.round(this.queuedMs()) : 0,
+      queuedMs: this.congested() ? Math.round(this.queuedMs()) : 0,
       queuedBytes: this.queueBytes + (this.sink?.writableLength ?? 0),
       droppedMs: Math.round(this.stats.droppedMs),
       drops: this.stats.drops
