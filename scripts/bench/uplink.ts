@@ -478,7 +478,7 @@ class Monitor {
             }
           ).document.querySelector('[data-testid=health-encoder]')
           const app: Record<string, number> = {}
-          for (const k of ['audioFilled', 'audioBehind', 'audioJumps', 'lag', 'measuredFps'])
+          for (const k of ['audioFilled', 'audioBehind', 'audioJumps', 'lag', 'measuredFps', 'budgetSkips', 'measured', 'target', 'height'])
             app[k] = Number(enc?.getAttribute(`data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`) ?? NaN)
           return {
             made: u.made,

@@ -2,7 +2,9 @@
 // and rates, and when it steps down and back up.
 import { describe, expect, it } from 'vitest'
 import {
+  BUDGET_DEPTH_S,
   LADDER_TUNING,
+  OutputBudget,
   RateLadder,
   bitsPerPixel,
   admittedFps,
@@ -10,6 +12,7 @@ import {
   buildLadder,
   chooseEncoder,
   defaultEncoderChoice,
+  demandKbps,
   encoderFramerate,
   h264Candidates,
   h264Level,
@@ -219,5 +222,55 @@ describe('sound the capture lost', () => {
 
   it('does not fill a jump of the clock (a new device): the sound starts again', () => {
     expect(audioGapFrames(1_000_000, 7_000_000, 48_000)).toBe(0)
+  })
+})
+
+describe('the output held to its bitrate', () => {
+  /** 30 fps for `seconds` from `fromUs`; each frame admitted is encoded at `bytes`. */
+  const run = (
+    budget: OutputBudget,
+    o: { fromUs: number; seconds: number; kbps: number; bytes: number }
+  ): { encoded: number; bits: number } => {
+    let encoded = 0
+    for (let i = 0; i < o.seconds * 30; i++) {
+      if (!budget.admit(o.fromUs + (i * 1e6) / 30, o.kbps)) continue
+      budget.spend(o.bytes)
+      encoded++
+    }
+    return { encoded, bits: encoded * o.bytes * 8 }
+  }
+
+  it('an encoder within its target loses no frame', () => {
+    // 1,000 kbit/s at 30 fps is 4,166 bytes a frame: 4,000 stays under.
+    expect(run(new OutputBudget(), { fromUs: 0, seconds: 10, kbps: 1000, bytes: 4000 }).encoded).toBe(300)
+  })
+
+  it('one that makes 2.5 times its target is held to it over seconds, by frames not encoded', () => {
+    const r = run(new OutputBudget(), { fromUs: 0, seconds: 10, kbps: 1000, bytes: 10_416 })
+    // At most the target plus the budget's depth, and not far under it.
+    expect(r.bits).toBeLessThanOrEqual((10 + BUDGET_DEPTH_S) * 1_000_000 + 10_416 * 8)
+    expect(r.bits).toBeGreaterThan(9.5 * 1_000_000)
+    expect(r.encoded).toBeLessThan(150)
+  })
+
+  it('a lowered target takes hold at once; a keyframe-sized chunk may spend ahead', () => {
+    const b = new OutputBudget()
+    run(b, { fromUs: 0, seconds: 2, kbps: 2500, bytes: 10_000 })
+    const r = run(b, { fromUs: 2e6, seconds: 4, kbps: 600, bytes: 10_000 })
+    expect(r.bits).toBeLessThanOrEqual((4 + BUDGET_DEPTH_S) * 600_000 + 80_000)
+    // A 200 KB keyframe at 1 Mbit/s: admitted with a full budget, then frames wait until the 0.6 s
+    // it spent beyond the budget have come back.
+    const k = new OutputBudget()
+    expect(k.admit(0, 1000)).toBe(true)
+    k.spend(200_000)
+    expect(k.admit(33_333, 1000)).toBe(false)
+    expect(k.admit(500_000, 1000)).toBe(false)
+    expect(k.admit(700_000, 1000)).toBe(true)
+  })
+
+  it('the ladder hears what the encoder would have made with every frame', () => {
+    expect(demandKbps(1000, 30, 20)).toBe(1500)
+    expect(demandKbps(1000, 30, 30)).toBe(1000)
+    expect(demandKbps(1000, 0, 0)).toBe(1000)
   })
 })

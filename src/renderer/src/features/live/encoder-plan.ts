@@ -294,3 +294,43 @@ export function audioGapFrames(
   if (gap <= AUDIO_GAP_US || gap > AUDIO_GAP_MAX_US) return 0
   return Math.round((gap / 1e6) * sampleRate)
 }
+
+/** How much of the target the output may spend ahead (s): one keyframe on noisy content, and a bit. */
+export const BUDGET_DEPTH_S = 1
+
+/**
+ * A hard cap on what the encoder sends, whatever its rate control does: a budget that fills at the
+ * target's rate (on the frames' own clock, up to BUDGET_DEPTH_S of it) and that each encoded chunk
+ * spends. A frame that comes while the budget is spent is not encoded. Measured in the uplink bench:
+ * OpenH264 made 2.5 Mbit/s at 360p for a 1.6 target and 2.9 at 720p for 1.6, over whole windows, and
+ * what a link that carries the target cannot take waits in a queue that only dropping empties. Held
+ * to its budget, the encoder's excess costs frames (a lower frame rate) the moment it happens; the
+ * ladder still hears how much it would have made (demandKbps), and steps the picture down for it.
+ */
+export class OutputBudget {
+  private bits: number | undefined
+  private lastUs: number | undefined
+
+  /** Whether a frame at `timestampUs` may be encoded at `targetKbps`. */
+  admit(timestampUs: number, targetKbps: number): boolean {
+    const rate = targetKbps * 1000
+    const depth = rate * BUDGET_DEPTH_S
+    const dt = this.lastUs === undefined ? 0 : Math.max(0, timestampUs - this.lastUs) / 1e6
+    this.lastUs = timestampUs
+    this.bits = Math.min(depth, (this.bits ?? depth) + dt * rate)
+    return this.bits > 0
+  }
+
+  /** An encoded chunk of `bytes` went out. */
+  spend(bytes: number): void {
+    if (this.bits !== undefined) this.bits -= bytes * 8
+  }
+}
+
+/**
+ * What the encoder would have made had every offered frame been encoded: its bitrate scaled by the
+ * frames offered over the frames it encoded (the budget held back the rest).
+ */
+export function demandKbps(measuredKbps: number, offered: number, encoded: number): number {
+  return encoded > 0 && offered > encoded ? (measuredKbps * offered) / encoded : measuredKbps
+}

@@ -29,6 +29,8 @@ export interface EncoderStats {
   audioJumps?: number
   /** Sound the capture lost (the page read it too late) and silence stood in for (ms). */
   audioFilledMs?: number
+  /** Frames not encoded because the output had spent its bitrate's budget (a real cap). */
+  budgetSkips?: number
 }
 
 /** A run's encoder feeding main: MediaRecorder's or the page's own. */

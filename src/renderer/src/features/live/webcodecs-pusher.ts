@@ -12,9 +12,11 @@ import type { OnairApi, OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import type { EncoderStats, Pusher } from './media-pusher'
 import {
+  OutputBudget,
   RateLadder,
   admittedFps,
   audioGapFrames,
+  demandKbps,
   encoderFramerate,
   buildLadder,
   probeConfig,
@@ -78,7 +80,11 @@ export class WebCodecsPusher implements Pusher {
   private zero: { us: number; at: number } | undefined
   private audioShift: number | undefined
   private audioMeta: EncodedAudioChunkMetadata | undefined
-  private window = { startUs: -1, bytes: 0, frames: 0 }
+  /** The window's bytes and frames out, and the frames offered to the encoder (some held back). */
+  private window = { startUs: -1, bytes: 0, frames: 0, offered: 0 }
+  private readonly budget = new OutputBudget()
+  /** Frames not encoded because the output had spent its budget (OutputBudget). */
+  budgetSkips = 0
   private measuredFps: number | null = null
   private lagMs: number | null = null
   private lastVideoUs = 0
@@ -141,6 +147,7 @@ export class WebCodecsPusher implements Pusher {
       lagMs: this.lagMs,
       audioJumps: this.audioJumps,
       audioFilledMs: Math.round(this.audioFilledUs / 1000),
+      budgetSkips: this.budgetSkips,
       audioBehindMs:
         this.lastAudioUs === undefined
           ? null
@@ -223,6 +230,14 @@ export class WebCodecsPusher implements Pusher {
     }
     if (enc.encodeQueueSize > MAX_ENCODE_QUEUE) {
       this.droppedFrames++
+      return
+    }
+    this.window.offered++
+    const keyDue =
+      this.wantKey || ts - this.lastKeyUs >= this.output.keyframeIntervalSec * 1e6 - step / 2
+    // A keyframe due is always made: segmenters cut on it, and main waits on it after a drop.
+    if (!this.budget.admit(ts, this.ladder.targetKbps) && !keyDue) {
+      this.budgetSkips++
       return
     }
     const scaled = await this.fit(frame, rung)
@@ -350,6 +365,7 @@ export class WebCodecsPusher implements Pusher {
     if (meta?.decoderConfig) this.checkParams(meta.decoderConfig)
     // A keyframe the encoder made on its own (a restart) starts the keyframe interval again.
     if (chunk.type === 'key') this.lastKeyUs = Math.max(this.lastKeyUs, chunk.timestamp)
+    this.budget.spend(chunk.byteLength)
     this.measure(chunk)
     const packet = packetAt(chunk, chunk.timestamp - zero.us)
     this.lastVideoUs = chunk.timestamp - zero.us
@@ -427,9 +443,12 @@ export class WebCodecsPusher implements Pusher {
         this.lagMs = Math.round(
           performance.now() - this.zero.at - (chunk.timestamp - this.zero.us) / 1000
         )
-      this.window = { startUs: chunk.timestamp, bytes: 0, frames: 0 }
+      const demand = demandKbps(this.measuredKbps, w.offered, w.frames)
+      this.window = { startUs: chunk.timestamp, bytes: 0, frames: 0, offered: 0 }
       const before = this.ladder.at
-      const stepped = this.ladder.measured(this.measuredKbps) !== before
+      // The ladder judges what the encoder would have made with every frame: held to its budget,
+      // an encoder that cannot fit the rung shows it in frames skipped, not in bytes.
+      const stepped = this.ladder.measured(demand) !== before
       const fps = encoderFramerate(this.ladder.rung.fps, this.measuredFps, this.toldFps)
       if (fps !== undefined) this.toldFps = fps
       if (stepped || fps !== undefined) this.reconfigure()
@@ -464,7 +483,7 @@ export class WebCodecsPusher implements Pusher {
     if (!enc || enc.state !== 'configured') return
     enc.configure(this.config)
     // The window restarts: bytes from before the change say nothing of the new target.
-    this.window = { startUs: -1, bytes: 0, frames: 0 }
+    this.window = { startUs: -1, bytes: 0, frames: 0, offered: 0 }
   }
 
   private send(bytes: Uint8Array): void {
