@@ -171,6 +171,33 @@ describe('media feed: the queue between the encoder and the socket', () => {
     expect(keyframeAsks).toBe(1)
   })
 
+  it('a burst that ffmpeg sends faster than real time is a catch-up, not a backlog: nothing is dropped', async () => {
+    // A page that stalled for 2 s hands over its media at once; main paces it into ffmpeg 300 ms
+    // ahead of what ffmpeg has sent, and ffmpeg, on a free link, sends it at ~3× real time.
+    const sink = new SlowSink()
+    let t = 0
+    let asks = 0
+    const feed = new MediaFeed({ now: () => t, onDrop: () => asks++, reportEveryMs: 100 })
+    feed.attach(sink)
+    await feed.push(streamHeader())
+    await feed.push(clusterAt(0, 20, 4000))
+    await sink.take()
+    feed.noteSent(100_000)
+    for (let i = 1; i < 21; i++) await feed.push(clusterAt(i, 20, 4000))
+    let sent = 100
+    for (let n = 0; n < 12; n++) {
+      t += 100
+      await sink.take()
+      const times = sink.clusterTimes()
+      sent = Math.min(sent + 300, times[times.length - 1]! + 100)
+      feed.noteSent(sent * 1000)
+      await new Promise((r) => setImmediate(r))
+    }
+    expect(t).toBeGreaterThan(BLOCKED_FOR_MS)
+    expect(asks).toBe(0)
+    expect(sink.clusterTimes()).toContain(2000)
+  })
+
   it('ends stdin only once the queue has gone, so a stop loses no queued media', async () => {
     const sink = new SlowSink()
     const feed = new MediaFeed()
@@ -329,6 +356,43 @@ describe('uplink controller', () => {
     expect(seen.length).toBeLessThanOrEqual(3)
     expect(c.videoKbps).toBeLessThan(low * 1.25 ** 3 + 1)
     expect(c.videoKbps).toBeGreaterThan(low)
+  })
+
+  it('past what the link last carried, it probes in small steps that grow while they hold', () => {
+    const c = new UplinkController(o)
+    // An 80% link: 2.1 Mbit/s, of which ~1.9 video.
+    c.update({ at: 0, queuedMs: 800, sentKbps: 2028 })
+    expect(c.videoKbps).toBe(Math.round(1900 * 0.85))
+    const seen: number[] = []
+    let at = 0
+    while (c.videoKbps < 2500 && at < 30_000) {
+      const r = c.update({ at: (at += 500), queuedMs: 0, sentKbps: c.videoKbps + 128 })
+      if (r !== undefined) seen.push(r)
+    }
+    // Up to the ceiling at once, then 5% of the creator's bitrate past it, then 10%, 20% ...
+    expect(seen[0]).toBe(1900)
+    expect(seen[1]).toBe(1900 + 125)
+    expect(seen[2]).toBe(1900 + 125 + 250)
+    expect(seen[3]).toBe(2500)
+    // A probe the link does not carry sets the ceiling again, and the small steps start over.
+    c.update({ at: (at += 2000), queuedMs: 800, sentKbps: 2028 })
+    const again: number[] = []
+    while (again.length < 2 && at < 60_000) {
+      const r = c.update({ at: (at += 500), queuedMs: 0, sentKbps: c.videoKbps + 128 })
+      if (r !== undefined) again.push(r)
+    }
+    expect(again).toEqual([1900, 2025])
+  })
+
+  it('a ceiling a fraction above the target does not stop the raises', () => {
+    const c = new UplinkController(o)
+    // Still queueing with the link's reading no lower: a fifth lower, just under what it carried.
+    c.update({ at: 0, queuedMs: 800, sentKbps: 1200 })
+    c.update({ at: 1100, queuedMs: 800, sentKbps: 1000.4 })
+    const low = c.videoKbps
+    let at = 1100
+    while (at < 12_000) c.update({ at: (at += 500), queuedMs: 0, sentKbps: c.videoKbps + 128 })
+    expect(c.videoKbps).toBeGreaterThan(low * 1.5)
   })
 
   it('raises in steps after 2 s of an empty queue: from 40% back to full within 15 s', () => {

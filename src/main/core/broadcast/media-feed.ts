@@ -30,6 +30,9 @@ export const PIPE_BYTES = 32 * 1024
  * free link take a catch-up burst at ~4× real time.
  */
 export const LEAD_MS = 300
+/** ffmpeg's sent time moving at least this much faster than the wall clock: it is catching up. */
+const CATCHING_UP = 1.2
+const CATCH_UP_SPAN_MS = 300
 /** While the lead holds media back, look again this often (ffmpeg's sent time is extrapolated). */
 const LEAD_RECHECK_MS = 40
 
@@ -87,6 +90,8 @@ export class MediaFeed {
   private baseMs: number | undefined
   private sentMs: number | undefined
   private sentAt = 0
+  /** ffmpeg's recent reports (sent media ms, wall ms), for how fast it sends now. */
+  private reports: { ms: number; at: number }[] = []
   private waitingDrain = false
   /** The media time of the newest block handed to stdin (this attempt). */
   private writtenMs: number | undefined
@@ -136,6 +141,7 @@ export class MediaFeed {
     this.dropped = new WeakSet()
     this.baseMs = undefined
     this.sentMs = undefined
+    this.reports = []
     this.writtenMs = undefined
     this.gaps = []
     this.blockedSince = undefined
@@ -189,8 +195,23 @@ export class MediaFeed {
     // clock starts now, so a link that is free swallows it (measured: judged from the earlier clock,
     // every broadcast lost its first keyframe interval, and the monitor's delay was 2 s too high).
     if (this.sentMs === undefined && this.blockedSince !== undefined) this.blockedSince = this.now()
+    const at = this.now()
+    // ffmpeg sending faster than real time is catching up (a burst from a page that stalled, on a
+    // link that takes it): what main holds meanwhile is no sign of a short link, so the blocked
+    // clock starts again.
+    // Judged over CATCH_UP_SPAN_MS, not report to report: ffmpeg blocked on its socket also moves on
+    // in jumps (the small frames after a keyframe that finally went).
+    this.reports.push({ ms: outTimeUs / 1000, at })
+    while (this.reports.length > 2 && at - this.reports[1]!.at >= CATCH_UP_SPAN_MS)
+      this.reports.shift()
+    const prev = this.reports[0]!
+    if (
+      at - prev.at >= CATCH_UP_SPAN_MS &&
+      (outTimeUs / 1000 - prev.ms) / (at - prev.at) >= CATCHING_UP
+    )
+      this.blockedSince = this.blockedSince === undefined ? undefined : at
     this.sentMs = outTimeUs / 1000
-    this.sentAt = this.now()
+    this.sentAt = at
     const sent = this.sentNowMs()
     // Spans ffmpeg has sent past are history.
     if (sent !== undefined) this.gaps = this.gaps.filter((g) => g.to > sent)
