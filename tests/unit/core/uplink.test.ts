@@ -162,8 +162,11 @@ describe('media feed: the queue between the encoder and the socket', () => {
     const feed = new MediaFeed({ onDrop: () => keyframeAsks++, now: () => t })
     feed.attach(sink)
     await feed.push(streamHeader())
-    for (let i = 0; i < 20; i++) await feed.push(clusterAt(i, 10, 4000))
-    t += 1200
+    // Media arrives as it is made (each 100 ms cluster once it ends) while ffmpeg starts up.
+    for (let i = 0; i < 20; i++) {
+      t = (i + 1) * 100
+      await feed.push(clusterAt(i, 10, 4000))
+    }
     feed.noteSent(100_000)
     expect(keyframeAsks).toBe(0)
     t += BLOCKED_FOR_MS
@@ -196,6 +199,47 @@ describe('media feed: the queue between the encoder and the socket', () => {
     expect(t).toBeGreaterThan(BLOCKED_FOR_MS)
     expect(asks).toBe(0)
     expect(sink.clusterTimes()).toContain(2000)
+  })
+
+  it("media that arrives late is the page's catch-up: the controller hears no queue while ffmpeg sends it", async () => {
+    // Measured: a busy page held 0.75 s of media and handed it over at once; judged as the link's
+    // backlog, it was dropped and the bitrate lowered on an open link.
+    const sink = new SlowSink()
+    let t = 0
+    const feed = new MediaFeed({ now: () => t, reportEveryMs: 100 })
+    feed.attach(sink)
+    await feed.push(streamHeader())
+    for (let i = 0; i < 5; i++) {
+      t = (i + 1) * 100
+      await feed.push(clusterAt(i, 30, 4000))
+    }
+    await sink.take()
+    feed.noteSent(500_000)
+    // The page stalls for a second, then hands over what it made meanwhile.
+    t = 1500
+    for (let i = 5; i < 15; i++) await feed.push(clusterAt(i, 30, 4000))
+    // ffmpeg sends it no faster than real time (a busy machine) while new media comes on time: the
+    // controller hears of no queue (the link has shown nothing).
+    let sent = 500
+    for (let i = 15; i < 20; i++) {
+      t += 100
+      await feed.push(clusterAt(i, 30, 4000))
+      await sink.take()
+      sent += 100
+      feed.noteSent(sent * 1000)
+      expect(feed.feedStats().queuedMs).toBe(0)
+    }
+    // Past the late media, a queue that still builds (the link takes half of it) is the link's.
+    let reported = 0
+    for (let i = 20; i < 60; i++) {
+      t += 100
+      await feed.push(clusterAt(i, 30, 4000))
+      await sink.take()
+      sent += 50
+      feed.noteSent(sent * 1000)
+      reported = Math.max(reported, feed.feedStats().queuedMs)
+    }
+    expect(reported).toBeGreaterThan(250)
   })
 
   it('ends stdin only once the queue has gone, so a stop loses no queued media', async () => {
@@ -382,6 +426,74 @@ describe('uplink controller', () => {
       if (r !== undefined) again.push(r)
     }
     expect(again).toEqual([1900, 2025])
+  })
+
+  it('a probe the link carries only 94% of is not followed by a bigger one before its queue shows', () => {
+    const c = new UplinkController(o)
+    c.update({ at: 0, queuedMs: 800, sentKbps: 2028 })
+    const seen: { at: number; kbps: number }[] = []
+    let at = 0
+    // The link carries 2,028 kbit/s whatever is asked; its queue stays in the socket (main sees none).
+    while (at < 20_000) {
+      const r = c.update({
+        at: (at += 500),
+        queuedMs: 0,
+        sentKbps: Math.min(2028, c.videoKbps + 128)
+      })
+      if (r !== undefined) seen.push({ at, kbps: r })
+    }
+    expect(seen[0]!.kbps).toBe(1900)
+    expect(seen[1]!.kbps).toBe(2025)
+    // 2,028 of 2,153: unproven, so the next step waits 6 s and stays small.
+    expect(seen[2]!.at - seen[1]!.at).toBeGreaterThanOrEqual(6000)
+    expect(seen[2]!.kbps).toBe(2150)
+  })
+
+  it('a second in which the socket took a burst into its buffer proves nothing, nor a link that takes less than is made', () => {
+    const c = new UplinkController(o)
+    c.update({ at: 0, queuedMs: 800, sentKbps: 1051 })
+    const seen: number[] = []
+    let at = 0
+    // The link carries 1,051 kbit/s; over single seconds the socket's buffer made it read 1,400.
+    // The encoder makes its target.
+    while (at < 20_000) {
+      const made = c.videoKbps + 128
+      const r = c.update({
+        at: (at += 500),
+        queuedMs: 0,
+        sentKbps: 1400,
+        steadyKbps: 1051,
+        madeKbps: made
+      })
+      if (r !== undefined) seen.push(r)
+    }
+    // Up to the ceiling (923), one small probe past it, then only every 6 s in small steps.
+    expect(seen[0]).toBe(923)
+    expect(seen[1]).toBe(923 + 125)
+    expect(Math.max(...seen)).toBeLessThanOrEqual(923 + 3 * 125)
+  })
+
+  it('an encoder under its target whose every byte the link takes rises a quarter every 3 s', () => {
+    const c = new UplinkController(o)
+    c.update({ at: 0, queuedMs: 800, sentKbps: 1051 })
+    const seen: { at: number; kbps: number }[] = []
+    let at = 0
+    // The link is open again; a small rung makes 70% of the target, and the link takes all of it.
+    while (at < 40_000 && c.videoKbps < 2500) {
+      const made = 0.7 * c.videoKbps + 128
+      const r = c.update({
+        at: (at += 500),
+        queuedMs: 0,
+        sentKbps: made,
+        steadyKbps: made,
+        madeKbps: made
+      })
+      if (r !== undefined) seen.push({ at, kbps: r })
+    }
+    expect(c.videoKbps).toBe(2500)
+    const gaps = seen.slice(1).map((x, i) => x.at - seen[i]!.at)
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(3000)
+    expect(at).toBeLessThanOrEqual(25_000)
   })
 
   it('a ceiling a fraction above the target does not stop the raises', () => {

@@ -242,7 +242,9 @@ describe('the output held to its bitrate', () => {
 
   it('an encoder within its target loses no frame', () => {
     // 1,000 kbit/s at 30 fps is 4,166 bytes a frame: 4,000 stays under.
-    expect(run(new OutputBudget(), { fromUs: 0, seconds: 10, kbps: 1000, bytes: 4000 }).encoded).toBe(300)
+    expect(
+      run(new OutputBudget(), { fromUs: 0, seconds: 10, kbps: 1000, bytes: 4000 }).encoded
+    ).toBe(300)
   })
 
   it('one that makes 2.5 times its target is held to it over seconds, by frames not encoded', () => {
@@ -258,19 +260,27 @@ describe('the output held to its bitrate', () => {
     run(b, { fromUs: 0, seconds: 2, kbps: 2500, bytes: 10_000 })
     const r = run(b, { fromUs: 2e6, seconds: 4, kbps: 600, bytes: 10_000 })
     expect(r.bits).toBeLessThanOrEqual((4 + BUDGET_DEPTH_S) * 600_000 + 80_000)
-    // A 200 KB keyframe at 1 Mbit/s: admitted with a full budget, then frames wait until the 0.6 s
-    // it spent beyond the budget have come back.
+    // A 200 KB keyframe (1.6 s of 1 Mbit/s): admitted with a full budget, then frames wait until
+    // what it spent beyond the budget has come back.
     const k = new OutputBudget()
     expect(k.admit(0, 1000)).toBe(true)
     k.spend(200_000)
+    const back = (1.6 - BUDGET_DEPTH_S) * 1e6
     expect(k.admit(33_333, 1000)).toBe(false)
-    expect(k.admit(500_000, 1000)).toBe(false)
-    expect(k.admit(700_000, 1000)).toBe(true)
+    expect(k.admit(back - 100_000, 1000)).toBe(false)
+    expect(k.admit(back + 100_000, 1000)).toBe(true)
   })
 
-  it('the ladder hears what the encoder would have made with every frame', () => {
-    expect(demandKbps(1000, 30, 20)).toBe(1500)
-    expect(demandKbps(1000, 30, 30)).toBe(1000)
-    expect(demandKbps(1000, 0, 0)).toBe(1000)
+  it('the ladder hears what the encoder would have made with every frame, skipped ones at the size of its others', () => {
+    const w = { startUs: 0, given: 60, keys: 1, keyBytes: 60_000 }
+    // 2 s: one 60 KB keyframe and 39 frames of 5 KB encoded, 60 offered: 21 more of 5 KB.
+    expect(demandKbps({ ...w, bytes: 60_000 + 39 * 5000, frames: 40, offered: 60 }, 2)).toBe(
+      ((60_000 + 59 * 5000) * 8) / 2 / 1000
+    )
+    // Nothing held back: the output itself.
+    expect(demandKbps({ ...w, bytes: 60_000 + 59 * 5000, frames: 60, offered: 60 }, 2)).toBe(
+      ((60_000 + 59 * 5000) * 8) / 2 / 1000
+    )
+    expect(demandKbps({ ...w, bytes: 0, frames: 0, keys: 0, keyBytes: 0, offered: 0 }, 0)).toBe(0)
   })
 })

@@ -30,18 +30,33 @@ export const PIPE_BYTES = 32 * 1024
  * free link take a catch-up burst at ~4× real time.
  */
 export const LEAD_MS = 300
+/**
+ * Media arriving this much later than the stream's earliest arrival (against its media time) came
+ * from a page that stalled (measured here: 235 KB, 0.75 s of media, held in a busy page and handed
+ * over at once). Until ffmpeg has sent it, what waits is the page's catch-up: reported as the link's
+ * queue, it made the controller lower the bitrate on an open link to a third.
+ */
+const LATE_MS = 250
+/**
+ * The most a late arrival keeps the controller from hearing of the queue: a link that cannot send the
+ * page's catch-up within this is short itself (else a page that stalls on a short link would leave the
+ * bitrate too high for as long as the link takes to send the catch-up).
+ */
+const LATE_GRACE_MS = 1000
+/** The page's encoder rate is judged over this much wall time (as the socket's, supervisor). */
+const ARRIVAL_SPAN_MS = 2000
 /** ffmpeg's sent time moving at least this much faster than the wall clock: it is catching up. */
 const CATCHING_UP = 1.2
-const CATCH_UP_SPAN_MS = 300
+const CATCH_UP_SPAN_MS = 200
 /** While the lead holds media back, look again this often (ffmpeg's sent time is extrapolated). */
 const LEAD_RECHECK_MS = 40
 
 /**
- * A backlog counts only once ffmpeg has stopped taking what main hands it for this long: a burst
- * from a page that stalled and caught up is swallowed at once by an ffmpeg whose socket is free,
- * long before its next progress report says so.
+ * A backlog counts only once ffmpeg has stopped taking what main hands it for this long. A burst from
+ * a page that stalled and caught up is no backlog: ffmpeg, with a free socket, takes it faster than
+ * real time, and that restarts this clock (CATCHING_UP).
  */
-export const BLOCKED_FOR_MS = 400
+export const BLOCKED_FOR_MS = 250
 
 export interface FeedStats {
   /**
@@ -113,6 +128,11 @@ export class MediaFeed {
    * here, after this clock, so it does not skew it.
    */
   private madeEpoch: number | undefined
+  /** What the page handed over lately (wall ms, bytes), for the rate its encoder makes. */
+  private arrivals: { at: number; bytes: number }[] = []
+  /** The newest media that arrived late (a page that stalled and caught up); see LATE_MS. */
+  private lateUntilMs: number | undefined
+  private lateAt = 0
 
   constructor(private readonly o: MediaFeedOptions = {}) {
     this.buffer = new MediaBuffer(o.maxBytes)
@@ -142,6 +162,7 @@ export class MediaFeed {
     this.baseMs = undefined
     this.sentMs = undefined
     this.reports = []
+    this.lateUntilMs = undefined
     this.writtenMs = undefined
     this.gaps = []
     this.blockedSince = undefined
@@ -160,6 +181,9 @@ export class MediaFeed {
    */
   push(chunk: Buffer): Promise<void> {
     if (this.ended) return Promise.resolve()
+    this.arrivals.push({ at: this.now(), bytes: chunk.length })
+    while (this.arrivals.length > 1 && this.now() - this.arrivals[0]!.at > ARRIVAL_SPAN_MS)
+      this.arrivals.shift()
     let pieces: MediaPiece[]
     try {
       pieces = this.buffer.push(chunk)
@@ -174,6 +198,13 @@ export class MediaFeed {
     if (newest !== undefined) {
       const epoch = this.now() - newest
       this.madeEpoch = Math.min(this.madeEpoch ?? epoch, epoch)
+      // Media that arrives late came from a page that stalled: until ffmpeg has sent it, what
+      // waits is the page's catch-up, not the link's backlog (it may still be dropped: the delay
+      // it adds is real, but it says nothing of the link, so the controller is not told).
+      if (epoch - this.madeEpoch > LATE_MS) {
+        this.lateUntilMs = newest
+        this.lateAt = this.now()
+      }
     }
     const sink = this.sink
     if (!sink || sink.destroyed) return Promise.resolve()
@@ -244,11 +275,19 @@ export class MediaFeed {
     return this.blockedSince !== undefined && this.now() - this.blockedSince >= BLOCKED_FOR_MS
   }
 
+  /** ffmpeg is still sending media that came late from the page (LATE_MS). */
+  private catchingUp(): boolean {
+    if (this.lateUntilMs === undefined || this.now() - this.lateAt > LATE_GRACE_MS) return false
+    const sent = this.sentNowMs()
+    return sent === undefined || sent < this.lateUntilMs
+  }
+
   /**
    * The link is short: main holds what ffmpeg will not take, or media was dropped and ffmpeg has not
    * yet sent what came before the drop (the drop emptied main's queue, not the link's).
    */
   private congested(): boolean {
+    if (this.catchingUp()) return false
     return this.blocked() || this.skipping || this.gaps.length > 0
   }
 
@@ -322,6 +361,8 @@ export class MediaFeed {
     this.queue = kept
     this.queueBytes = kept.reduce((n, p) => n + p.bytes.length, 0)
     this.skipping = true
+    // A drop in the page's catch-up is the page's too: what it skips to comes after.
+    if (this.catchingUp()) this.lateUntilMs = Math.max(this.lateUntilMs!, this.buffer.newestMs ?? 0)
     this.cutCurrent = this.current !== null
     this.skipFromMs = firstDropped ?? this.buffer.newestMs
     this.stats.drops++
@@ -416,6 +457,16 @@ export class MediaFeed {
 
   get bufferedBytes(): number {
     return this.buffer.bufferedBytes
+  }
+
+  /** What the page's encoder made over the last ARRIVAL_SPAN_MS (kbit/s), or undefined too early. */
+  madeKbps(): number | undefined {
+    const first = this.arrivals[0]
+    if (!first) return undefined
+    const span = Math.max(this.now() - first.at, 0)
+    if (span < ARRIVAL_SPAN_MS / 2) return undefined
+    const bytes = this.arrivals.reduce((n, a) => n + a.bytes, 0) - first.bytes
+    return (bytes * 8) / span
   }
 
   feedStats(): FeedStats {

@@ -267,7 +267,13 @@ export class BroadcastSupervisor {
     if (feed && !b.end) feed.noteSent(b.outTimeUs)
     const fs = feed?.feedStats()
     if (fs && this.uplink && this.st.state === 'live') {
-      const next = this.uplink.update({ at, queuedMs: fs.queuedMs, sentKbps: now.kbpsNow })
+      const next = this.uplink.update({
+        at,
+        queuedMs: fs.queuedMs,
+        sentKbps: now.kbpsNow,
+        steadyKbps: now.kbps,
+        madeKbps: feed?.madeKbps()
+      })
       if (next !== undefined)
         this.o.onEncoder?.({ runId: this.o.runId, videoBitrateKbps: next, keyframe: false })
     }

@@ -12,8 +12,15 @@ export interface UplinkSample {
   at: number
   /** Media waiting between the encoder and the socket (ms). */
   queuedMs: number
-  /** What the socket took over the last seconds, audio included (kbit/s); undefined too early. */
+  /** What the socket took over the last second, audio included (kbit/s); undefined too early. */
   sentKbps: number | undefined
+  /**
+   * The same over a longer span (2 s), which raises are judged on: over one second, the socket's own
+   * send buffer filling (49 KB at the default output) passed for 0.4 Mbit/s more than the link took.
+   */
+  steadyKbps?: number
+  /** What the page's encoder made over the same span (kbit/s, audio included), when known. */
+  madeKbps?: number
 }
 
 export interface UplinkOptions {
@@ -45,6 +52,8 @@ const RAISE_FACTOR = 1.25
  */
 const PROVEN_SHARE = 0.85
 const UNPROVEN_RAISE_MS = 6000
+/** A raise while the encoder makes less than its target and the link takes all it makes. */
+const EASY_RAISE_MS = 3000
 /**
  * Past what the link carried when it was last found short (the ceiling), the first step is this share
  * of the creator's bitrate, and each step that holds doubles it (as TCP probes past its last loss).
@@ -52,6 +61,8 @@ const UNPROVEN_RAISE_MS = 6000
  * link that carried 2.0, and each probe queued a second of media before it was found.
  */
 const PROBE_SHARE = 0.05
+/** At or past the ceiling, a raise every RAISE_EVERY_MS needs the link to have carried this share. */
+const PROBE_PROVEN_SHARE = 0.95
 
 export type UplinkState = 'full' | 'limited' | 'recovering'
 
@@ -105,23 +116,46 @@ export class UplinkController {
       return this.set(next, s.at)
     }
     const calmFor = this.calmSince === undefined ? 0 : s.at - this.calmSince
-    const proven =
-      s.sentKbps !== undefined && s.sentKbps >= PROVEN_SHARE * (this.target + this.o.audioKbps)
+    const taken = s.steadyKbps ?? s.sentKbps
+    const share = taken === undefined ? 0 : taken / (this.target + this.o.audioKbps)
+    const proven = share >= PROVEN_SHARE
+    // At or past the ceiling, what the link took of what the encoder made says which step is safe:
+    // - the encoder fills the target and the link takes 95% of it: the next step may be twice the
+    //   last;
+    // - the link takes less than the encoder makes: it may be what holds it back (its queue shows
+    //   first in the socket, where main cannot see it): the steps start small again, every 6 s;
+    // - the encoder does not fill the target (easy content, a starved page, a small rung) and the
+    //   link takes what it makes: the wire says nothing of the link: a quarter up every 3 s.
+    const ceiling = this.ceiling
+    const past = ceiling !== undefined && ceiling - this.target < 1
+    const made = s.madeKbps
+    const linkTakesAll = taken !== undefined && (made === undefined || taken >= 0.95 * made)
+    const fills =
+      made === undefined ? proven : made >= PROVEN_SHARE * (this.target + this.o.audioKbps)
+    const carries = linkTakesAll && share >= PROBE_PROVEN_SHARE
+    // An encoder under its target whose every byte the link takes: the link is not the limit, but
+    // a raise may let the picture step up into more than the link carries, so not too fast.
+    const easy = linkTakesAll && made !== undefined && !fills
+    const wait = (past ? carries : proven)
+      ? RAISE_EVERY_MS
+      : easy
+        ? EASY_RAISE_MS
+        : UNPROVEN_RAISE_MS
     if (
       this.target < this.o.maxVideoKbps &&
       calmFor >= CALM_BEFORE_RAISE_MS &&
-      s.at - this.lastChange >= (proven ? RAISE_EVERY_MS : UNPROVEN_RAISE_MS)
+      s.at - this.lastChange >= wait
     ) {
       let step = Math.max(this.target * RAISE_FACTOR, this.target + this.o.maxVideoKbps * 0.05)
-      const ceiling = this.ceiling
-      if (ceiling !== undefined && ceiling - this.target >= 1) step = Math.min(step, ceiling)
-      else if (ceiling !== undefined) {
-        // Past the ceiling: this step held (calm since the last), so the next may be twice as big.
+      if (ceiling !== undefined && !past) step = Math.min(step, ceiling)
+      else if (past && (fills || !linkTakesAll)) {
+        if (!carries) this.probeShare = PROBE_SHARE
         step = Math.min(step, this.target + this.o.maxVideoKbps * this.probeShare)
-        this.probeShare *= 2
-        this.ceiling = step
+        if (carries) this.probeShare *= 2
       }
-      return this.set(Math.round(Math.min(this.o.maxVideoKbps, step)), s.at)
+      step = Math.round(Math.min(this.o.maxVideoKbps, step))
+      if (past) this.ceiling = step
+      return this.set(step, s.at)
     }
     return undefined
   }

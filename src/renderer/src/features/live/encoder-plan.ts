@@ -295,7 +295,13 @@ export function audioGapFrames(
   return Math.round((gap / 1e6) * sampleRate)
 }
 
-/** How much of the target the output may spend ahead (s): one keyframe on noisy content, and a bit. */
+/**
+ * How much of the target the output may spend ahead (s): a keyframe on noisy content (~150 KB at
+ * 720p, half a second of 2.5 Mbit/s) and the frames after it. A keyframe larger than that is still
+ * sent (it leaves the budget in debt, and the frames after it wait). Half a second left the output
+ * under its target after every keyframe at 720p; one second lets a 2 s window after a quiet spell
+ * carry up to 1.5 times the target.
+ */
 export const BUDGET_DEPTH_S = 1
 
 /**
@@ -328,9 +334,29 @@ export class OutputBudget {
 }
 
 /**
- * What the encoder would have made had every offered frame been encoded: its bitrate scaled by the
- * frames offered over the frames it encoded (the budget held back the rest).
+ * A window of the encoder's output: bytes and frames out, keyframes among them, frames offered (past
+ * the frame-rate gate), and frames the source gave.
  */
-export function demandKbps(measuredKbps: number, offered: number, encoded: number): number {
-  return encoded > 0 && offered > encoded ? (measuredKbps * offered) / encoded : measuredKbps
+export interface OutputWindow {
+  startUs: number
+  given: number
+  bytes: number
+  frames: number
+  keyBytes: number
+  keys: number
+  offered: number
+}
+
+/**
+ * What the encoder would have made (kbit/s) had every offered frame been encoded: its keyframes as
+ * they were, and each frame the budget held back at the size of its other frames (they would have
+ * been those). Scaling the whole output instead counted a keyframe for every frame skipped in the debt
+ * it leaves, and stepped the picture down for keyframes alone.
+ */
+export function demandKbps(w: OutputWindow, seconds: number): number {
+  if (seconds <= 0) return 0
+  const others = w.frames - w.keys
+  const perFrame = others > 0 ? (w.bytes - w.keyBytes) / others : 0
+  const skipped = Math.max(0, w.offered - w.frames)
+  return ((w.bytes + skipped * perFrame) * 8) / seconds / 1000
 }

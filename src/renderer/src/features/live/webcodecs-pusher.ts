@@ -18,6 +18,7 @@ import {
   audioGapFrames,
   demandKbps,
   encoderFramerate,
+  type OutputWindow,
   buildLadder,
   probeConfig,
   probeEncoders,
@@ -58,6 +59,16 @@ export interface WebCodecsChoice {
   codec: string
 }
 
+const emptyWindow = (startUs: number): OutputWindow => ({
+  startUs,
+  given: 0,
+  bytes: 0,
+  frames: 0,
+  keyBytes: 0,
+  keys: 0,
+  offered: 0
+})
+
 export class WebCodecsPusher implements Pusher {
   private mux: LiveMux | undefined
   private video: VideoEncoder | undefined
@@ -80,8 +91,11 @@ export class WebCodecsPusher implements Pusher {
   private zero: { us: number; at: number } | undefined
   private audioShift: number | undefined
   private audioMeta: EncodedAudioChunkMetadata | undefined
-  /** The window's bytes and frames out, and the frames offered to the encoder (some held back). */
-  private window = { startUs: -1, bytes: 0, frames: 0, offered: 0 }
+  /**
+   * The window's bytes and frames out (and of them the keyframes'), and the frames offered to the
+   * encoder (some held back by the budget).
+   */
+  private window = emptyWindow(-1)
   private readonly budget = new OutputBudget()
   /** Frames not encoded because the output had spent its budget (OutputBudget). */
   budgetSkips = 0
@@ -218,6 +232,7 @@ export class WebCodecsPusher implements Pusher {
     if (!enc || enc.state !== 'configured') return
     const ts = frame.timestamp
     this.zero ??= { us: ts, at: performance.now() }
+    this.window.given++
     const rung = this.ladder.rung
     // A lower frame rate (the rung's, or a quarter above what the encoder is told: admittedFps)
     // drops frames before the encoder, on the frames' own clock; at the output's rate every frame
@@ -443,19 +458,26 @@ export class WebCodecsPusher implements Pusher {
         this.lagMs = Math.round(
           performance.now() - this.zero.at - (chunk.timestamp - this.zero.us) / 1000
         )
-      const demand = demandKbps(this.measuredKbps, w.offered, w.frames)
-      this.window = { startUs: chunk.timestamp, bytes: 0, frames: 0, offered: 0 }
+      const demand = demandKbps(w, span / 1e6)
+      this.window = emptyWindow(chunk.timestamp)
       const before = this.ladder.at
       // The ladder judges what the encoder would have made with every frame: held to its budget,
       // an encoder that cannot fit the rung shows it in frames skipped, not in bytes.
       const stepped = this.ladder.measured(demand) !== before
-      const fps = encoderFramerate(this.ladder.rung.fps, this.measuredFps, this.toldFps)
+      // Told what the source gives, not what was encoded: told what the budget let through, the
+      // encoder spent the whole bitrate on ever fewer, ever larger frames (measured: 7 fps at 360p).
+      const givenFps = w.given / (span / 1e6)
+      const fps = encoderFramerate(this.ladder.rung.fps, givenFps, this.toldFps)
       if (fps !== undefined) this.toldFps = fps
       if (stepped || fps !== undefined) this.reconfigure()
       this.onStats(this.stats)
     }
     this.window.bytes += chunk.byteLength
     this.window.frames++
+    if (chunk.type === 'key') {
+      this.window.keyBytes += chunk.byteLength
+      this.window.keys++
+    }
   }
 
   /** A new bitrate from main (the uplink's): the ladder may step the picture too. */
@@ -483,7 +505,7 @@ export class WebCodecsPusher implements Pusher {
     if (!enc || enc.state !== 'configured') return
     enc.configure(this.config)
     // The window restarts: bytes from before the change say nothing of the new target.
-    this.window = { startUs: -1, bytes: 0, frames: 0, offered: 0 }
+    this.window = emptyWindow(-1)
   }
 
   private send(bytes: Uint8Array): void {
