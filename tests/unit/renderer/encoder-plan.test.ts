@@ -140,6 +140,22 @@ describe('stepping down and up', () => {
     expect(l.measured(2900)).toBe(0)
   })
 
+  it('a target that keeps rising (main raising every 1.5 s) does not hold the picture at its rung', () => {
+    const l = new RateLadder(buildLadder(P720), 2500)
+    l.retarget(700)
+    // 700 at 720p30 is 0.025 bpp: 360p. Then the link comes back and main raises each window.
+    expect(l.rung.height).toBe(360)
+    let target = 700
+    const heights: number[] = []
+    for (let w = 0; w < 10; w++) {
+      target = Math.min(2500, Math.round(target * 1.25))
+      l.retarget(target)
+      heights.push(l.rungs[l.measured(target * 0.8)]!.height)
+    }
+    expect(heights[heights.length - 1]).toBe(720)
+    expect(heights.indexOf(540)).toBeLessThanOrEqual(4)
+  })
+
   it('a low target goes down by bits per pixel at once, and back up when it rises', () => {
     const l = new RateLadder(buildLadder(P720), 2500)
     // 1000 kbps at 720p30 is 0.036 bits per pixel: under 0.05, so 540p (0.064).

@@ -191,9 +191,13 @@ export class RateLadder {
 
   retarget(kbps: number): number {
     if (kbps !== this.target) {
+      // A lower target starts the judging again; a higher one keeps the calm windows counted: main
+      // raises every 1.5-3 s while the link keeps up, and starting over at each raise kept the
+      // picture at its smallest rung until the raises were done (measured: 360p for 24 s after the
+      // link came back).
+      if (kbps < this.target) this.calm = 0
       this.target = kbps
       this.over = 0
-      this.calm = 0
       this.fitTarget()
     }
     return this.index
