@@ -372,7 +372,8 @@ export class MediaFeed {
   private pump(): void {
     const sink = this.sink
     if (!sink || sink.destroyed || !this.feeding) return
-    while (this.queue.length > 0 && sink.writableLength < PIPE_BYTES) {
+    // Dropped media is let go at once; what is written waits for room in the pipe.
+    while (this.queue.length > 0) {
       const p = this.queue[0]!
       const unit = p.unit
       if (unit && this.dropped.has(unit)) {
@@ -405,6 +406,7 @@ export class MediaFeed {
         }
         this.current = unit
       }
+      if (sink.writableLength >= PIPE_BYTES) break
       if (this.aheadOfLead(p.blockMs)) {
         // ffmpeg has enough: look again once its sent time has moved on.
         this.recheck ??= setTimeout(() => {

@@ -52,6 +52,8 @@ const RAISE_FACTOR = 1.25
  */
 const PROVEN_SHARE = 0.85
 const UNPROVEN_RAISE_MS = 6000
+/** The link took this share of what the encoder made: it keeps up (see keptUp). */
+const KEPT_UP_SHARE = 0.95
 /** A raise while the encoder makes less than its target and the link takes all it makes. */
 const EASY_RAISE_MS = 3000
 /**
@@ -101,7 +103,14 @@ export class UplinkController {
   update(s: UplinkSample): number | undefined {
     if (s.queuedMs <= CALM_MS) this.calmSince ??= s.at
     else this.calmSince = undefined
-    if (s.queuedMs >= CONGESTED_MS && s.at - this.lastChange >= SETTLE_MS) {
+    // A queue while the link took (over 2 s) all the encoder made is no short link: a page or an
+    // ffmpeg that stalled for a moment (a busy machine) makes one on an open link. Lowered for it,
+    // the bitrate fell to half on an open link in the uplink bench; what waits may still be dropped.
+    const keptUp =
+      s.madeKbps !== undefined &&
+      s.steadyKbps !== undefined &&
+      s.steadyKbps >= KEPT_UP_SHARE * s.madeKbps
+    if (s.queuedMs >= CONGESTED_MS && !keptUp && s.at - this.lastChange >= SETTLE_MS) {
       const carried =
         s.sentKbps === undefined ? undefined : Math.max(0, s.sentKbps - this.o.audioKbps)
       // What the link carried, with headroom; if that is no lower (the window still held faster
@@ -129,7 +138,8 @@ export class UplinkController {
     const ceiling = this.ceiling
     const past = ceiling !== undefined && ceiling - this.target < 1
     const made = s.madeKbps
-    const linkTakesAll = taken !== undefined && (made === undefined || taken >= 0.95 * made)
+    const linkTakesAll =
+      taken !== undefined && (made === undefined || taken >= KEPT_UP_SHARE * made)
     const fills =
       made === undefined ? proven : made >= PROVEN_SHARE * (this.target + this.o.audioKbps)
     const carries = linkTakesAll && share >= PROBE_PROVEN_SHARE
