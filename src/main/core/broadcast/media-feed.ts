@@ -3,14 +3,15 @@
 //
 // Between ffmpegs the chunks collect in a bounded MediaBuffer; a new ffmpeg first gets the header and
 // data from a keyframe cluster on. While an ffmpeg runs, what it has not taken yet waits here, in a
-// queue of whole clusters, never in the page (a push is taken at once) and never in a deep pipe (only
-// PIPE_BYTES are handed to ffmpeg's stdin at a time). The queue is measured in media time: from the
-// newest media that arrived to the media ffmpeg has sent out (its progress out_time). Past dropAfterMs
-// the clusters not yet started are dropped, the one being written ends at its next block, and so is
-// dropped what follows until a cluster that starts on a keyframe: the viewers see a jump, never a
-// delay that grows without bound. The page is asked for a
-// keyframe at once (onDrop) so the jump is short. The local recording is written before this (main's
-// Broadcaster), so it keeps every frame.
+// queue of whole clusters, never in the page (a push is taken at once) and never in a deep pipe
+// (ffmpeg's stdin is handed media only LEAD_MS ahead of what it has sent, and PIPE_BYTES at a time).
+// The queue is measured in media time: from the newest media that arrived to the media ffmpeg has
+// sent out (its progress out_time), less what was dropped. Past dropAfterMs the clusters not yet
+// started are dropped, the one being written ends at its next block, and so is dropped what follows
+// until a cluster that starts on a keyframe: the viewers see a jump, never a delay that grows without
+// bound. The page is asked for a keyframe at once (onDrop) so the jump is short. The local recording
+// is written before this (main's Broadcaster), so it keeps every frame. The uplink controller hears of
+// the queue only when the link is what holds it (feedStats, congested).
 import type { Writable } from 'node:stream'
 import { AppFailure } from '../../../shared/result'
 import { MediaBuffer, type MediaPiece, type MediaUnit } from './media-buffer'
@@ -34,7 +35,7 @@ export const LEAD_MS = 300
  * Media arriving this much later than the stream's earliest arrival (against its media time) came
  * from a page that stalled (measured here: 235 KB, 0.75 s of media, held in a busy page and handed
  * over at once). Until ffmpeg has sent it, what waits is the page's catch-up: reported as the link's
- * queue, it made the controller lower the bitrate on an open link to a third.
+ * queue, it made the controller lower the bitrate on an open link to a quarter.
  */
 const LATE_MS = 250
 /**
@@ -229,9 +230,8 @@ export class MediaFeed {
     const at = this.now()
     // ffmpeg sending faster than real time is catching up (a burst from a page that stalled, on a
     // link that takes it): what main holds meanwhile is no sign of a short link, so the blocked
-    // clock starts again.
-    // Judged over CATCH_UP_SPAN_MS, not report to report: ffmpeg blocked on its socket also moves on
-    // in jumps (the small frames after a keyframe that finally went).
+    // clock starts again. Judged over CATCH_UP_SPAN_MS, not report to report: ffmpeg blocked on its
+    // socket also moves on in jumps (the small frames after a keyframe that finally went).
     this.reports.push({ ms: outTimeUs / 1000, at })
     while (this.reports.length > 2 && at - this.reports[1]!.at >= CATCH_UP_SPAN_MS)
       this.reports.shift()

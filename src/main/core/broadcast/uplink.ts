@@ -1,11 +1,14 @@
-// Dynamic bitrate (#19): the page's encoder follows what the upload carries. Fed twice a second with
-// the media queued between the encoder and the socket (media-feed.ts) and the rate the socket takes
-// (ffmpeg's output over the last seconds), it says which video bitrate to encode at now. Pure: time
-// comes in with each sample.
+// Dynamic bitrate (#19): the page's encoder follows what the upload carries. Fed with each ffmpeg
+// progress report (ten a second) with the media queued between the encoder and the socket
+// (media-feed.ts), the rate the socket takes (ffmpeg's output over the last seconds) and the rate the
+// encoder makes (what main is handed), it says which video bitrate to encode at now. Pure: time comes
+// in with each sample.
 //
 // The shape is OBS's dynamic bitrate (obs-outputs, rtmp-stream): lower at once to what the link
 // carries when a queue builds, raise again in steps while the queue stays empty, never above the
 // creator's own bitrate, and below a floor leave the rest to dropping (the feed drops past 700 ms).
+// Past what the link carried when it was last found short, the raises probe in small steps that grow
+// while they hold, as TCP does past its last loss.
 
 export interface UplinkSample {
   /** ms since epoch */
@@ -48,7 +51,8 @@ const RAISE_FACTOR = 1.25
  * less (easy content, a starved page) says nothing of what the link can take. Measured in the
  * uplink bench: at 360p the encoder made 0.57 Mbit/s while the target rose 0.52 -> 1.02 -> 2.0 in
  * 16 s; the picture then stepped back up to 720p, which strong noise fills past 2.5 Mbit/s, and the
- * queue built again. Without that proof it rises only every UNPROVEN_RAISE_MS of calm.
+ * queue built again. Without that proof it rises only every UNPROVEN_RAISE_MS of calm, or every
+ * EASY_RAISE_MS when the link is seen to take all the encoder makes.
  */
 const PROVEN_SHARE = 0.85
 const UNPROVEN_RAISE_MS = 6000

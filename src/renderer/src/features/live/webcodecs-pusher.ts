@@ -1,8 +1,10 @@
 // The page's own encoder: the capture's tracks -> WebCodecs (H.264 video, Opus audio) -> streamed
 // Matroska (live-mux.ts) -> pushMedia, one push in flight at a time, as MediaPusher does. Unlike
 // MediaRecorder, it holds a constant bitrate, takes a new one live (main's uplink controller, the
-// live:encoder event), makes a keyframe on demand, and steps the picture down when the content will
-// not fit the bitrate (encoder-plan.ts).
+// live:encoder event), makes a keyframe on demand, holds its output to the bitrate whatever its rate
+// control does (OutputBudget: frames over it are not encoded), and steps the picture down when the
+// content will not fit the bitrate (encoder-plan.ts). Sound the capture lost is filled with silence,
+// so the sound keeps the picture's clock.
 //
 // The stream's size never changes mid-stream: main copies the H.264 into FLV and the muxer writes the
 // codec's headers (SPS/PPS) once, in the track header, so a new size could not be decoded. A lower
@@ -248,10 +250,8 @@ export class WebCodecsPusher implements Pusher {
       return
     }
     this.window.offered++
-    const keyDue =
-      this.wantKey || ts - this.lastKeyUs >= this.output.keyframeIntervalSec * 1e6 - step / 2
     // A keyframe due is always made: segmenters cut on it, and main waits on it after a drop.
-    if (!this.budget.admit(ts, this.ladder.targetKbps) && !keyDue) {
+    if (!this.budget.admit(ts, this.ladder.targetKbps) && !this.keyDue(ts, step)) {
       this.budgetSkips++
       return
     }
@@ -259,8 +259,7 @@ export class WebCodecsPusher implements Pusher {
     try {
       // The copy and scaling took a moment: the encoder may have been stopped or remade meanwhile.
       if (this.stopped || this.failed || enc.state !== 'configured') return
-      const key =
-        this.wantKey || ts - this.lastKeyUs >= this.output.keyframeIntervalSec * 1e6 - step / 2
+      const key = this.keyDue(ts, step)
       if (key) {
         this.wantKey = false
         this.lastKeyUs = ts
@@ -269,6 +268,11 @@ export class WebCodecsPusher implements Pusher {
     } finally {
       scaled?.close()
     }
+  }
+
+  /** A keyframe is asked for, or the interval since the last one ends with this frame. */
+  private keyDue(ts: number, stepUs: number): boolean {
+    return this.wantKey || ts - this.lastKeyUs >= this.output.keyframeIntervalSec * 1e6 - stepUs / 2
   }
 
   /**
