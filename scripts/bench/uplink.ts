@@ -474,12 +474,26 @@ class Monitor {
           // The app's own account of its encoder (the health strip's data attributes).
           const enc = (
             globalThis as unknown as {
-              document: { querySelector(s: string): { getAttribute(a: string): string | null } | null }
+              document: {
+                querySelector(s: string): { getAttribute(a: string): string | null } | null
+              }
             }
           ).document.querySelector('[data-testid=health-encoder]')
           const app: Record<string, number> = {}
-          for (const k of ['audioFilled', 'audioBehind', 'audioJumps', 'lag', 'measuredFps', 'budgetSkips', 'measured', 'target', 'height'])
-            app[k] = Number(enc?.getAttribute(`data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`) ?? NaN)
+          for (const k of [
+            'audioFilled',
+            'audioBehind',
+            'audioJumps',
+            'lag',
+            'measuredFps',
+            'budgetSkips',
+            'measured',
+            'target',
+            'height'
+          ])
+            app[k] = Number(
+              enc?.getAttribute(`data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`) ?? NaN
+            )
           return {
             made: u.made,
             pushed: u.pushed,
