@@ -115,7 +115,7 @@ export class MediaFeed {
    * The media this attempt dropped, [from, to): ffmpeg's sent time jumps over each once it sends
    * what follows, but until then the span is no media waiting. (Counted as waiting, it kept the
    * queue over the threshold after every drop until ffmpeg had sent past it: measured in the uplink
-   * bench, drop followed drop, a third of the media went.)
+   * bench, drop followed drop: 7 s of 40 went at a 40% throttle.)
    */
   private gaps: { from: number; to: number }[] = []
   private recheck: ReturnType<typeof setTimeout> | undefined
