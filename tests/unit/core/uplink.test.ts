@@ -224,24 +224,19 @@ describe('media feed: the queue between the encoder and the socket', () => {
     // ffmpeg sends it no faster than real time (a busy machine) while new media comes on time: the
     // controller hears of no queue (the link has shown nothing).
     let sent = 500
-    for (let i = 15; i < 20; i++) {
+    /** 100 ms: cluster i arrives on time, ffmpeg sends `sentMs` more; the queue the controller hears. */
+    const step = async (i: number, sentMs: number): Promise<number> => {
       t += 100
       await feed.push(clusterAt(i, 30, 4000))
       await sink.take()
-      sent += 100
+      sent += sentMs
       feed.noteSent(sent * 1000)
-      expect(feed.feedStats().queuedMs).toBe(0)
+      return feed.feedStats().queuedMs
     }
+    for (let i = 15; i < 20; i++) expect(await step(i, 100)).toBe(0)
     // Past the late media, a queue that still builds (the link takes half of it) is the link's.
     let reported = 0
-    for (let i = 20; i < 60; i++) {
-      t += 100
-      await feed.push(clusterAt(i, 30, 4000))
-      await sink.take()
-      sent += 50
-      feed.noteSent(sent * 1000)
-      reported = Math.max(reported, feed.feedStats().queuedMs)
-    }
+    for (let i = 20; i < 60; i++) reported = Math.max(reported, await step(i, 50))
     expect(reported).toBeGreaterThan(250)
   })
 
