@@ -484,6 +484,31 @@ describe('uplink controller', () => {
     expect(Math.max(...seen)).toBeLessThanOrEqual(923 + 3 * 125)
   })
 
+  it('past the ceiling, an encoder making most of its target (a starved page) whose every byte the link takes proves the step', () => {
+    const c = new UplinkController(o)
+    c.update({ at: 0, queuedMs: 800, sentKbps: 1051 })
+    const seen: { at: number; kbps: number }[] = []
+    let at = 0
+    // The link is open again; the encoder makes 87% of each target (the page gives it 26 of 30 fps),
+    // and the link takes all of it.
+    while (at < 30_000 && c.videoKbps < 2500) {
+      const made = 0.87 * (c.videoKbps + 128)
+      const r = c.update({
+        at: (at += 500),
+        queuedMs: 0,
+        sentKbps: made,
+        steadyKbps: made,
+        madeKbps: made
+      })
+      if (r !== undefined) seen.push({ at, kbps: r })
+    }
+    // Up to the ceiling (923), then steps of 5%, 10%, 20% of 2,500 (a quarter at most) every 1.5 s.
+    // Judged on the share of the target alone (95%), each step of 125 waited 6 s.
+    expect(seen.map((x) => x.kbps)).toEqual([923, 1048, 1298, 1623, 2029, 2500])
+    const gaps = seen.slice(1).map((x, i) => x.at - seen[i]!.at)
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(1500)
+  })
+
   it('an encoder under its target whose every byte the link takes rises a quarter every 3 s', () => {
     const c = new UplinkController(o)
     c.update({ at: 0, queuedMs: 800, sentKbps: 1051 })

@@ -17,6 +17,7 @@ import {
   h264Candidates,
   h264Level,
   probeEncoders,
+  retargetRestartsWindow,
   type IsConfigSupported
 } from '../../../src/renderer/src/features/live/encoder-plan'
 import { avcDecodingKey } from '../../../src/renderer/src/features/live/webcodecs-pusher'
@@ -154,6 +155,14 @@ describe('stepping down and up', () => {
     }
     expect(heights[heights.length - 1]).toBe(720)
     expect(heights.indexOf(540)).toBeLessThanOrEqual(4)
+  })
+
+  it('a rising target keeps the measuring window; a lower one or a new rung starts it over', () => {
+    // Raises come every 1.5-3 s, windows are 2 s: restarted at each raise, no window would end and
+    // the ladder above would never hear one.
+    expect(retargetRestartsWindow(1000, 1250, false)).toBe(false)
+    expect(retargetRestartsWindow(1250, 1000, false)).toBe(true)
+    expect(retargetRestartsWindow(2500, 2600, true)).toBe(true)
   })
 
   it('a low target goes down by bits per pixel at once, and back up when it rises', () => {

@@ -244,6 +244,22 @@ export class RateLadder {
 }
 
 /**
+ * Whether a new target from main starts the output's measuring window over. A lower target or a new
+ * rung does: bytes made for more say nothing of the new target, and judged against it they read as an
+ * overshoot. A higher target does not: main raises every 1.5-3 s while the link keeps up, and starting
+ * the 2 s window over at each raise kept the ladder from hearing any window, so the picture stayed at
+ * its smallest rung until the raises stopped (measured in the uplink bench: 360p making 0.75 Mbit/s
+ * for targets of 1.2-1.5 after a 40% throttle ended).
+ */
+export function retargetRestartsWindow(
+  fromKbps: number,
+  toKbps: number,
+  stepped: boolean
+): boolean {
+  return stepped || toKbps < fromKbps
+}
+
+/**
  * The frame rate to tell the encoder: the frames it really gets, when the source (a busy machine, a
  * slow camera) gives clearly fewer than the rung's. Its rate control spends the bitrate per frame at
  * the rate it was told: told 30 and given 20, it makes two thirds of the target. Undefined: keep

@@ -24,6 +24,7 @@ import {
   buildLadder,
   probeConfig,
   probeEncoders,
+  retargetRestartsWindow,
   type EncoderSupport,
   type Rung
 } from './encoder-plan'
@@ -487,8 +488,10 @@ export class WebCodecsPusher implements Pusher {
   /** A new bitrate from main (the uplink's): the ladder may step the picture too. */
   setVideoBitrate(kbps: number): void {
     if (kbps === this.ladder.targetKbps || this.failed || this.stopped) return
+    const from = this.ladder.targetKbps
+    const rung = this.ladder.at
     this.ladder.retarget(kbps)
-    this.reconfigure()
+    this.reconfigure(retargetRestartsWindow(from, kbps, this.ladder.at !== rung))
     this.onStats(this.stats)
   }
 
@@ -503,13 +506,14 @@ export class WebCodecsPusher implements Pusher {
    * encoder; an encoder that must start over makes a keyframe of its own first frame, and the muxer
    * and main go by each chunk's own type, so a decoder can pick the stream up either way.
    */
-  private reconfigure(): void {
+  private reconfigure(restartWindow = true): void {
     this.config = this.encoderConfig()
     const enc = this.video
     if (!enc || enc.state !== 'configured') return
     enc.configure(this.config)
-    // The window restarts: bytes from before the change say nothing of the new target.
-    this.window = emptyWindow(-1)
+    // The window restarts (see retargetRestartsWindow): bytes from before the change say nothing of
+    // a lower target or another picture.
+    if (restartWindow) this.window = emptyWindow(-1)
   }
 
   private send(bytes: Uint8Array): void {
