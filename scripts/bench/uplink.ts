@@ -91,7 +91,9 @@ export const BENCH_PLAN: UplinkPlan = {
 
 /** The e2e test's shorter phases (tests/e2e/uplink.test.ts); also `npm run bench:uplink -- --short`. */
 export const TEST_PLAN: UplinkPlan = {
-  steadySeconds: 10,
+  // 20 s: after 10 s a starved page had sent only 1.1 of its 2.6 Mbit/s, so the throttles (shares of
+  // what it sent) were mild.
+  steadySeconds: 20,
   throttleSeconds: 20,
   recoverSeconds: 20,
   shares: [0.4, 0.8]
@@ -105,6 +107,8 @@ export interface PhaseResult {
   p95: number
   /** s from the restore to the rate back at >= 90 % of the target (sustained), or null: not within. */
   backAfter: number | null
+  /** The fastest WINDOW_S window through the shaper from the restore to the end of the wait (kbit/s). */
+  bestAfterKbps: number
   /** At the sample with the largest delay-side figures during the throttle. */
   peak: { sendQ: number; qdisc: number; page: number }
   /** The same, at the throttle's last second. */
@@ -600,6 +604,15 @@ class Monitor {
     return ((b.sent - a.sent) * 8) / (b.t - a.t)
   }
 
+  /** The most a WINDOW_S window between two times carried (kbit/s); NaN if none fits. */
+  bestKbps(from: number, until: number): number {
+    const rates = this.ticks
+      .filter((a) => a.t >= from && a.t + WINDOW_S * 1000 <= until)
+      .map((a) => this.kbps(a.t, a.t + WINDOW_S * 1000))
+      .filter(Number.isFinite)
+    return rates.length ? Math.max(...rates) : NaN
+  }
+
   /** s from `from` until every WINDOW_S window for SUSTAIN_S carries >= 90 % of `ref`; null if none. */
   backAfter(from: number, until: number, ref: number): number | null {
     for (const a of this.ticks) {
@@ -640,7 +653,10 @@ export async function startApp(
       ...process.env,
       ONAIR_APP_DATA: appData,
       XDG_VIDEOS_DIR: join(appData, 'Videos'),
-      ONAIR_KEYCHAIN_SERVICE: process.env.ONAIR_KEYCHAIN_SERVICE ?? 'onair-bench'
+      ONAIR_KEYCHAIN_SERVICE: process.env.ONAIR_KEYCHAIN_SERVICE ?? 'onair-bench',
+      // With a dump, main also logs each sample its uplink controller takes and what it decided
+      // (supervisor.ts, UPTRACE lines in the dump's .log).
+      ...(process.env.ONAIR_UPLINK_DUMP ? { ONAIR_UPLINK_TRACE: '1' } : {})
     }
   })
   let out = ''
@@ -832,6 +848,7 @@ export async function measureUplink(
         delays,
         p95: percentile(delays, 95),
         backAfter: back,
+        bestAfterKbps: m.bestKbps(restoredAt, Date.now()),
         peak: {
           sendQ: Math.max(0, ...during.map((p) => p.sendQ)),
           qdisc: Math.max(0, ...during.map((p) => p.qdisc)),

@@ -267,13 +267,19 @@ export class BroadcastSupervisor {
     if (feed && !b.end) feed.noteSent(b.outTimeUs)
     const fs = feed?.feedStats()
     if (fs && this.uplink && this.st.state === 'live') {
-      const next = this.uplink.update({
+      const sample = {
         at,
         queuedMs: fs.queuedMs,
         sentKbps: now.kbpsNow,
         steadyKbps: now.kbps,
         madeKbps: feed?.madeKbps()
-      })
+      }
+      const next = this.uplink.update(sample)
+      // The uplink bench's trace (ONAIR_UPLINK_DUMP sets it): what the controller saw and did.
+      if (process.env.ONAIR_UPLINK_TRACE)
+        console.log(
+          `UPTRACE ${JSON.stringify({ ...sample, qb: fs.queuedBytes, drops: fs.drops, next, t: this.uplink.videoKbps })}`
+        )
       if (next !== undefined)
         this.o.onEncoder?.({ runId: this.o.runId, videoBitrateKbps: next, keyframe: false })
     }
