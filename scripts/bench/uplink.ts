@@ -1,6 +1,6 @@
 // `npm run bench:uplink` (part of `npm run bench`): the broadcaster on a bad uplink (#19). Figures are
 // printed, never asserted here (tests/e2e/uplink.test.ts runs the same harness on shorter phases and
-// asserts the behaviour: live, a bounded delay, the rate climbing back).
+// asserts the behaviour: live, a bounded delay).
 //
 // Set-up: a private network namespace (tests/helpers/netns.ts; Linux, root) whose loopback carries
 // everything: the built app as a user runs it (`node out/main/web.js`, the web shell, with its own
