@@ -205,21 +205,19 @@ export async function measureWebRtcUplink(
         await sleep(Math.max(0, t + TICK_MS - Date.now()))
       }
     }
-    // What the shaper carried over the last RAMP_WINDOW_MS of samples (kbit/s).
-    const recentKbps = (): number => {
-      const last = samples[samples.length - 1]
-      const first = samples.find((x) => last !== undefined && x.t >= last.t - RAMP_WINDOW_MS)
-      return first === undefined || last === undefined || last.t - first.t < RAMP_WINDOW_MS / 2
-        ? 0
-        : rate(first.sent, last.sent, last.t - first.t)
-    }
+    const kbps = (xs: Sample[]): number =>
+      xs.length < 2
+        ? NaN
+        : rate(xs[0]!.sent, xs[xs.length - 1]!.sent, xs[xs.length - 1]!.t - xs[0]!.t)
+    // What the shaper carried over the last RAMP_WINDOW_MS of samples (kbit/s; NaN too early).
+    const recentKbps = (): number => kbps(samples.filter((x) => x.t >= Date.now() - RAMP_WINDOW_MS))
     const t0 = Date.now()
     await sampleFor(plan.steadySeconds * 1000)
     // Chromium's sender starts low and ramps up as its estimate grows; on a busy machine that took
     // longer than the steady phase (509 kbit/s after 8 s in one CI run). The throttle only bites once
     // the page sends more than it lets through, so wait for that, for a while.
     const rampedBy = Date.now() + RAMP_LIMIT_MS
-    while (recentKbps() <= RAMPED_SHARE * THROTTLE_KBPS && Date.now() < rampedBy)
+    while (!(recentKbps() > RAMPED_SHARE * THROTTLE_KBPS) && Date.now() < rampedBy)
       await sampleFor(500)
     const steadyKbps = recentKbps()
     log(
@@ -237,10 +235,6 @@ export async function measureWebRtcUplink(
     const inside = (a: number, b: number): Sample[] => samples.filter((x) => x.t >= a && x.t < b)
     const delays = (xs: Sample[]): number[] =>
       xs.map((x) => x.delay).filter((d): d is number => d !== null)
-    const kbps = (xs: Sample[]): number =>
-      xs.length < 2
-        ? NaN
-        : rate(xs[0]!.sent, xs[xs.length - 1]!.sent, xs[xs.length - 1]!.t - xs[0]!.t)
     const pageKbps = (xs: Sample[]): number => {
       const ps = xs.filter((x) => x.page && x.page.at > 0).map((x) => x.page!)
       return ps.length < 2

@@ -484,24 +484,36 @@ describe('uplink controller', () => {
     expect(Math.max(...seen)).toBeLessThanOrEqual(923 + 3 * 125)
   })
 
-  it('past the ceiling, an encoder making most of its target (a starved page) whose every byte the link takes proves the step', () => {
+  /**
+   * Lowered on a 40% link, then the link opens: every 500 ms the encoder makes `made(target)`, all of
+   * which the link takes, until the target is back at 2,500 or `untilMs`.
+   */
+  const afterA40Throttle = (
+    made: (target: number) => number,
+    untilMs: number
+  ): { c: UplinkController; seen: { at: number; kbps: number }[]; at: number } => {
     const c = new UplinkController(o)
     c.update({ at: 0, queuedMs: 800, sentKbps: 1051 })
     const seen: { at: number; kbps: number }[] = []
     let at = 0
-    // The link is open again; the encoder makes 87% of each target (the page gives it 26 of 30 fps),
-    // and the link takes all of it.
-    while (at < 30_000 && c.videoKbps < 2500) {
-      const made = 0.87 * (c.videoKbps + 128)
+    while (at < untilMs && c.videoKbps < 2500) {
+      const kbps = made(c.videoKbps)
       const r = c.update({
         at: (at += 500),
         queuedMs: 0,
-        sentKbps: made,
-        steadyKbps: made,
-        madeKbps: made
+        sentKbps: kbps,
+        steadyKbps: kbps,
+        madeKbps: kbps
       })
       if (r !== undefined) seen.push({ at, kbps: r })
     }
+    return { c, seen, at }
+  }
+
+  it('past the ceiling, an encoder making most of its target (a starved page) whose every byte the link takes proves the step', () => {
+    // The link is open again; the encoder makes 87% of each target (the page gives it 26 of 30 fps),
+    // and the link takes all of it.
+    const { seen } = afterA40Throttle((target) => 0.87 * (target + 128), 30_000)
     // Up to the ceiling (923), then steps of 5%, 10%, 20% of 2,500 (a quarter at most) every 1.5 s.
     // Judged on the share of the target alone (95%), each step of 125 waited 6 s.
     expect(seen.map((x) => x.kbps)).toEqual([923, 1048, 1298, 1623, 2029, 2500])
@@ -510,22 +522,8 @@ describe('uplink controller', () => {
   })
 
   it('an encoder under its target whose every byte the link takes rises a quarter every 3 s', () => {
-    const c = new UplinkController(o)
-    c.update({ at: 0, queuedMs: 800, sentKbps: 1051 })
-    const seen: { at: number; kbps: number }[] = []
-    let at = 0
     // The link is open again; a small rung makes 70% of the target, and the link takes all of it.
-    while (at < 40_000 && c.videoKbps < 2500) {
-      const made = 0.7 * c.videoKbps + 128
-      const r = c.update({
-        at: (at += 500),
-        queuedMs: 0,
-        sentKbps: made,
-        steadyKbps: made,
-        madeKbps: made
-      })
-      if (r !== undefined) seen.push({ at, kbps: r })
-    }
+    const { c, seen, at } = afterA40Throttle((target) => 0.7 * target + 128, 40_000)
     expect(c.videoKbps).toBe(2500)
     const gaps = seen.slice(1).map((x, i) => x.at - seen[i]!.at)
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(3000)
