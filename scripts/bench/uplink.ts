@@ -738,17 +738,17 @@ async function goLiveOnCamera(page: Page, appData: string): Promise<number> {
 
 /** The app's own account of the upload: its health strip and its encoder line, as shown. */
 async function appSays(page: Page): Promise<string> {
-  const read = async (id: string): Promise<string> =>
-    (await page.getByTestId(id).count())
-      ? ((await page.getByTestId(id).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
-      : ''
-  const parts = [
-    await read('health-strip'),
-    await read('health-uplink'),
-    await read('health-uplink-recovering'),
-    await read('health-encoder')
-  ]
-  return parts.filter(Boolean).join(' | ')
+  // One read of all four in the page: they come and go as the link recovers (the "coming back" line
+  // goes when the target is reached), and a locator's count-then-read waited 30 s for one that had
+  // just gone, failing a CI run after its last restore.
+  const parts = await page.evaluate(
+    (ids) => ids.map((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? ''),
+    ['health-strip', 'health-uplink', 'health-uplink-recovering', 'health-encoder']
+  )
+  return parts
+    .map((t) => t.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join(' | ')
 }
 
 /** The whole run; the namespace, the app and Chromium are gone when it settles, even on failure. */
