@@ -384,6 +384,50 @@ describe('uplink controller', () => {
     ).toBe(Math.round((1051 - 128) * 0.85))
   })
 
+  it("learns what the sound's re-encode saves on the wire: a stall on an open link at a low bitrate lowers nothing", () => {
+    // The page makes Opus at 128 kbit/s; ffmpeg's AAC writes 48 of it (the uplink bench's tone).
+    const wire = (c: UplinkController): number => c.videoKbps + 48
+    const made = (c: UplinkController): number => c.videoKbps + 128
+    const run = (learn: boolean): { lowered: number; stall: number | undefined } => {
+      const c = new UplinkController(o)
+      let at = 0
+      // 5 s on an open link with an empty queue: ffmpeg writes all it is handed.
+      for (; at < 5000; at += 100) {
+        const m = made(c)
+        c.update({ at, queuedMs: 0, sentKbps: m, steadyKbps: learn ? wire(c) : m, madeKbps: m })
+      }
+      // The link gets short: lowered to what it carried (its video: the wire less the sound written).
+      const lowered = c.update({
+        at: (at += 100),
+        queuedMs: 600,
+        sentKbps: 700,
+        steadyKbps: 900,
+        madeKbps: made(c)
+      })!
+      // 3 s of calm at the new rate, then the page stalls for a moment on the now open link: a
+      // queue, while over 2 s the link took all that ffmpeg was handed.
+      for (const end = at + 3000; at < end;) {
+        at += 100
+        c.update({ at, queuedMs: 0, sentKbps: wire(c), steadyKbps: wire(c), madeKbps: made(c) })
+      }
+      const stall = c.update({
+        at: (at += 100),
+        queuedMs: 600,
+        sentKbps: wire(c),
+        steadyKbps: wire(c),
+        madeKbps: made(c)
+      })
+      return { lowered, stall }
+    }
+    const learnt = run(true)
+    expect(learnt.lowered).toBe(Math.round((700 - 48) * 0.85))
+    expect(learnt.stall).toBeUndefined()
+    // Judged with the sound at the page's 128 kbit/s, the same stall read as a short link.
+    const unlearnt = run(false)
+    expect(unlearnt.lowered).toBe(Math.round((700 - 128) * 0.85))
+    expect(unlearnt.stall).toBeLessThan(unlearnt.lowered)
+  })
+
   it('never goes under its floor (dropping takes over) nor over the creator bitrate', () => {
     const c = new UplinkController(o)
     let at = 0

@@ -76,6 +76,17 @@ const PROBE_PROVEN_SHARE = 0.95
  * waited 6 s (300 -> 1575 kbit/s in 30 s), as if the link held it back.
  */
 const PROBE_TESTED_SHARE = 0.8
+/**
+ * The sound on the wire is not the sound the page made: main's ffmpeg re-encodes the page's Opus to
+ * AAC, whose rate follows the sound. Measured in the uplink bench: a tone made at 128 kbit/s went out
+ * at ~48; silence (a muted microphone) goes out at less. Those ~80 kbit/s are a fifth of a 400 kbit/s
+ * stream, and read as "the link takes less than is made" they lowered the bitrate to its floor on an
+ * open link. While the queue stays empty ffmpeg writes all it is handed, so what the page made less
+ * what ffmpeg wrote is that difference: learned as the median of the last SKEW_SAMPLES calm samples,
+ * used once SKEW_MIN_SAMPLES are in.
+ */
+const SKEW_SAMPLES = 100
+const SKEW_MIN_SAMPLES = 20
 
 export type UplinkState = 'full' | 'limited' | 'recovering'
 
@@ -89,6 +100,8 @@ export class UplinkController {
   private ceiling: number | undefined
   private probeShare = PROBE_SHARE
   private readonly floor: number
+  /** Recent calm samples of made − written (kbit/s): the sound's re-encode (SKEW_SAMPLES). */
+  private skews: number[] = []
 
   constructor(private readonly o: UplinkOptions) {
     this.target = o.maxVideoKbps
@@ -102,7 +115,14 @@ export class UplinkController {
 
   /** What the link carried when last found short (video + audio, kbit/s). */
   get carriedKbps(): number | undefined {
-    return this.carried === undefined ? undefined : this.carried + this.o.audioKbps
+    return this.carried === undefined ? undefined : this.carried + this.audioOutKbps
+  }
+
+  /** The sound's rate as ffmpeg writes it (kbit/s): the creator's, less what its re-encode saves. */
+  get audioOutKbps(): number {
+    if (this.skews.length < SKEW_MIN_SAMPLES) return this.o.audioKbps
+    const sorted = [...this.skews].sort((a, b) => a - b)
+    return Math.max(0, this.o.audioKbps - sorted[Math.floor(sorted.length / 2)]!)
   }
 
   state(): UplinkState {
@@ -114,16 +134,29 @@ export class UplinkController {
   update(s: UplinkSample): number | undefined {
     if (s.queuedMs <= CALM_MS) this.calmSince ??= s.at
     else this.calmSince = undefined
+    if (
+      this.calmSince !== undefined &&
+      s.at - this.calmSince >= CALM_BEFORE_RAISE_MS &&
+      s.madeKbps !== undefined &&
+      s.steadyKbps !== undefined
+    ) {
+      // A page's catch-up or a drop's skipped media moves one sample far: each counts at most the
+      // whole sound, and the median keeps them out.
+      const a = this.o.audioKbps
+      this.skews.push(Math.min(a, Math.max(-a, s.madeKbps - s.steadyKbps)))
+      if (this.skews.length > SKEW_SAMPLES) this.skews.shift()
+    }
+    // What the encoder made, as ffmpeg writes it (the sound re-encoded).
+    const audioOut = this.audioOutKbps
+    const madeOut =
+      s.madeKbps === undefined ? undefined : s.madeKbps - (this.o.audioKbps - audioOut)
     // A queue while the link took (over 2 s) all the encoder made is no short link: a page or an
     // ffmpeg that stalled for a moment (a busy machine) makes one on an open link. Lowered for it,
     // the bitrate fell to half on an open link in the uplink bench; what waits may still be dropped.
     const keptUp =
-      s.madeKbps !== undefined &&
-      s.steadyKbps !== undefined &&
-      s.steadyKbps >= KEPT_UP_SHARE * s.madeKbps
+      madeOut !== undefined && s.steadyKbps !== undefined && s.steadyKbps >= KEPT_UP_SHARE * madeOut
     if (s.queuedMs >= CONGESTED_MS && !keptUp && s.at - this.lastChange >= SETTLE_MS) {
-      const carried =
-        s.sentKbps === undefined ? undefined : Math.max(0, s.sentKbps - this.o.audioKbps)
+      const carried = s.sentKbps === undefined ? undefined : Math.max(0, s.sentKbps - audioOut)
       // What the link carried, with headroom; if that is no lower (the window still held faster
       // seconds), step down by a fifth: the queue says the link carries less than we send.
       let next = carried === undefined ? this.target * 0.8 : carried * HEADROOM
@@ -137,7 +170,7 @@ export class UplinkController {
     }
     const calmFor = this.calmSince === undefined ? 0 : s.at - this.calmSince
     const taken = s.steadyKbps ?? s.sentKbps
-    const share = taken === undefined ? 0 : taken / (this.target + this.o.audioKbps)
+    const share = taken === undefined ? 0 : taken / (this.target + audioOut)
     const proven = share >= PROVEN_SHARE
     // At or past the ceiling, what the link took of what the encoder made says which step is safe:
     // - the encoder fills the target and the link takes 95% of it (or takes all the encoder makes,
@@ -150,7 +183,7 @@ export class UplinkController {
     const past = ceiling !== undefined && ceiling - this.target < 1
     const made = s.madeKbps
     const linkTakesAll =
-      taken !== undefined && (made === undefined || taken >= KEPT_UP_SHARE * made)
+      taken !== undefined && (madeOut === undefined || taken >= KEPT_UP_SHARE * madeOut)
     const fills =
       made === undefined ? proven : made >= PROVEN_SHARE * (this.target + this.o.audioKbps)
     const carries =
