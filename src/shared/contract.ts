@@ -323,7 +323,10 @@ export interface UplinkView {
   /** The video bitrate the encoder is asked for now, and the output's own (kbit/s). */
   videoTargetKbps: number
   maxVideoKbps: number
-  /** full: the output's own bitrate; limited: lowered to what the upload carries; recovering: rising. */
+  /**
+   * full: the output's own bitrate; limited: lowered to what the upload carries, or media dropped in
+   * the last 3 s; recovering: rising while the upload keeps up.
+   */
   state: 'full' | 'limited' | 'recovering'
   /** Media dropped so far to stay close to real time (ms), how many times, and the last (ms epoch). */
   droppedMs: number

@@ -433,6 +433,25 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     expect(last.shortfall).toMatch(/^your upload carries about \d\.\d of the 2\.6 Mbps needed: /)
     // The rate leaving the computer is the recent one, not the average since the start.
     expect(last.kbps).toBeLessThan(1500)
+    // The link opens: ffmpeg sends all it is handed, main's queue empties. For 3 s after the last
+    // drop the upload still counts as short (the strip said "keeps up again" beside "frames dropped"
+    // in the uplink bench); then, the queue empty, the bitrate is on its way back.
+    const lastDropAt = last.uplink!.lastDropAt!
+    const from = health.length
+    for (let s = 1; s <= 24; s++) {
+      await pushTo(7000 + s * 250)
+      bytes += 85_000
+      sent = at / 1000
+      child().stdout.write(block(sent, bytes))
+      await tick(250)
+    }
+    const after = health.slice(from)
+    expect(after.length).toBeGreaterThan(4)
+    expect(after.some((h) => h.uplink?.lastDropAt !== lastDropAt)).toBe(false)
+    for (const h of after)
+      expect(h.uplink!.state, `at ${h.at - lastDropAt} ms after the last drop`).toBe(
+        h.at - lastDropAt < 3000 ? 'limited' : 'recovering'
+      )
     await stopped(sup)
   })
 })

@@ -331,7 +331,9 @@ export class BroadcastSupervisor {
                 ...fs,
                 videoTargetKbps: this.uplink.videoKbps,
                 maxVideoKbps: this.o.output.videoBitrateKbps,
-                state: this.uplink.state(),
+                // Media dropped in the last seconds: the upload is short now, whatever the raises
+                // (the strip said "keeps up again" beside "frames dropped" in the uplink bench).
+                state: droppingNow ? 'limited' : this.uplink.state(),
                 lastDropAt: this.lastDropAt
               }
             : undefined

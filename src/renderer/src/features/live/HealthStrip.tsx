@@ -94,8 +94,9 @@ export function HealthStrip({
       )}
       {up && up.state === 'recovering' && (
         <p className="muted" role="status" data-testid="health-uplink-recovering">
-          Upload keeps up again: quality coming back ({formatBitrate(up.videoTargetKbps * 1000)} of{' '}
-          {formatBitrate(up.maxVideoKbps * 1000)} video).
+          Quality coming back in steps while the upload keeps up (
+          {formatBitrate(up.videoTargetKbps * 1000)} of {formatBitrate(up.maxVideoKbps * 1000)}{' '}
+          video).
         </p>
       )}
       {sustained && !uplinkNow && (
