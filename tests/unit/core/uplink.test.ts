@@ -428,6 +428,32 @@ describe('uplink controller', () => {
     expect(unlearnt.stall).toBeLessThan(unlearnt.lowered)
   })
 
+  it('learns nothing of the sound within 5 s of a drop: what was dropped was made and never written', () => {
+    const c = new UplinkController(o)
+    // 10 s calm at the full rate, but a drop every 4 s: made 2,628, written 2,100 (dropped media).
+    for (let at = 0; at < 10_000; at += 100)
+      c.update({
+        at,
+        queuedMs: 0,
+        sentKbps: 2100,
+        steadyKbps: 2100,
+        madeKbps: 2628,
+        sinceDropMs: at % 4000
+      })
+    expect(c.audioOutKbps).toBe(128)
+    // Then 5 s without one, the sound written at 48: learned.
+    for (let at = 10_000; at < 15_000; at += 100)
+      c.update({
+        at,
+        queuedMs: 0,
+        sentKbps: 2548,
+        steadyKbps: 2548,
+        madeKbps: 2628,
+        sinceDropMs: 10_000 + at
+      })
+    expect(c.audioOutKbps).toBe(48)
+  })
+
   it('never goes under its floor (dropping takes over) nor over the creator bitrate', () => {
     const c = new UplinkController(o)
     let at = 0

@@ -272,13 +272,14 @@ export class BroadcastSupervisor {
         queuedMs: fs.queuedMs,
         sentKbps: now.kbpsNow,
         steadyKbps: now.kbps,
-        madeKbps: feed?.madeKbps()
+        madeKbps: feed?.madeKbps(),
+        sinceDropMs: this.lastDropAt === undefined ? undefined : at - this.lastDropAt
       }
       const next = this.uplink.update(sample)
       // The uplink bench's trace (ONAIR_UPLINK_DUMP sets it): what the controller saw and did.
       if (process.env.ONAIR_UPLINK_TRACE)
         console.log(
-          `UPTRACE ${JSON.stringify({ ...sample, qb: fs.queuedBytes, drops: fs.drops, next, t: this.uplink.videoKbps })}`
+          `UPTRACE ${JSON.stringify({ ...sample, qb: fs.queuedBytes, drops: fs.drops, next, t: this.uplink.videoKbps, ao: this.uplink.audioOutKbps })}`
         )
       if (next !== undefined)
         this.o.onEncoder?.({ runId: this.o.runId, videoBitrateKbps: next, keyframe: false })

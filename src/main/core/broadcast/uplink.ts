@@ -24,6 +24,8 @@ export interface UplinkSample {
   steadyKbps?: number
   /** What the page's encoder made over the same span (kbit/s, audio included), when known. */
   madeKbps?: number
+  /** ms since main last dropped media (undefined: never): what the page made then never reached ffmpeg. */
+  sinceDropMs?: number
 }
 
 export interface UplinkOptions {
@@ -83,10 +85,13 @@ const PROBE_TESTED_SHARE = 0.8
  * stream, and read as "the link takes less than is made" they lowered the bitrate to its floor on an
  * open link. While the queue stays empty ffmpeg writes all it is handed, so what the page made less
  * what ffmpeg wrote is that difference: learned as the median of the last SKEW_SAMPLES calm samples,
- * used once SKEW_MIN_SAMPLES are in.
+ * used once SKEW_MIN_SAMPLES are in. Not within SKEW_AFTER_DROP_MS of a drop: media dropped, and
+ * skipped up to the next keyframe, was made and never written (in the bench's traces that put the
+ * median at 100-170 kbit/s during throttles against 40-80 at the full rate).
  */
 const SKEW_SAMPLES = 100
 const SKEW_MIN_SAMPLES = 20
+const SKEW_AFTER_DROP_MS = 5000
 
 export type UplinkState = 'full' | 'limited' | 'recovering'
 
@@ -138,7 +143,8 @@ export class UplinkController {
       this.calmSince !== undefined &&
       s.at - this.calmSince >= CALM_BEFORE_RAISE_MS &&
       s.madeKbps !== undefined &&
-      s.steadyKbps !== undefined
+      s.steadyKbps !== undefined &&
+      (s.sinceDropMs ?? Infinity) >= SKEW_AFTER_DROP_MS
     ) {
       // A page's catch-up or a drop's skipped media moves one sample far: each counts at most the
       // whole sound, and the median keeps them out.
