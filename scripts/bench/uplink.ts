@@ -741,10 +741,10 @@ async function appSays(page: Page): Promise<string> {
   // One read of all four in the page: they come and go as the link recovers (the "coming back" line
   // goes when the target is reached), and a locator's count-then-read waited 30 s for one that had
   // just gone, failing a CI run after its last restore.
-  const parts = await page.evaluate(
-    (ids) => ids.map((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? ''),
-    ['health-strip', 'health-uplink', 'health-uplink-recovering', 'health-encoder']
-  )
+  const ids = ['health-strip', 'health-uplink', 'health-uplink-recovering', 'health-encoder']
+  const parts = (await page.evaluate(
+    `${JSON.stringify(ids)}.map((id) => document.querySelector('[data-testid="' + id + '"]')?.textContent ?? '')`
+  )) as string[]
   return parts
     .map((t) => t.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
