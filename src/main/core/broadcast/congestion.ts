@@ -73,7 +73,7 @@ export function windowKbps(first: ProgressBlock, last: ProgressBlock): number | 
   return ((last.totalSize - first.totalSize) * 8) / 1000 / dt
 }
 
-function median(xs: number[]): number {
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const mid = Math.floor(s.length / 2)
   return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2

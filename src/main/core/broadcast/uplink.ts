@@ -10,6 +10,8 @@
 // Past what the link carried when it was last found short, the raises probe in small steps that grow
 // while they hold, as TCP does past its last loss.
 
+import { median } from './congestion'
+
 export interface UplinkSample {
   /** ms since epoch */
   at: number
@@ -126,8 +128,7 @@ export class UplinkController {
   /** The sound's rate as ffmpeg writes it (kbit/s): the creator's, less what its re-encode saves. */
   get audioOutKbps(): number {
     if (this.skews.length < SKEW_MIN_SAMPLES) return this.o.audioKbps
-    const sorted = [...this.skews].sort((a, b) => a - b)
-    return Math.max(0, this.o.audioKbps - sorted[Math.floor(sorted.length / 2)]!)
+    return Math.max(0, this.o.audioKbps - median(this.skews))
   }
 
   state(): UplinkState {
