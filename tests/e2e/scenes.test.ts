@@ -177,6 +177,11 @@ describe('scenes', () => {
 
     const states: LiveStateEvent[] = []
     const off = shell.core.events.on('live:state', (e) => states.push(e))
+    // The pushed media clock (when media time 0 went out): a wall-clock moment's place in the recording.
+    let mediaEpoch: number | undefined
+    const offHealth = shell.core.events.on('live:health', (e) => {
+      if (e.mediaEpoch !== undefined) mediaEpoch = e.mediaEpoch
+    })
     await pressGoLive(page)
     const streamId = (await shell.core.liveStatus())!.streamId
     const media = async (): Promise<number> =>
@@ -208,9 +213,15 @@ describe('scenes', () => {
     expect(await attr(page.getByTestId('mute-mic'), 'aria-pressed')).toBe('true')
     await shot(page, 'scene-live-banner-muted', false)
     await page.getByTestId('mute-screen').click()
-    await moreMedia(4)
+    // Four seconds of media after the second mute, placed on the media clock: the studio's count alone
+    // can grow faster than real time when a backlog drains, and then the last seconds held sound from
+    // before the mutes (one clean-clone CI run: a 0 dB peak, the fake microphone's beep).
+    const mutedAt = Date.now()
+    expect(mediaEpoch).toBeDefined()
+    await eventually(media, 60_000).toBeGreaterThanOrEqual((mutedAt - mediaEpoch!) / 1000 + 4)
     await stopLive(page)
     off()
+    offHealth()
 
     // One run, never reconnecting; one session.
     expect(new Set(states.map((s) => s.runId)).size).toBe(1)
