@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { LiveHealthEvent } from '../../../../shared/contract'
 import { formatBitrate } from '../../lib/format'
+import { encoderText } from './encoder-text'
 import type { EncoderStats } from './media-pusher'
 
 const LEVEL = ['fine', 'watch', 'struggling', 'failing to keep up'] as const
@@ -112,19 +113,6 @@ export function HealthStrip({
 }
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
-
-/** "software H.264 (WebCodecs), 1280×720 30 fps": which encoder the run got and what it makes now. */
-export function encoderText(e: EncoderStats): string {
-  const what =
-    e.path === 'webcodecs'
-      ? `${e.encoder ?? 'software'} H.264 (WebCodecs)`
-      : `the browser's (MediaRecorder, ${e.codec})`
-  const measured =
-    e.measuredKbps === null
-      ? ''
-      : `, ${formatBitrate(e.measuredKbps * 1000)} of ${formatBitrate(e.targetKbps * 1000)}`
-  return `${what}, ${e.width}×${e.height} ${e.fps} fps${measured}`
-}
 
 /** The encoder in use while live; its picture size and rate change when it steps down or up. */
 export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): ReactNode {

@@ -17,6 +17,11 @@ export interface EncoderStats {
   targetKbps: number
   /** The video's own bitrate over the last window; null until one has passed. */
   measuredKbps: number | null
+  /**
+   * The target that window was made for: higher than `targetKbps` just after a lowering, until a
+   * window at the new target has passed (what was made for more is no overshoot of less).
+   */
+  measuredForKbps?: number | null
   /** Frames encoded a second over the last window (the source may give fewer than `fps`). */
   measuredFps?: number | null
   /** Bytes written by the muxer and not yet handed to main (a push is in flight). */

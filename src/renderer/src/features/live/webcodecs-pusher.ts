@@ -116,6 +116,7 @@ export class WebCodecsPusher implements Pusher {
   /** The frame rate the encoder is told (encoderFramerate): the rung's, or what the source gives. */
   private toldFps: number
   private measuredKbps: number | null = null
+  private measuredForKbps: number | null = null
   private canvases: { small?: OffscreenCanvas; out?: OffscreenCanvas } = {}
   /** A camera frame's copy and its scaled I420 picture, reused from frame to frame. */
   private yuv = { in: new Uint8Array(0), out: new Uint8Array(0) }
@@ -159,6 +160,7 @@ export class WebCodecsPusher implements Pusher {
       fps: r.fps,
       targetKbps: this.ladder.targetKbps,
       measuredKbps: this.measuredKbps,
+      measuredForKbps: this.measuredForKbps,
       measuredFps: this.measuredFps,
       backlogBytes: this.pending.reduce((n, p) => n + p.length, 0),
       lagMs: this.lagMs,
@@ -458,6 +460,7 @@ export class WebCodecsPusher implements Pusher {
     const span = chunk.timestamp - w.startUs
     if (span >= WINDOW_US) {
       this.measuredKbps = Math.round((w.bytes * 8) / (span / 1e6) / 1000)
+      this.measuredForKbps = this.ladder.targetKbps
       this.measuredFps = Math.round((w.frames / (span / 1e6)) * 10) / 10
       if (this.zero)
         this.lagMs = Math.round(
