@@ -67,6 +67,17 @@ describe('the page encoder', () => {
     })
     await eventually(() => line.getAttribute('data-target')).toBe(String(LOWER_KBPS))
     expect(await line.getAttribute('data-height')).toBe('540')
+    // Until a window at the new target has passed, the line does not set the old window's rate
+    // beside it (it read "2.3 Mbps of 0.8 Mbps"): it says the bitrate was lowered. Read in one go.
+    const now = await page.evaluate(
+      `(() => { const e = document.querySelector('[data-testid=health-encoder]');
+        return { text: e.textContent, measuredFor: Number(e.getAttribute('data-measured-for')) } })()`
+    )
+    const { text: lineText, measuredFor } = now as { text: string; measuredFor: number }
+    if (measuredFor > LOWER_KBPS)
+      expect(lineText).toContain(`lowered to 0.8 Mbps (was ${measuredFor / 1000} Mbps; measuring)`)
+    else expect(lineText).toMatch(/[\d.]+ Mbps of 0\.8 Mbps$/)
+    await shot(page, 'live-encoder-lowered')
     // The first whole window after the change, then a second one: both within 15% of the new target.
     const windows: number[] = []
     await eventually(async () => {

@@ -128,6 +128,7 @@ export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): Reac
       data-fps={encoder.fps}
       data-target={encoder.targetKbps}
       data-measured={encoder.measuredKbps ?? ''}
+      data-measured-for={encoder.measuredForKbps ?? ''}
       data-measured-fps={encoder.measuredFps ?? ''}
       data-backlog={encoder.backlogBytes ?? ''}
       data-lag={encoder.lagMs ?? ''}
