@@ -131,6 +131,59 @@ describe('stepping down and up', () => {
     expect(l.at).toBe(1)
   })
 
+  it('at the same target, tries the rung above again after a minute of calm; each retry that overshoots at once doubles the wait', () => {
+    const t = LADDER_TUNING
+    const l = new RateLadder(buildLadder(P720), 2500)
+    l.measured(over(2500))
+    l.measured(over(2500))
+    expect(l.at).toBe(1)
+    // Calm at 540p at the creator's own bitrate: the first retry comes after retryWindows (a minute).
+    const calmUntilUp = (): number => {
+      let n = 0
+      while (l.at === 1 && n < 1000) {
+        l.measured(2400)
+        n++
+      }
+      return n
+    }
+    expect(calmUntilUp()).toBe(t.retryWindows)
+    expect(l.at).toBe(0)
+    // The content still does not fit 720p: two windows over, back down, and the next retry waits twice
+    // as long, then four times, up to the most.
+    const waits: number[] = []
+    for (let k = 0; k < 5; k++) {
+      l.measured(over(2500))
+      l.measured(over(2500))
+      expect(l.at).toBe(1)
+      waits.push(calmUntilUp())
+    }
+    expect(waits).toEqual([
+      2 * t.retryWindows,
+      4 * t.retryWindows,
+      t.maxRetryWindows,
+      t.maxRetryWindows,
+      t.maxRetryWindows
+    ])
+  })
+
+  it('a retry that holds stays up (the content got simpler)', () => {
+    const l = new RateLadder(buildLadder(P720), 2500)
+    l.measured(over(2500))
+    l.measured(over(2500))
+    for (let i = 0; i < LADDER_TUNING.retryWindows; i++) l.measured(2400)
+    expect(l.at).toBe(0)
+    for (let i = 0; i < 50; i++) l.measured(2400)
+    expect(l.at).toBe(0)
+  })
+
+  it('a retry never steps into a rung whose bits per pixel the target is too low for', () => {
+    const l = new RateLadder(buildLadder(P720), 2500)
+    // 1000 kbps: 540p by bits per pixel (720p would be 0.036).
+    expect(l.retarget(1000)).toBe(1)
+    for (let i = 0; i < 4 * LADDER_TUNING.maxRetryWindows; i++) l.measured(950)
+    expect(l.at).toBe(1)
+  })
+
   it('climbs back once the target rises and the output stays within its cap', () => {
     const l = new RateLadder(buildLadder(P720), 2500)
     l.measured(over(2500))

@@ -146,6 +146,15 @@ export interface LadderTuning {
   upBpp: number
   /** Windows within the cap in a row before a step up. */
   calmWindows: number
+  /**
+   * Calm windows in a row after which the rung above is tried again even at the target it overshot
+   * at: content changes (a room's light comes on, a scene gets simpler), and without a retry a picture
+   * stepped down at the creator's own bitrate stayed small for the rest of the stream. Each retry that
+   * steps straight back down (within `retryFailWindows`) doubles the wait, up to `maxRetryWindows`.
+   */
+  retryWindows: number
+  retryFailWindows: number
+  maxRetryWindows: number
 }
 
 export const LADDER_TUNING: LadderTuning = {
@@ -153,7 +162,11 @@ export const LADDER_TUNING: LadderTuning = {
   overWindows: 2,
   minBpp: 0.05,
   upBpp: 0.07,
-  calmWindows: 2
+  calmWindows: 2,
+  // Windows are 2 s: a first retry after a minute, then 2, 4 and at most 8 minutes apart.
+  retryWindows: 30,
+  retryFailWindows: 5,
+  maxRetryWindows: 240
 }
 
 /**
@@ -166,14 +179,19 @@ export class RateLadder {
   private index = 0
   private over = 0
   private calm = 0
-  /** The target at the last step down; climbing needs more than this. */
+  /** The target at the last step down; climbing needs more than this (or a retry). */
   private downAt = Infinity
+  /** Windows measured so far; the one at which a retry last stepped up. */
+  private windows = 0
+  private retriedAt = -Infinity
+  private retryWindows: number
 
   constructor(
     readonly rungs: Rung[],
     private target: number,
     private readonly tuning: LadderTuning = LADDER_TUNING
   ) {
+    this.retryWindows = tuning.retryWindows
     this.fitTarget()
   }
 
@@ -205,6 +223,7 @@ export class RateLadder {
 
   measured(kbps: number): number {
     const t = this.tuning
+    this.windows++
     if (kbps > this.target * t.overshoot) {
       this.calm = 0
       if (++this.over >= t.overWindows && this.index < this.rungs.length - 1) this.down()
@@ -213,20 +232,25 @@ export class RateLadder {
     this.over = 0
     this.calm++
     const above = this.rungs[this.index - 1]
+    const retry = this.target <= this.downAt && this.calm >= this.retryWindows
     if (
       above &&
       this.calm >= t.calmWindows &&
-      this.target > this.downAt &&
+      (this.target > this.downAt || retry) &&
       bitsPerPixel(this.target, above) >= t.upBpp
     ) {
       // One rung per calm pair of windows: a rung that overshoots again steps straight back down.
       this.index--
       this.calm = 0
+      if (retry) this.retriedAt = this.windows
     }
     return this.index
   }
 
   private down(): void {
+    // A retry that overshot at once: the content still does not fit; wait twice as long next time.
+    if (this.windows - this.retriedAt <= this.tuning.retryFailWindows)
+      this.retryWindows = Math.min(this.tuning.maxRetryWindows, this.retryWindows * 2)
     this.index++
     this.over = 0
     this.calm = 0
