@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { makeFakeCamera } from '../helpers/fake-camera'
 import { resolveFfprobe } from '../../src/node/ffmpeg/locate'
+import { formatBitrate } from '../../src/shared/rates'
 import { ffprobe } from '../helpers/studio'
 import {
   appForFile,
@@ -75,7 +76,9 @@ describe('the page encoder', () => {
     )
     const { text: lineText, measuredFor } = now as { text: string; measuredFor: number }
     if (measuredFor > LOWER_KBPS)
-      expect(lineText).toContain(`lowered to 0.8 Mbps (was ${measuredFor / 1000} Mbps; measuring)`)
+      expect(lineText).toContain(
+        `lowered to 0.8 Mbps (was ${formatBitrate(measuredFor * 1000)}; measuring)`
+      )
     else expect(lineText).toMatch(/[\d.]+ Mbps of 0\.8 Mbps$/)
     await shot(page, 'live-encoder-lowered')
     // The first whole window after the change, then a second one: both within 15% of the new target.
