@@ -1,7 +1,8 @@
 // The page's own encoder (WebCodecs H.264 + Opus, muxed by mediabunny) in real Chromium: chosen by
 // default where the browser encodes H.264, said while live, the stream reaching the local studio and
 // the local copy, and main's word to the encoder (live:encoder, the uplink controller's) followed: a
-// lower bitrate steps the picture down and the measured output comes down to it.
+// lower bitrate steps the picture down and the measured output comes down to it. The sound is read and
+// encoded in a worker, and on the page's thread where the worker cannot load: sound all through either way.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -55,6 +56,7 @@ describe('the page encoder', () => {
     // The output's own bitrate is measured over 2 s windows; at 2.5 Mbit/s it holds within 15%.
     await eventually(() => line.getAttribute('data-measured'), 20_000).toMatch(/^\d+$/)
     expect(Number(await line.getAttribute('data-measured'))).toBeLessThanOrEqual(2500 * 1.15)
+    expect(await line.getAttribute('data-audio-in')).toBe('worker')
     await shot(page, 'live-encoder-line')
 
     // Main's uplink controller asks for less (and a keyframe): 800 kbit/s is 0.03 bits per pixel at
@@ -120,5 +122,51 @@ describe('the page encoder', () => {
     // At least 10 fps over the copy (this shared 2-core machine does not always give the camera's 30).
     expect(frames).toBeGreaterThan(probed.duration * 10)
     expect(frames).toBe(packets)
+    // The sound (read and encoded in the worker) runs the whole copy.
+    expect(audioSeconds(file)).toBeGreaterThan(probed.duration - 1.5)
+  })
+
+  it('reads the sound on the page when its worker cannot load', async () => {
+    const { page, shell } = app()
+    // A worker script that is not there (a packaging problem): the sound is read here instead.
+    await page.route('**/audio-worker*', (r) => r.fulfill({ status: 404, body: '' }))
+    try {
+      await createStream(page, `${NAME} without worker`, { profiles: 'none', record: false })
+      await goLive(page, 'camera')
+      const line = page.getByTestId('health-encoder')
+      await eventually(() => line.getAttribute('data-audio-in'), 20_000).toBe('page')
+      const liveAt = performance.now()
+      await liveFor(page, 4)
+      const liveSeconds = (performance.now() - liveAt) / 1000
+      await stopLive(page)
+      await eventually(async () => {
+        const items = (await shell.core.listSessions({ limit: 10 })).items
+        return items[0]?.localRecording?.state
+      }, 30_000).toBe('saved')
+      const file = (await shell.core.listSessions({ limit: 10 })).items[0]!.localRecording!.file
+      const probed = await ffprobe(file)
+      expect(probed.duration).toBeGreaterThan(liveSeconds - 2)
+      expect(audioSeconds(file)).toBeGreaterThan(probed.duration - 1.5)
+    } finally {
+      await page.unroute('**/audio-worker*')
+    }
   })
 })
+
+/** Seconds of sound in a file: its audio packets' durations summed. */
+function audioSeconds(file: string): number {
+  const r = spawnSync(
+    resolveFfprobe(),
+    ['-v', 'error', '-select_streams', 'a', '-show_entries', 'packet=duration_time'].concat([
+      '-of',
+      'csv=p=0',
+      file
+    ]),
+    { encoding: 'utf8' }
+  )
+  return r.stdout
+    .split('\n')
+    .map(Number)
+    .filter((x) => Number.isFinite(x) && x > 0)
+    .reduce((a, b) => a + b, 0)
+}

@@ -135,6 +135,7 @@ export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): Reac
       data-audio-behind={encoder.audioBehindMs ?? ''}
       data-audio-jumps={encoder.audioJumps ?? ''}
       data-audio-filled={encoder.audioFilledMs ?? ''}
+      data-audio-in={encoder.audioIn ?? ''}
       data-budget-skips={encoder.budgetSkips ?? ''}
     >
       Encoder: {encoderText(encoder)}

@@ -34,6 +34,8 @@ export interface EncoderStats {
   audioJumps?: number
   /** Sound the capture lost (the page read it too late) and silence stood in for (ms). */
   audioFilledMs?: number
+  /** Where the sound is read and encoded: a worker, or the page's thread where none could start. */
+  audioIn?: 'worker' | 'page'
   /** Frames not encoded because the output had spent its bitrate's budget (a real cap). */
   budgetSkips?: number
 }

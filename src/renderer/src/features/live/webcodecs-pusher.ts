@@ -3,8 +3,9 @@
 // MediaRecorder, it holds a constant bitrate, takes a new one live (main's uplink controller, the
 // live:encoder event), makes a keyframe on demand, holds its output to the bitrate whatever its rate
 // control does (OutputBudget: frames over it are not encoded), and steps the picture down when the
-// content will not fit the bitrate (encoder-plan.ts). Sound the capture lost is filled with silence,
-// so the sound keeps the picture's clock.
+// content will not fit the bitrate (encoder-plan.ts). The sound is read and encoded in a worker
+// (audio-worker.ts), so a busy page does not read it late; sound the capture lost is filled with
+// silence, so the sound keeps the picture's clock.
 //
 // The stream's size never changes mid-stream: main copies the H.264 into FLV and the muxer writes the
 // codec's headers (SPS/PPS) once, in the track header, so a new size could not be decoded. A lower
@@ -17,7 +18,6 @@ import {
   OutputBudget,
   RateLadder,
   admittedFps,
-  audioGapFrames,
   demandKbps,
   encoderFramerate,
   type OutputWindow,
@@ -30,6 +30,7 @@ import {
 } from './encoder-plan'
 import { packetAt, startLiveMux, type LiveMux } from './live-mux'
 import { i420Bytes, isYuv, scaleToI420 } from './i420-scale'
+import { CaptureOpus, receivedChunk, type AudioWorkerIn, type AudioWorkerOut } from './audio-encode'
 
 // Chromium has these on the page (lib.dom does not yet): frames of a live track as a stream.
 declare class MediaStreamTrackProcessor<T> {
@@ -51,9 +52,10 @@ const AUDIO_CATCH_UP_US = 100_000
 /** Audio and video clocks further apart than this are not the same clock: align on arrival instead. */
 const SAME_CLOCK_US = 5_000_000
 /**
- * Sound buffers (10 ms each) the capture keeps for a page that reads late: a second. Chromium's own
- * queue is a few buffers, and a busy page lost a fifth of its sound through it (see audioGapFrames).
- * Video keeps Chromium's: a late frame is better dropped.
+ * Sound buffers (10 ms each) the capture keeps for a reader that comes late: a second. Chromium's own
+ * queue is a few buffers, and a busy page lost a fifth of its sound through it when it read the sound
+ * on its own thread (see audioGapFrames); the worker reads on time, but a starved machine can still
+ * hold it up. Video keeps Chromium's: a late frame is better dropped.
  */
 const AUDIO_QUEUE = 100
 
@@ -75,7 +77,11 @@ const emptyWindow = (startUs: number): OutputWindow => ({
 export class WebCodecsPusher implements Pusher {
   private mux: LiveMux | undefined
   private video: VideoEncoder | undefined
+  /** The sound's encoder where it runs on this thread (no worker could start). */
   private audio: AudioEncoder | undefined
+  private audioWorker: Worker | undefined
+  /** Where the sound is read and encoded: a worker, or this thread where none could start. */
+  private audioIn: 'worker' | 'page' | undefined
   private loops: Promise<void>[] = []
   private tracks: MediaStreamTrack[] = []
   private muxChain: Promise<void> = Promise.resolve()
@@ -107,9 +113,7 @@ export class WebCodecsPusher implements Pusher {
   private lastVideoUs = 0
   private lastAudioUs: number | undefined
   private audioNextUs = 0
-  /** Where the next sound buffer from the capture should start: a later one leaves a gap. */
-  private audioInNextUs: number | undefined
-  /** Sound the capture lost and silence made up for (ms). */
+  /** Sound the capture lost and silence made up for (µs). */
   private audioFilledUs = 0
   /** Times the sound jumped forward to catch up with the picture. */
   audioJumps = 0
@@ -166,6 +170,7 @@ export class WebCodecsPusher implements Pusher {
       lagMs: this.lagMs,
       audioJumps: this.audioJumps,
       audioFilledMs: Math.round(this.audioFilledUs / 1000),
+      ...(this.audioIn ? { audioIn: this.audioIn } : {}),
       budgetSkips: this.budgetSkips,
       audioBehindMs:
         this.lastAudioUs === undefined
@@ -200,14 +205,78 @@ export class WebCodecsPusher implements Pusher {
     this.tracks.push(v)
     this.loops.push(this.read(v, (f: VideoFrame) => this.onFrame(f)))
     if (audioTrack) {
-      this.audio = new AudioEncoder({
-        output: (chunk, meta) => this.onAudioChunk(chunk, meta),
-        error: (e) => this.fail(`The audio encoder stopped: ${e.message}`)
-      })
       const a = audioTrack.clone()
       this.tracks.push(a)
-      this.loops.push(this.read(a, (d: AudioData) => this.onAudio(d), AUDIO_QUEUE))
+      this.loops.push(this.readAudio(a))
     }
+  }
+
+  /**
+   * The sound, read and encoded in a worker; its packets come back to onAudioChunk. The track's sound
+   * is handed over only once the worker says it runs, so a worker that cannot load (a packaging or
+   * policy problem) leaves nothing behind: the sound is then read on this thread. Resolves once the
+   * sound has ended and every packet came back.
+   */
+  private readAudio(track: MediaStreamTrack): Promise<void> {
+    let worker: Worker
+    try {
+      worker = new Worker(new URL('./audio-worker.ts', import.meta.url), { type: 'module' })
+    } catch {
+      return this.readAudioHere(track)
+    }
+    this.audioWorker = worker
+    return new Promise<void>((resolve) => {
+      let handedOver = false
+      worker.onmessage = (e: MessageEvent<AudioWorkerOut>) => {
+        const m = e.data
+        if ('ready' in m) {
+          if (this.stopped || this.failed) return resolve()
+          const readable = new MediaStreamTrackProcessor<AudioData>({
+            track,
+            maxBufferSize: AUDIO_QUEUE
+          }).readable
+          const start: AudioWorkerIn = { readable, bitrateKbps: this.output.audioBitrateKbps }
+          worker.postMessage(start, [readable as unknown as Transferable])
+          handedOver = true
+          this.audioIn = 'worker'
+        } else if ('chunk' in m) {
+          this.audioFilledUs = m.filledUs
+          this.onAudioChunk(receivedChunk(m.chunk), m.meta)
+        } else if ('error' in m) this.fail(`The audio encoder stopped: ${m.error}`)
+        else {
+          worker.terminate()
+          resolve()
+        }
+      }
+      worker.onerror = (e) => {
+        e.preventDefault()
+        worker.terminate()
+        this.audioWorker = undefined
+        if (!handedOver && !this.stopped && !this.failed) resolve(this.readAudioHere(track))
+        else {
+          this.fail('The audio encoder stopped: its worker failed.')
+          resolve()
+        }
+      }
+    })
+  }
+
+  /** The sound, read and encoded on this thread: where no worker can start. */
+  private readAudioHere(track: MediaStreamTrack): Promise<void> {
+    this.audioIn = 'page'
+    const enc = (this.audio = new AudioEncoder({
+      output: (chunk, meta) => this.onAudioChunk(chunk, meta),
+      error: (e) => this.fail(`The audio encoder stopped: ${e.message}`)
+    }))
+    const opus = new CaptureOpus(enc, this.output.audioBitrateKbps)
+    return this.read(
+      track,
+      (d: AudioData) => {
+        opus.take(d)
+        this.audioFilledUs = opus.filledUs
+      },
+      AUDIO_QUEUE
+    )
   }
 
   private async read<T extends VideoFrame | AudioData>(
@@ -350,35 +419,6 @@ export class WebCodecsPusher implements Pusher {
       timestamp: frame.timestamp,
       duration: frame.duration ?? undefined
     })
-  }
-
-  private onAudio(data: AudioData): void {
-    const enc = this.audio
-    if (!enc) return
-    if (enc.state === 'unconfigured')
-      enc.configure({
-        codec: 'opus',
-        sampleRate: data.sampleRate,
-        numberOfChannels: data.numberOfChannels,
-        bitrate: this.output.audioBitrateKbps * 1000
-      })
-    const gap = audioGapFrames(this.audioInNextUs, data.timestamp, data.sampleRate)
-    if (gap > 0) {
-      // Sound the capture lost: silence in its place keeps the sound on the picture's clock.
-      const silence = new AudioData({
-        format: 'f32-planar',
-        sampleRate: data.sampleRate,
-        numberOfChannels: data.numberOfChannels,
-        numberOfFrames: gap,
-        timestamp: this.audioInNextUs!,
-        data: new Float32Array(gap * data.numberOfChannels)
-      })
-      enc.encode(silence)
-      silence.close()
-      this.audioFilledUs += (gap / data.sampleRate) * 1e6
-    }
-    this.audioInNextUs = data.timestamp + (data.numberOfFrames / data.sampleRate) * 1e6
-    enc.encode(data)
   }
 
   private onVideoChunk(chunk: EncodedVideoChunk, meta?: EncodedVideoChunkMetadata): void {
@@ -570,6 +610,7 @@ export class WebCodecsPusher implements Pusher {
   private release(): void {
     for (const t of this.tracks) t.stop()
     for (const enc of [this.video, this.audio]) if (enc && enc.state !== 'closed') enc.close()
+    this.audioWorker?.terminate()
   }
 
   /** Stops reading, encodes what was read, and resolves once the last bytes were handed to main. */
