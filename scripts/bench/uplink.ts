@@ -221,10 +221,12 @@ const PAGE_SCRIPT = `${CLOCK_IN_PAGE}
     get() { return d.get.call(this) },
     set(fn) { d.set.call(this, fn && ((ev) => { stats.made += ev.data.size; return fn.call(this, ev) })) }
   })
-  // The page's own encoder (WebCodecs, the default): what it made is its chunks' bytes. Beside it,
-  // what the dump keeps (diag): video keyframes made and configure() calls, and the sound the page
-  // read: how much media its buffers carried against how far their capture clock went (a gap there
-  // is sound the page never read, a starved page's).
+  // The page's own encoder (WebCodecs, the default): what it made is its chunks' bytes, the video's
+  // (its sound is read and encoded in a worker, where this script does not run; only where the worker
+  // cannot start are the sound's chunks and the audio fields below counted). Beside it, what the dump
+  // keeps (diag): video keyframes made and configure() calls, and the sound the page read: how much
+  // media its buffers carried against how far their capture clock went (a gap there is sound the
+  // page never read, a starved page's).
   const diag = (stats.diag = { keys: 0, configures: 0, audioMs: 0, audioSpanMs: 0, audioGapMs: 0 })
   let audioFirst, audioNext
   for (const name of ['VideoEncoder', 'AudioEncoder']) {
@@ -494,7 +496,8 @@ class Monitor {
             'budgetSkips',
             'measured',
             'target',
-            'height'
+            'height',
+            'backlog'
           ])
             app[k] = Number(
               enc?.getAttribute(`data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`) ?? NaN
@@ -515,7 +518,9 @@ class Monitor {
         t,
         sendQ: top?.sendQ ?? 0,
         qdisc: s.backlogBytes,
-        page: u.made - u.pushed,
+        // What the page's encoder has muxed and not yet handed to pushMedia (the app's own count: the
+        // page's sound is encoded in a worker, out of this script's sight, so made less pushed is not).
+        page: (u.diag as Record<string, number>).backlog ?? NaN,
         made: u.made,
         draws: u.draws,
         pushed: u.pushed,
@@ -798,7 +803,7 @@ export async function measureUplink(
     log(
       `steady: delay ${baseline.delay.toFixed(2)} s, ${baseline.kbps.toFixed(0)} kbit/s at the ` +
         `shaper, ${m.segmentKbps(liveAt, Date.now()).toFixed(0)} kbit/s of segments at the studio; ` +
-        `the page's encoder made ${made.kbps.toFixed(0)} kbit/s, canvas ${made.fps.toFixed(1)} fps`
+        `the page's encoder made ${made.kbps.toFixed(0)} kbit/s of video, canvas ${made.fps.toFixed(1)} fps`
     )
     log(`  steady: ${await appSays(page)}`)
     // ONAIR_UPLINK_PROFILE=file.cpuprofile: 8 s of the page's JavaScript profile while steady (open it
@@ -930,7 +935,7 @@ function whereNote(p: PhaseResult, refKbps: number): string {
   const kernelB = p.last.sendQ + p.last.qdisc
   return (
     `at the throttle's end the delay was ${p.last.delay.toFixed(1)} s and the media waiting was: ` +
-    `in the page ${kb(p.last.page)} (made, not yet taken by pushMedia; ${secs(p.last.page, refKbps)} of media), ` +
+    `in the page ${kb(p.last.page)} (muxed, not yet handed to pushMedia; ${secs(p.last.page, refKbps)} of media), ` +
     `in main ${kb(p.last.main)} (taken, not read by ffmpeg: what main dropped is counted here too; ${secs(p.last.main, refKbps)}), ` +
     `in ffmpeg ~${kb(p.last.ffmpeg)} (read, not yet written to the socket; ${secs(p.last.ffmpeg, refKbps)}), ` +
     `in the kernel ${kb(kernelB)} (socket send queue ${kb(p.last.sendQ)}, qdisc ${kb(p.last.qdisc)}; ` +
