@@ -178,6 +178,15 @@ const elapsedSeconds = async (page: Page): Promise<number> => {
 }
 
 /** Waits until the live bar's clock shows the run live for `seconds` (media to record, not a state). */
+/** The newest session's local copy, once its file is saved (the stop writes it). */
+export async function savedLocalCopy(
+  shell: TestWebShell
+): Promise<{ state: string; file: string }> {
+  const newest = async () => (await shell.core.listSessions({ limit: 10 })).items[0]?.localRecording
+  await eventually(async () => (await newest())?.state, 30_000).toBe('saved')
+  return (await newest())!
+}
+
 export const liveFor = (page: Page, seconds: number): Promise<void> =>
   eventually(() => elapsedSeconds(page), seconds * 1000 + 30_000).toBeGreaterThanOrEqual(seconds)
 export const attr = (l: Locator, name: string): Promise<string> =>

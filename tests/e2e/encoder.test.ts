@@ -18,6 +18,7 @@ import {
   eventually,
   goLive,
   liveFor,
+  savedLocalCopy,
   shot,
   stopLive,
   text
@@ -97,11 +98,7 @@ describe('the page encoder', () => {
 
     // The studio took the stream (a session) and the local copy is whole: 720p all through, every
     // frame decodable across the bitrate change.
-    await eventually(async () => {
-      const items = (await shell.core.listSessions({ limit: 10 })).items
-      return items[0]?.localRecording?.state
-    }, 30_000).toBe('saved')
-    const file = (await shell.core.listSessions({ limit: 10 })).items[0]!.localRecording!.file
+    const { file } = await savedLocalCopy(shell)
     const probed = await ffprobe(file)
     // All of the time live is in the copy (less the start: Live shows once the ingest took media).
     expect(probed.duration).toBeGreaterThan(liveSeconds - 2)
@@ -139,11 +136,7 @@ describe('the page encoder', () => {
       await liveFor(page, 4)
       const liveSeconds = (performance.now() - liveAt) / 1000
       await stopLive(page)
-      await eventually(async () => {
-        const items = (await shell.core.listSessions({ limit: 10 })).items
-        return items[0]?.localRecording?.state
-      }, 30_000).toBe('saved')
-      const file = (await shell.core.listSessions({ limit: 10 })).items[0]!.localRecording!.file
+      const { file } = await savedLocalCopy(shell)
       const probed = await ffprobe(file)
       expect(probed.duration).toBeGreaterThan(liveSeconds - 2)
       expect(audioSeconds(file)).toBeGreaterThan(probed.duration - 1.5)

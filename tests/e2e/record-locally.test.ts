@@ -12,6 +12,7 @@ import {
   nav,
   pressGoLive,
   liveFor,
+  savedLocalCopy,
   shot,
   stopLive,
   text
@@ -48,11 +49,7 @@ describe('Record on this computer', () => {
     await pressGoLive(page)
     await liveFor(page, 3)
     await stopLive(page)
-    await eventually(async () => {
-      const items = (await shell.core.listSessions({ limit: 10 })).items
-      return items[0]?.localRecording?.state
-    }, 30_000).toBe('saved')
-    const saved = (await shell.core.listSessions({ limit: 10 })).items[0]!.localRecording!
+    const saved = await savedLocalCopy(shell)
     expect(saved.file.startsWith(folder)).toBe(true)
     expect(saved.file).toMatch(/Local copy .*\.mp4$/)
     expect(existsSync(saved.file)).toBe(true)
