@@ -27,6 +27,13 @@ export const STUDIO_DEFAULT_PROFILES: readonly Profile[] = [
   { name: '720p0', width: 1280, height: 720, bitrate: 3_000_000, fps: 0 }
 ]
 
+/**
+ * Renditions per stream: each is an encoder running for as long as the stream is live, so the
+ * local studio refuses an 11th (422), and the app refuses it before sending. Livepeer Studio sets no
+ * number in its schema; ten is more than any ladder a player switches between needs.
+ */
+export const MAX_PROFILES = 10
+
 export interface ProfileIssue {
   /** Dotted path: `profiles.1.width`. */
   field: string
@@ -94,6 +101,13 @@ export function validateProfiles(
   if (profiles === null || profiles === undefined) return out
   if (!Array.isArray(profiles)) {
     return [{ field: path, message: 'profiles must be a list', status: 422 }]
+  }
+  if (profiles.length > MAX_PROFILES) {
+    out.push({
+      field: path,
+      message: `at most ${MAX_PROFILES} profiles per stream: remove ${profiles.length - MAX_PROFILES}`,
+      status: 422
+    })
   }
   // Every index, holes included (forEach would skip a hole the service reads as a missing object).
   for (let i = 0; i < profiles.length; i++) {
@@ -177,7 +191,11 @@ export function encoderIssues(p: Record<string, unknown>, at: string): ProfileIs
     const v = p[key]
     if (!isInt(v) || v < minSide) continue // the schema rules name these
     if (v > maxSide)
-      out.push({ field: `${at}.${key}`, message: `${key} ${v} is more than ${maxSide}`, status: 422 })
+      out.push({
+        field: `${at}.${key}`,
+        message: `${key} ${v} is more than ${maxSide}`,
+        status: 422
+      })
     else if (v % 2 !== 0)
       out.push({
         field: `${at}.${key}`,
@@ -199,7 +217,9 @@ export function encoderIssues(p: Record<string, unknown>, at: string): ProfileIs
 
 /** The encoder rules over a stored ladder (no schema errors): what no encoder can make. */
 export const impossibleProfiles = (profiles: readonly Profile[]): ProfileIssue[] =>
-  profiles.flatMap((p, i) => encoderIssues(p as unknown as Record<string, unknown>, `profiles.${i}`))
+  profiles.flatMap((p, i) =>
+    encoderIssues(p as unknown as Record<string, unknown>, `profiles.${i}`)
+  )
 
 export interface ProfileWarning {
   field: string

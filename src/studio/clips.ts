@@ -17,13 +17,16 @@ import { bestSegments, mediaDir, remux, sessionDir, vodPlaylist, type Segment } 
 import { getSession, type SessionRow } from './session-store'
 import { HttpError } from './validate'
 
-export type AssetPhase = 'waiting' | 'processing' | 'ready' | 'failed'
+export type AssetPhase = 'waiting' | 'uploading' | 'processing' | 'ready' | 'failed'
+/** What made the asset: a clip (POST /clip) or an upload (POST /asset/request-upload, uploads/). */
+export type AssetSource = 'clip' | 'directUpload'
 
 export interface AssetRow {
   id: string
   userId: string
   /** The asset's own playback id (its HLS and MP4 are served under /asset/{playbackId}/). */
   playbackId: string
+  sourceType: AssetSource
   /** The parent stream clipped, its playback id, and the session the media came from. */
   streamId: string
   streamPlaybackId: string
@@ -46,6 +49,11 @@ export interface AssetRow {
 
 /** The longest clip (a documented rule of the local studio: a clip is a moment, not a recording). */
 export const MAX_CLIP_MS = 10 * 60_000
+/**
+ * Clips one user may have waiting or processing at once (Livepeer's limit): each holds a wait for
+ * its live end, then a copy and an ffmpeg remux. The next one is refused (422) until one is done.
+ */
+export const MAX_CLIPS_AT_ONCE = 5
 /** The file names of an asset's folder (media/clips/<assetId>/). */
 export const CLIP_PLAYLIST = 'index.m3u8'
 export const CLIP_MP4 = 'download.mp4'
@@ -56,6 +64,7 @@ interface RawAsset {
   id: string
   user_id: string
   playback_id: string
+  source_type: string
   stream_id: string
   stream_playback_id: string
   session_id: string
@@ -76,6 +85,7 @@ const fromRaw = (r: RawAsset): AssetRow => ({
   id: r.id,
   userId: r.user_id,
   playbackId: r.playback_id,
+  sourceType: r.source_type === 'directUpload' ? 'directUpload' : 'clip',
   streamId: r.stream_id,
   streamPlaybackId: r.stream_playback_id,
   sessionId: r.session_id,
@@ -103,12 +113,15 @@ export function assetToApi(a: AssetRow, base: string): Record<string, unknown> {
     playbackId: a.playbackId,
     userId: a.userId,
     name: a.name,
-    source: {
-      type: 'clip',
-      sessionId: a.sessionId,
-      playbackId: a.streamPlaybackId,
-      sourceId: a.streamId
-    },
+    source:
+      a.sourceType === 'directUpload'
+        ? { type: 'directUpload' }
+        : {
+            type: 'clip',
+            sessionId: a.sessionId,
+            playbackId: a.streamPlaybackId,
+            sourceId: a.streamId
+          },
     status: {
       phase: a.phase,
       updatedAt: a.updatedAt,
@@ -127,13 +140,15 @@ export function assetToApi(a: AssetRow, base: string): Record<string, unknown> {
 
 export function insertAsset(db: Db, a: AssetRow): void {
   db.prepare(
-    `INSERT INTO assets (id, user_id, playback_id, stream_id, stream_playback_id, session_id, name,
-       created_at, updated_at, phase, error, start_time, end_time, clip_start, clip_end, duration, size)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+    `INSERT INTO assets (id, user_id, playback_id, source_type, stream_id, stream_playback_id,
+       session_id, name, created_at, updated_at, phase, error, start_time, end_time, clip_start,
+       clip_end, duration, size)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
   ).run(
     a.id,
     a.userId,
     a.playbackId,
+    a.sourceType,
     a.streamId,
     a.streamPlaybackId,
     a.sessionId,
@@ -190,7 +205,7 @@ export function listAssets(
   return { rows: rows.map(fromRaw), total }
 }
 
-function updateAsset(db: Db, id: string, fields: Partial<AssetRow>): void {
+export function updateAsset(db: Db, id: string, fields: Partial<AssetRow>): void {
   const cols: Record<string, string> = {
     phase: 'phase',
     error: 'error',
@@ -264,6 +279,8 @@ export interface ClipsOptions {
   log: (line: string) => void
   /** The open session of a live stream, if it is live. */
   liveSession: (streamId: string) => SessionRow | undefined
+  /** Called before an asset is deleted: an uploaded asset's upload files go with it. */
+  onRemove?: (asset: AssetRow) => Promise<void>
 }
 
 export class Clips {
@@ -276,7 +293,7 @@ export class Clips {
   recover(): number {
     return this.o.db
       .prepare(
-        `UPDATE assets SET phase = 'failed', error = ?, updated_at = ? WHERE phase IN ('waiting', 'processing')`
+        `UPDATE assets SET phase = 'failed', error = ?, updated_at = ? WHERE phase IN ('waiting', 'processing') AND source_type = 'clip'`
       )
       .run('the studio stopped before the clip was cut: clip again', Date.now()).changes
   }
@@ -319,11 +336,24 @@ export class Clips {
       throw new HttpError(400, `a clip lasts at most ${MAX_CLIP_MS / 60_000} minutes`)
     if (endTime < session.createdAt - 5_000 || startTime > sessionEnd + 5_000)
       throw new HttpError(400, 'the times lie outside the session')
+    const busy = (
+      this.o.db
+        .prepare(
+          `SELECT count(*) AS n FROM assets WHERE user_id = ? AND phase IN ('waiting', 'processing')`
+        )
+        .get(userId) as { n: number }
+    ).n
+    if (busy >= MAX_CLIPS_AT_ONCE)
+      throw new HttpError(
+        422,
+        `${busy} clips are being processed: at most ${MAX_CLIPS_AT_ONCE} at once; wait for one to be ready, then clip again`
+      )
     const id = randomUUID()
     const asset: AssetRow = {
       id,
       userId,
       playbackId: makeKeys(id).playbackId,
+      sourceType: 'clip',
       streamId: stream.id,
       streamPlaybackId: stream.playbackId,
       sessionId: session.id,
@@ -353,6 +383,7 @@ export class Clips {
 
   /** Deletes an asset and its files. */
   async remove(asset: AssetRow): Promise<void> {
+    await this.o.onRemove?.(asset)
     this.o.db.prepare('DELETE FROM assets WHERE id = ?').run(asset.id)
     await rm(clipDir(this.o.dataDir, asset.id), { recursive: true, force: true })
   }

@@ -21,6 +21,12 @@ export function requireParsableUrl(url: string): void {
   }
 }
 
+/**
+ * Targets per stream (inline specs and ids alike): each is an ffmpeg pushing for as long as the
+ * stream is live. Livepeer sets no number; the local studio answers 422 past it.
+ */
+export const MAX_TARGETS_PER_STREAM = 20
+
 export interface BoundResolver {
   resolve: TargetResolver
   /** Targets made from inline specs, to be stored with save() once the request has passed. */
@@ -57,6 +63,11 @@ export function targetResolver(db: Db, userId: string): BoundResolver {
   return {
     created,
     resolve: (targets, profileNames) => {
+      if (targets.length > MAX_TARGETS_PER_STREAM)
+        throw new HttpError(
+          422,
+          `at most ${MAX_TARGETS_PER_STREAM} multistream targets per stream (${targets.length} given): remove ${targets.length - MAX_TARGETS_PER_STREAM}`
+        )
       const out = targets.map((t) => one(t, profileNames))
       const pairs = new Set(out.map((t) => `${t.profile} -> ${t.id}`))
       if (pairs.size !== out.length)

@@ -7,7 +7,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { components } from '../shared/api/schema'
-import { impossibleProfiles, type Profile } from '../shared/profiles'
+import { impossibleProfiles, MAX_PROFILES, type Profile } from '../shared/profiles'
 import { urlForError } from '../shared/redact'
 import generated from './schemas/request-schemas.json'
 
@@ -51,6 +51,7 @@ export type TargetBody = components['schemas']['multistream-target']
 /** A target as a stream stores it: always by id (an inline spec becomes a target first). */
 export type StoredTargetRef = Omit<TargetRef, 'spec'> & { id: string }
 export type WebhookBody = components['schemas']['webhook']
+export type NewAssetBody = components['schemas']['new-asset-payload']
 
 // The reference's options (its compile-schemas script): Ajv's defaults, so no type coercion, no
 // defaults filled in and the first error only (allErrors off); "example" declared as a known
@@ -71,6 +72,7 @@ const validateTargetPatch = ajv.compile<Partial<TargetBody>>(
 const validateTargetAdd = ajv.compile<TargetRef>(schemas['target-add-payload'])
 const validateClip = ajv.compile<ClipBody>(schemas['clip-payload'])
 const validateWebhook = ajv.compile<WebhookBody>(schemas['webhook'])
+const validateNewAsset = ajv.compile<NewAssetBody>(schemas['new-asset-payload'])
 // The profiles field alone (array or null of ffmpeg-profile), exactly as new-stream-payload says,
 // at the same place, so its errors carry the same instancePath and schemaPath as a whole body's.
 const validateProfilesField = ajv.compile<{ profiles?: Profile[] | null }>({
@@ -125,8 +127,20 @@ export function checkStreamName(name: unknown): void {
     ])
 }
 
-/** Profiles no H.264 encoder can make (shared/profiles.ts encoderIssues): 422, each field named. */
+/**
+ * At most MAX_PROFILES renditions (shared/profiles.ts), then the profiles no H.264 encoder can make
+ * (encoderIssues): 422, each field named.
+ */
 export function checkEncoderLimits(profiles: readonly Profile[] | null | undefined): void {
+  if (profiles && profiles.length > MAX_PROFILES)
+    throw deviationError([
+      {
+        path: '/profiles',
+        keyword: 'maxItems',
+        params: { limit: MAX_PROFILES },
+        message: `at most ${MAX_PROFILES} profiles per stream: remove ${profiles.length - MAX_PROFILES}`
+      }
+    ])
   const issues = impossibleProfiles(profiles ?? [])
   if (issues.length === 0) return
   throw deviationError(
@@ -334,6 +348,19 @@ export function checkTargetAdd(body: unknown): TargetRef {
 /** POST /clip: the clip-payload schema (422). The times are checked by studio/clips.ts (400). */
 export function checkClip(body: unknown): ClipBody {
   assertSchema(validateClip, body)
+  return body
+}
+
+// ---- Uploads ----
+
+/**
+ * POST /asset/request-upload: the new-asset-payload schema (422), then a name that is not blank
+ * and no encryption key (400: the local studio stores uploads as they come).
+ */
+export function checkNewAsset(body: unknown): NewAssetBody {
+  assertSchema(validateNewAsset, body)
+  if (body.name.trim() === '') throw new HttpError(400, 'name must not be empty')
+  if (body.encryption) throw new HttpError(400, 'the local studio does not take encrypted uploads')
   return body
 }
 

@@ -4,7 +4,12 @@
 // service complains about is one validateProfiles names too.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RECOMMENDED_PROFILES, validateProfiles } from '../../../src/shared/profiles'
+import {
+  MAX_PROFILES,
+  RECOMMENDED_PROFILES,
+  validateProfiles,
+  type Profile
+} from '../../../src/shared/profiles'
 import { checkProfiles, HttpError } from '../../../src/studio/validate'
 
 type Verdict = { ok: true } | { ok: false; status: number; errors: readonly string[] }
@@ -108,6 +113,10 @@ const profilesValue = fc.oneof(
 const holey: unknown[] = []
 holey[1] = { ...RECOMMENDED_PROFILES[0] }
 
+/** `n` valid profiles with distinct names. */
+const ladderOf = (n: number): Profile[] =>
+  Array.from({ length: n }, (_, i) => ({ ...RECOMMENDED_PROFILES[2]!, name: `p${i}` }))
+
 describe('validateProfiles agrees with the schema and the server rules', () => {
   it('same verdict, same status, and it names every field the service names', () => {
     let accepted = 0
@@ -151,17 +160,47 @@ describe('validateProfiles agrees with the schema and the server rules', () => {
     ['501 characters', [{ ...RECOMMENDED_PROFILES[0], name: 'x'.repeat(501) }], false],
     ['a hole in the array', holey, false],
     ['width 127', [{ ...RECOMMENDED_PROFILES[0], width: 127 }], false],
-    ['width 4096: the largest an encoder makes', [{ ...RECOMMENDED_PROFILES[0], width: 4096 }], true],
+    [
+      'width 4096: the largest an encoder makes',
+      [{ ...RECOMMENDED_PROFILES[0], width: 4096 }],
+      true
+    ],
     ['width 99999: no encoder makes it', [{ ...RECOMMENDED_PROFILES[0], width: 99999 }], false],
     ['height 4098', [{ ...RECOMMENDED_PROFILES[0], height: 4098 }], false],
     ['an odd width', [{ ...RECOMMENDED_PROFILES[0], width: 1279 }], false],
     ['fps 120', [{ ...RECOMMENDED_PROFILES[0], fps: 120 }], true],
     ['fps 121', [{ ...RECOMMENDED_PROFILES[0], fps: 121 }], false],
-    ['fps 240000/1001 (239.76)', [{ ...RECOMMENDED_PROFILES[0], fps: 240000, fpsDen: 1001 }], false],
+    [
+      'fps 240000/1001 (239.76)',
+      [{ ...RECOMMENDED_PROFILES[0], fps: 240000, fpsDen: 1001 }],
+      false
+    ],
     ['fps 120000/1001 (119.88)', [{ ...RECOMMENDED_PROFILES[0], fps: 120000, fpsDen: 1001 }], true],
-    ['named "source"', [{ ...RECOMMENDED_PROFILES[0], name: 'source' }], false]
+    ['named "source"', [{ ...RECOMMENDED_PROFILES[0], name: 'source' }], false],
+    ['10 profiles: the most a stream takes', ladderOf(10), true],
+    ['11 profiles', ladderOf(11), false]
   ])('%s', (_what, profiles, ok) => {
     expect(validateProfiles(profiles).length === 0).toBe(ok)
     expect(serverVerdict(profiles).ok).toBe(ok)
+  })
+})
+
+describe('profiles per stream', () => {
+  it(`the app and the studio both refuse more than ${MAX_PROFILES}, naming the list and the way out`, () => {
+    const issues = validateProfiles(ladderOf(MAX_PROFILES + 3))
+    expect(issues).toEqual([
+      {
+        field: 'profiles',
+        message: `at most ${MAX_PROFILES} profiles per stream: remove 3`,
+        status: 422
+      }
+    ])
+    const server = serverVerdict(ladderOf(MAX_PROFILES + 3))
+    expect(server).toMatchObject({ ok: false, status: 422 })
+    expect(JSON.parse((server as { errors: readonly string[] }).errors[0]!)).toMatchObject({
+      instancePath: '/profiles',
+      keyword: 'maxItems',
+      params: { limit: MAX_PROFILES }
+    })
   })
 })

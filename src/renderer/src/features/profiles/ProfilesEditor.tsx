@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import {
   ladderBitrate,
+  MAX_PROFILES,
   profileWarnings,
   RECOMMENDED_PROFILES,
   STUDIO_DEFAULT_PROFILES,
@@ -74,6 +75,12 @@ export function ProfilesEditor({
           type="button"
           className="secondary"
           data-testid="profile-add"
+          disabled={rows.length >= MAX_PROFILES}
+          title={
+            rows.length >= MAX_PROFILES
+              ? `At most ${MAX_PROFILES} profiles per stream: remove one to add another`
+              : undefined
+          }
           onClick={() => onChange([...rows, emptyRow()])}
         >
           Add custom row
@@ -157,6 +164,13 @@ export function ProfilesEditor({
             )
           })}
         </ul>
+      )}
+      {rows.length >= MAX_PROFILES && (
+        <p className="muted" role="note" data-testid="profiles-at-most">
+          {rows.length > MAX_PROFILES
+            ? `At most ${MAX_PROFILES} profiles per stream: remove ${rows.length - MAX_PROFILES}.`
+            : `${MAX_PROFILES} profiles, the most a stream takes: remove one to add another.`}
+        </p>
       )}
       <p className="muted" data-testid="ladder-total">
         Total ladder bitrate: {formatBitrate(total)} ({rows.length} rendition

@@ -73,7 +73,8 @@ export function describeIssue(i: Pick<ProfileIssue, 'field' | 'message'>): {
   message: string
 } {
   const m = /^profiles\.(\d+)(?:\.(\w+))?$/.exec(i.field)
-  if (!m) return { where: i.field === 'name' ? 'Name' : i.field, message: i.message }
+  const labels: Record<string, string> = { name: 'Name', profiles: 'Profiles' }
+  if (!m) return { where: labels[i.field] ?? i.field, message: i.message }
   const key = m[2]
   let message = i.message
   if (key === 'bitrate')
