@@ -162,6 +162,20 @@ describe('the local index', () => {
         .map((e) => e.state)
     ).toEqual(['interrupted', 'interrupted'])
   })
+  it('does not give a later session of the stream the file of a broadcast that had ended', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'onair-lrindex-'))
+    dirs.push(d)
+    const a = new LocalRecordings({
+      appDataDir: join(d, 'app'),
+      folder: () => join(d, 'v'),
+      ffmpeg: () => 'ffmpeg'
+    })
+    await a.begin({ runId: 'r1', streamId: 's1', streamName: 'Show' }).finish()
+    const ended = a.get('r1')!.endedAt!
+    // Its own session began while it was written; another, 30 s after it ended, is not its.
+    expect(a.forSession({ parentId: 's1', createdAt: ended - 1000 })?.runId).toBe('r1')
+    expect(a.forSession({ parentId: 's1', createdAt: ended + 30_000 })).toBeUndefined()
+  })
   it('keeps going when the index file is unreadable', () => {
     const d = mkdtempSync(join(tmpdir(), 'onair-lrindex-'))
     dirs.push(d)

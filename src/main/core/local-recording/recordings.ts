@@ -43,6 +43,11 @@ export interface LocalRecordingsOptions {
 
 /** A session and a local recording belong together when they started within this much of each other. */
 const MATCH_MS = 2 * 60_000
+/**
+ * ...and the session began before the recording ended (give or take this much for the service's
+ * clock): a later broadcast of the stream within those two minutes is not given an earlier one's file.
+ */
+const ENDED_SLACK_MS = 5_000
 /** More than this waiting to be written: the disk cannot keep up, the file stops (the broadcast goes on). */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024
 const INDEX_LIMIT = 500
@@ -143,11 +148,15 @@ export class LocalRecordings {
     return e && { ...e }
   }
 
-  /** The local recording of a session: same stream, started within two minutes of it. */
+  /**
+   * The local recording of a session: same stream, started within two minutes of it, and not ended
+   * before the session began.
+   */
   forSession(s: Pick<SessionView, 'parentId' | 'createdAt'>): LocalRecordingView | undefined {
     let best: LocalRecordingView | undefined
     for (const e of this.entries) {
       if (e.streamId !== s.parentId) continue
+      if (e.endedAt !== undefined && s.createdAt > e.endedAt + ENDED_SLACK_MS) continue
       const d = Math.abs(e.startedAt - s.createdAt)
       if (d <= MATCH_MS && (!best || d < Math.abs(best.startedAt - s.createdAt))) best = e
     }
