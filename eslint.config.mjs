@@ -40,6 +40,12 @@ const ROOMS = {
     node: true,
     why: 'WHIP/WHEP in the studio: src/shared, src/node, the studio, and werift (the WebRTC stack) only here.'
   },
+  'src/studio/uploads': {
+    imports: [SHARED, NODE, 'src/studio/**'],
+    packages: ['@tus/server', '@tus/file-store'],
+    node: true,
+    why: 'Uploaded assets: src/shared, src/node, the studio, and the tus server (@tus/server, @tus/file-store) only here.'
+  },
   'src/studio/nms-adapter.ts': {
     imports: [SHARED, NODE, 'src/studio/**'],
     packages: ['node-media-server'],

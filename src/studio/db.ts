@@ -100,7 +100,13 @@ const MIGRATIONS: string[] = [
      created_at INTEGER NOT NULL,
      doc TEXT NOT NULL
    );
-   CREATE INDEX webhook_logs_webhook ON webhook_logs(webhook_id, created_at DESC);`
+   CREATE INDEX webhook_logs_webhook ON webhook_logs(webhook_id, created_at DESC);`,
+  // 5: uploaded assets (studio/uploads): what made the asset, and the upload's tus id and token
+  `ALTER TABLE assets ADD COLUMN source_type TEXT NOT NULL DEFAULT 'clip';
+   ALTER TABLE assets ADD COLUMN upload_id TEXT;
+   ALTER TABLE assets ADD COLUMN upload_token TEXT;
+   CREATE UNIQUE INDEX assets_upload_id ON assets(upload_id) WHERE upload_id IS NOT NULL;
+   CREATE UNIQUE INDEX assets_upload_token ON assets(upload_token) WHERE upload_token IS NOT NULL;`
 ]
 
 /**

@@ -15,6 +15,7 @@ import { listen } from '../node/http'
 import { createApiServer } from './server'
 import { Webhooks, type WebhooksOptions } from './webhooks'
 import { WebRtcHub } from './webrtc/hub'
+import { Uploads, type UploadsOptions } from './uploads/uploads'
 
 export interface StudioOptions {
   dataDir: string
@@ -35,6 +36,8 @@ export interface StudioOptions {
    * shaper, can name the media upload. Default: ONAIR_STUDIO_WHIP_PORTS ("50000-50015"), else any.
    */
   whipPorts?: [number, number]
+  /** Uploads' size limit, expiry and free-space margin (tests lower them); the defaults otherwise. */
+  uploads?: Pick<UploadsOptions, 'maxBytes' | 'expiryMs' | 'sweepMs' | 'minFreeBytes'>
 }
 
 /** "50000-50015" -> [50000, 50015]; undefined for nothing or a malformed range (any port then). */
@@ -134,7 +137,17 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     emit: webhooks.emit
   })
   ingest = new Ingest(host, live, log)
+  const uploads = new Uploads({
+    ...opts.uploads,
+    db,
+    dataDir,
+    ffmpeg,
+    base,
+    log,
+    emit: webhooks.emit
+  })
   const clips = new Clips({
+    onRemove: (asset) => uploads.removeFiles(asset),
     db,
     dataDir,
     ffmpeg,
@@ -162,18 +175,20 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     webrtc,
     log
   }
-  const server = createApiServer(ctx)
+  const server = createApiServer(ctx, uploads)
   try {
     const recovered = await live.recover()
     if (recovered > 0) log(`studio: finalized ${recovered} session(s) left open by a previous run`)
     const unfinished = clips.recover()
     if (unfinished > 0)
       log(`studio: ${unfinished} clip(s) left unfinished by a previous run failed`)
+    await uploads.start()
     apiPort = await withFallback(opts, opts.port ?? 0, (p) => listen(server, host, p, 'API'))
     rtmpPort = await withFallback(opts, opts.rtmpPort ?? 0, (p) => ingest.start(p))
     webhooks.start()
   } catch (err) {
     server.close()
+    await uploads.close()
     await ingest.stop()
     await webhooks.stop(0)
     db.close()
@@ -195,6 +210,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
         await ingest.stop()
         // Clips being cut take what the session has now, before a run's media is finalized.
         await clips.close()
+        await uploads.close()
         await live.stopAll()
         // The last events (stream.idle, recording.ready) get a moment to reach their receivers.
         await webhooks.stop()

@@ -11,8 +11,10 @@ import { streamRoutes, streamTargetRoutes } from './routes/streams'
 import { viewRoutes } from './routes/views'
 import { webhookRoutes } from './routes/webhooks'
 import { webrtcRoutes } from './routes/webrtc'
+import { uploadRoutes } from './routes/uploads'
+import type { Uploads } from './uploads/uploads'
 
-export function createApiServer(ctx: StudioContext): Server {
+export function createApiServer(ctx: StudioContext, uploads?: Uploads): Server {
   const router = new Router()
   streamRoutes(router, ctx)
   streamTargetRoutes(router, ctx)
@@ -20,6 +22,7 @@ export function createApiServer(ctx: StudioContext): Server {
   sessionRoutes(router, ctx)
   publicRoutes(router, ctx)
   viewRoutes(router, ctx)
+  if (uploads) uploadRoutes(router, ctx, uploads)
   clipRoutes(router, ctx)
   webhookRoutes(router, ctx)
   mediaRoutes(router, ctx)

@@ -357,7 +357,9 @@ export function checkClip(body: unknown): ClipBody {
  * POST /asset/request-upload: the new-asset-payload schema (422), then a name that is not blank
  * and no encryption key (400: the local studio stores uploads as they come).
  */
-export function checkNewAsset(body: unknown): NewAssetBody {
+export function checkNewAsset(input: unknown): NewAssetBody {
+  // The schema names no type: anything but an object is read as an empty one (name is required).
+  const body = input && typeof input === 'object' && !Array.isArray(input) ? input : {}
   assertSchema(validateNewAsset, body)
   if (body.name.trim() === '') throw new HttpError(400, 'name must not be empty')
   if (body.encryption) throw new HttpError(400, 'the local studio does not take encrypted uploads')

@@ -37,11 +37,16 @@ export type StudioEventName =
   | 'multistream.connected'
   | 'multistream.error'
   | 'multistream.disconnected'
+  | 'asset.created'
+  | 'asset.updated'
+  | 'asset.ready'
+  | 'asset.failed'
 
 export interface StudioEvent {
   event: StudioEventName
   userId: string
-  streamId: string
+  /** The stream concerned; none for an asset's events (they carry the asset in their payload). */
+  streamId?: string
   sessionId?: string
   payload?: Record<string, unknown>
 }
@@ -135,7 +140,7 @@ export class Webhooks {
     try {
       const hooks = listSubscribed(this.o.db, e.userId, e.event, e.streamId)
       if (hooks.length === 0) return
-      const row = getOwnStream(this.o.db, e.userId, e.streamId)
+      const row = e.streamId ? getOwnStream(this.o.db, e.userId, e.streamId) : undefined
       let stream: Record<string, unknown> | undefined
       if (row) {
         // As Livepeer: the stream as it is now, without its key.
@@ -151,7 +156,9 @@ export class Webhooks {
       }
       for (const w of hooks) this.deliver({ ...base, webhookId: w.id }, 1)
     } catch (err) {
-      this.o.log(`webhooks: ${e.event} of stream ${e.streamId} not sent: ${(err as Error).message}`)
+      this.o.log(
+        `webhooks: ${e.event} of ${e.streamId ?? 'an asset'} not sent: ${(err as Error).message}`
+      )
     }
   }
 

@@ -8,7 +8,8 @@
 /**
  * The schemas the studio compiles: the bodies of POST /stream and PATCH /stream/{id}, of the
  * multistream routes (POST and PATCH /multistream/target, POST /stream/{id}/create-multistream-target),
- * of POST /clip, and of the webhook routes (POST /webhook and PUT /webhook/{id}).
+ * of POST /clip, of the webhook routes (POST /webhook and PUT /webhook/{id}), and of
+ * POST /asset/request-upload.
  */
 export const REQUEST_SCHEMA_NAMES = [
   'new-stream-payload',
@@ -17,7 +18,8 @@ export const REQUEST_SCHEMA_NAMES = [
   'multistream-target-patch-payload',
   'target-add-payload',
   'clip-payload',
-  'webhook'
+  'webhook',
+  'new-asset-payload'
 ]
 
 /**
