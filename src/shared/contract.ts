@@ -408,6 +408,11 @@ export interface WhipStartArgs {
   streamId: string
   /** The page's SDP offer (H.264 + Opus, sendonly). */
   offer: string
+  /**
+   * Record on this computer: main keeps a local copy of the run, whose bytes the page encodes from the
+   * frames it sends and hands over with pushMedia(runId).
+   */
+  recordLocally?: boolean
 }
 
 export interface WhipStartResult {

@@ -19,7 +19,8 @@ export const AUDIO_BITRATE = 128_000
  * superfast: the 3-rendition 720p ladder keeps up on 2 shared cores with headroom (see the bench).
  */
 export const X264_PRESET = 'superfast'
-const DEFAULT_GOP_S = 2
+/** Segment length (s) of the source and of a ladder without its own GOP; WHIP senders get keyframes on it. */
+export const DEFAULT_GOP_S = 2
 
 export interface SourceInfo {
   hasAudio: boolean

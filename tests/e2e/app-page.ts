@@ -187,6 +187,22 @@ export async function savedLocalCopy(
   return (await newest())!
 }
 
+/**
+ * The Sessions screen's newest row shows "On this computer", and its folder button the copy's path
+ * (the web shell cannot open a file manager: it shows the path).
+ */
+export async function localCopyShown(page: Page, file: string, shotName: string): Promise<void> {
+  await nav(page, 'Sessions')
+  const local = page.getByTestId('session-row').first().getByTestId('local-copy')
+  await local.waitFor()
+  expect(await text(local)).toContain('On this computer')
+  await local.getByTestId('local-copy-folder').click()
+  const note = page.getByTestId('local-path-note')
+  await note.waitFor()
+  expect(await text(note)).toContain(file)
+  await shot(page, shotName)
+}
+
 export const liveFor = (page: Page, seconds: number): Promise<void> =>
   eventually(() => elapsedSeconds(page), seconds * 1000 + 30_000).toBeGreaterThanOrEqual(seconds)
 export const attr = (l: Locator, name: string): Promise<string> =>

@@ -9,7 +9,7 @@ import {
   appForFile,
   createStream,
   eventually,
-  nav,
+  localCopyShown,
   pressGoLive,
   liveFor,
   savedLocalCopy,
@@ -53,16 +53,6 @@ describe('Record on this computer', () => {
     expect(saved.file.startsWith(folder)).toBe(true)
     expect(saved.file).toMatch(/Local copy .*\.mp4$/)
     expect(existsSync(saved.file)).toBe(true)
-
-    await nav(page, 'Sessions')
-    const row = page.getByTestId('session-row').first()
-    const local = row.getByTestId('local-copy')
-    await local.waitFor()
-    expect(await text(local)).toContain('On this computer')
-    await local.getByTestId('local-copy-folder').click()
-    const note = page.getByTestId('local-path-note')
-    await note.waitFor()
-    expect(await text(note)).toContain(saved.file)
-    await shot(page, 'sessions-on-this-computer')
+    await localCopyShown(page, saved.file, 'sessions-on-this-computer')
   })
 })

@@ -30,6 +30,22 @@ export interface StartRun {
   ingestRtmp: string
 }
 
+/** Starts a run's local copy: a folder that cannot be made is a named failure with a way out. */
+export function beginLocalCopy(
+  recordings: LocalRecordings,
+  run: Parameters<LocalRecordings['begin']>[0]
+): LocalRecording {
+  try {
+    return recordings.begin(run)
+  } catch (e) {
+    throw new AppFailure({
+      code: 'local-recording',
+      message: `Recording on this computer cannot start: ${(e as Error).message}.`,
+      hint: 'Choose another folder, or switch off Record on this computer.'
+    })
+  }
+}
+
 export class Broadcaster {
   private run: BroadcastSupervisor | null = null
   /** Record on this computer: the current run's file, and its closing once the run has ended. */
@@ -89,15 +105,13 @@ export class Broadcaster {
 
   private beginRecording(runId: string, r: StartRun): LocalRecording | null {
     if (!this.o.recordings) return null
-    try {
-      return this.o.recordings.begin({ runId, streamId: r.args.streamId, streamName: r.streamName })
-    } catch (e) {
-      throw new AppFailure({
-        code: 'local-recording',
-        message: `Recording on this computer cannot start: ${(e as Error).message}.`,
-        hint: 'Choose another folder, or switch off Record on this computer.'
-      })
-    }
+    return beginLocalCopy(this.o.recordings, {
+      runId,
+      streamId: r.args.streamId,
+      streamName: r.streamName,
+      fps: r.args.output.fps,
+      audioKbps: r.args.output.audioBitrateKbps
+    })
   }
 
   private get(runId: string): BroadcastSupervisor {

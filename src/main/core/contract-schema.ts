@@ -294,7 +294,15 @@ export const CALL_ARGS = {
   stopLive: z.tuple([id]),
   retryNow: z.tuple([id]),
   // An SDP offer is a few KiB (Chromium's, with every codec, under 10).
-  whipStart: z.tuple([z.object({ streamId: id, offer: z.string().min(10).max(65_536) }).strict()]),
+  whipStart: z.tuple([
+    z
+      .object({
+        streamId: id,
+        offer: z.string().min(10).max(65_536),
+        recordLocally: z.boolean().optional()
+      })
+      .strict()
+  ]),
   whipStop: z.tuple([id]),
   liveStatus: none,
   cutOffNotice: none,

@@ -10,7 +10,7 @@ import { connectHostsOf } from './csp'
 import { recordingFileName } from './download-name'
 import { RenditionDownloads } from './rendition-downloads'
 import { resolveFfmpeg } from '../../node/ffmpeg/locate'
-import { Broadcaster, type BroadcastTuning } from './broadcaster'
+import { Broadcaster, beginLocalCopy, type BroadcastTuning } from './broadcaster'
 import { Connections } from './connections'
 import { CrashMarker, cutOffNoticeOf } from './crash-marker'
 import { isFinal, isRunning } from '../../shared/live-state'
@@ -28,7 +28,7 @@ import {
 } from './views'
 import { Markers } from './markers'
 import * as destinations from './destinations'
-import { LocalRecordings } from './local-recording/recordings'
+import { LocalRecordings, type LocalRecording } from './local-recording/recordings'
 import { GlobalHotkeys, type GlobalShortcutLike } from './global-hotkeys'
 import { keyPlatform, readHotkeys } from '../../shared/hotkeys'
 import { WhipRuns, whipUrl } from './whip'
@@ -153,6 +153,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   hotkeys.apply(readHotkeys(store.get().hotkeys))
   /** Low latency (WebRTC) runs: the WHIP signalling for the page. */
   const whip = new WhipRuns()
+  /**
+   * Record on this computer in a WHIP run: the page encodes the frames it sends a second time and
+   * hands the Matroska over with pushMedia(runId); main writes it as it writes a camera run's.
+   */
+  let whipCopy: { runId: string; rec: LocalRecording } | null = null
+  let whipCopySaved: Promise<void> = Promise.resolve()
   /** The most viewers read per stream during Onair's last run on it (this process only). */
   const peaks = new Map<string, { runId: string; peak: number }>()
   /** Services that answered 404 for a stream's health: they have no such endpoint. */
@@ -184,6 +190,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         displayChooser.cancel()
         hotkeys.dispose()
         await live.shutdown().catch(() => undefined)
+        await whipCopy?.rec.finish()
+        await whipCopySaved
         await host.stop().catch(() => undefined)
         killAllTracked()
       })()),
@@ -304,10 +312,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       marker.started({ runId, streamId: args.streamId, streamName: stream.name, connectionId })
       return { runId }
     },
-    pushMedia: (runId, chunk) => live.pushMedia(runId, chunk),
+    async pushMedia(runId, chunk) {
+      if (whipCopy?.runId !== runId) return live.pushMedia(runId, chunk)
+      whipCopy.rec.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    },
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
-    async whipStart({ streamId, offer }) {
+    async whipStart({ streamId, offer, recordLocally }) {
       live.assertIdle()
       const { client, ingest } = await api()
       const stream = await client.getStream(streamId)
@@ -318,9 +329,25 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         })
       const url = whipUrl(ingest.playbackBase, stream.streamKey)
       const r = await whip.start(streamId, url, stream.streamKey, offer)
+      if (recordLocally) {
+        try {
+          const run = { runId: r.runId, streamId, streamName: stream.name }
+          whipCopy = { runId: r.runId, rec: beginLocalCopy(recordings, run) }
+        } catch (e) {
+          await whip.stop(r.runId)
+          throw e
+        }
+      }
       return { ...r, streamName: stream.name }
     },
-    whipStop: (runId) => whip.stop(runId),
+    async whipStop(runId) {
+      await whip.stop(runId)
+      const copy = whipCopy
+      if (copy?.runId !== runId) return
+      whipCopy = null
+      // Closed and remuxed after the answer: the page need not wait for the MP4.
+      whipCopySaved = copy.rec.finish()
+    },
     liveStatus: async () => live.status(),
     async viewersNow(streamId, playbackId) {
       // The peak belongs to Onair's run on this stream: a new run starts it again.

@@ -23,6 +23,7 @@ import { answerWithTwcc } from './twcc'
 import { LossRepair, repairLosses, type LossStats } from './loss'
 import { Relay } from './relay'
 import { startsH264Keyframe } from './sdp'
+import { DEFAULT_GOP_S } from '../transcoder'
 
 /** A peer that has not connected this long after the answer is given up. */
 export const CONNECT_TIMEOUT_MS = 15_000
@@ -33,6 +34,13 @@ export const DISCONNECTED_MS = 5_000
  * packet of video: the sender's opening keyframe often comes before the relay's ffmpeg reads its port.
  */
 const PLI_WHILE_STARTING_MS = 250
+/**
+ * A WebRTC encoder makes a keyframe only when asked (Chromium's went 16.7 s without one), and the
+ * source recorder cuts its segments on keyframes: once the last keyframe is a segment old, the
+ * publisher is asked for the next (PLI), so segments stay DEFAULT_GOP_S long. Checked this often.
+ */
+const SEGMENT_KEYFRAME_MS = DEFAULT_GOP_S * 1000
+const SEGMENT_KEYFRAME_TICK_MS = 50
 /** Lost packets are asked for again, or given up, this often. */
 const LOSS_TICK_MS = 20
 /** Losses and their repair are logged at most this often, when there were any. */
@@ -79,6 +87,8 @@ interface Publisher extends Peer {
   /** The publisher's incoming transceivers (for PLI) and the SSRC of its video. */
   video?: RTCRtpTransceiver
   videoSsrc?: number
+  /** When the newest keyframe began to arrive (ms), for the keyframes on the segment clock. */
+  lastKeyAt?: number
   /** NACKs and keyframe requests for the publisher's lost video packets. */
   loss?: LossRepair
   /** Keyframes asked for by viewers (their decoders gave up), for the log. */
@@ -197,6 +207,7 @@ export class WebRtcHub {
       this.wire(p, audio, 'audio')
       this.watch(p, () => void this.endPublisher(p, false, 'the connection failed'))
       this.askKeyframesWhileStarting(p)
+      this.askKeyframesEverySegment(p)
       this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)} answered on live/****`)
       return { id: p.id, answer: a.sdp }
     } catch (err) {
@@ -294,7 +305,10 @@ export class WebRtcHub {
         if (!p.flowing) this.keyframe(p)
       }
       const key = kind === 'video' && startsH264Keyframe(rtp.payload)
-      if (key) p.stages.mark('keyframe')
+      if (key) {
+        p.stages.mark('keyframe')
+        p.lastKeyAt = Date.now()
+      }
       if (kind === 'video') p.loss?.received(rtp.header.sequenceNumber, key)
       const packet = rtp.serialize()
       p.relay?.send(kind, packet, key)
@@ -344,6 +358,20 @@ export class WebRtcHub {
       }
       this.keyframe(p)
     }, PLI_WHILE_STARTING_MS)
+    p.timers.add(t)
+  }
+
+  /** Once video flows: a keyframe asked for whenever the newest is a segment old (not more often). */
+  private askKeyframesEverySegment(p: Publisher): void {
+    let askedAt = 0
+    const t = setInterval(() => {
+      const now = Date.now()
+      if (p.lastKeyAt === undefined || now - p.lastKeyAt < SEGMENT_KEYFRAME_MS) return
+      // One ask per round trip and encode, not one per tick while the keyframe is on its way.
+      if (now - askedAt < SEGMENT_KEYFRAME_MS / 4) return
+      askedAt = now
+      this.keyframe(p)
+    }, SEGMENT_KEYFRAME_TICK_MS)
     p.timers.add(t)
   }
 

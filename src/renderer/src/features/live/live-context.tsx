@@ -17,6 +17,7 @@ import { WebCodecsPusher, browserEncoderSupport } from './webcodecs-pusher'
 import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
 import { WhipPublisher, type WebRtcStats } from './whip-publisher'
+import { outputStream, type OutputStream } from './output-track'
 
 export interface Capture {
   kind: CaptureKind
@@ -65,6 +66,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   const [encoder, setEncoder] = useState<EncoderStats | null>(null)
   const [webrtc, setWebrtc] = useState<WebRtcStats | null>(null)
   const whip = useRef<WhipPublisher | null>(null)
+  /** A WebRTC run's picture at the Output's size, and its local copy's encoder (Record on this computer). */
+  const whipOut = useRef<{ sent: OutputStream; copy: Pusher | null } | null>(null)
   const [busy, setBusy] = useState(false)
   const pusher = useRef<Pusher | null>(null)
   const runId = useRef<string | null>(null)
@@ -118,6 +121,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   useEffect(
     () => () => {
       pusher.current?.abandon()
+      whipOut.current?.copy?.abandon()
+      whipOut.current?.sent.release()
       release(captureRef.current)
     },
     []
@@ -129,9 +134,58 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     setCaptureState(c)
   }, [])
 
+  /**
+   * Record on this computer in a WebRTC run: the frames that are sent, encoded a second time by the
+   * page's own encoder (WebCodecs, else MediaRecorder) at the Output's size and bitrate, and handed to
+   * main with pushMedia(runId), which writes them as it writes a camera run's copy. A copy that fails
+   * says so; the broadcast goes on.
+   */
+  const startWhipCopy = useCallback(
+    async (id: string, stream: MediaStream, output: OutputSettings) => {
+      const onError = (e: AppError): void =>
+        setError({
+          code: 'local-recording',
+          message: `Recording on this computer stopped: ${e.message} The broadcast goes on.`,
+          hint: e.hint
+        })
+      const webcodecs = chooseEncoder(await browserEncoderSupport(output), output.encoder)
+      const mimeType = webcodecs ? WebCodecsPusher.mimeType(stream) : pickMimeType()
+      if (!mimeType)
+        return onError({ code: 'media', message: 'This system has no encoder for the copy.' })
+      const copy: Pusher = webcodecs
+        ? new WebCodecsPusher(api, id, stream, output, webcodecs, onError)
+        : new MediaPusher(api, id, stream, mimeType, output, onError)
+      const out = whipOut.current
+      if (!out || whip.current?.id !== id) return
+      out.copy = copy
+      try {
+        await copy.start()
+      } catch (e) {
+        copy.abandon()
+        out.copy = null
+        onError({ code: 'media', message: `The encoder could not start: ${String(e)}.` })
+      }
+    },
+    [api]
+  )
+
+  /**
+   * Ends a WebRTC run: its local copy's last bytes first (main closes the file at whipStop), then the
+   * WHIP session, then the fitting of its picture.
+   */
+  const endWhip = useCallback(async () => {
+    const p = whip.current
+    const out = whipOut.current
+    whip.current = null
+    whipOut.current = null
+    await out?.copy?.stop()
+    await p?.stop()
+    out?.sent.release()
+  }, [])
+
   // Low latency (WebRTC): the page's own peer connection; its run lives here, not in main.
   const startWhip = useCallback(
-    async (streamId: string, output: OutputSettings, c: Capture) => {
+    async (streamId: string, output: OutputSettings, c: Capture, recordLocally: boolean) => {
       if (!c.stream)
         return setError({
           code: 'media',
@@ -143,9 +197,11 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       setEncoder(null)
       setWebrtc(null)
       const base = { runId: '', streamId, streamName: '' }
+      // What is sent: the Output's size and frame rate, as for RTMP (output-track.ts).
+      const sent = outputStream(c.stream, output)
       const p = new WhipPublisher(
         api,
-        c.stream,
+        sent.stream,
         output,
         (state, err) => {
           setRun((r) => {
@@ -156,27 +212,30 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
             return { ...cur, state: 'ended' }
           })
           if (state === 'failed') {
-            void whip.current?.stop()
-            whip.current = null
+            void endWhip()
             setWebrtc(null)
           }
         },
         setWebrtc
       )
       whip.current = p
+      whipOut.current = { sent, copy: null }
       setRun({ ...base, state: 'connecting' })
-      const r = await p.start(streamId)
+      const r = await p.start(streamId, recordLocally)
       if ('code' in r) {
         whip.current = null
+        whipOut.current = null
+        sent.release()
         setRun(null)
         setError(r)
       } else {
         runId.current = r.runId
         setRun((cur) => ({ ...(cur ?? { ...base, state: 'connecting' }), ...r }))
+        if (recordLocally) await startWhipCopy(r.runId, sent.stream, output)
       }
       setBusy(false)
     },
-    [api]
+    [api, endWhip, startWhipCopy]
   )
 
   const start = useCallback(
@@ -184,7 +243,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       const c = captureRef.current
       setError(null)
       if (!c) return setError({ code: 'media', message: 'Choose a source first.' })
-      if (output.transport === 'webrtc') return startWhip(streamId, output, c)
+      if (output.transport === 'webrtc') return startWhip(streamId, output, c, recordLocally)
       let mimeType: string | undefined
       let webcodecs: ReturnType<typeof chooseEncoder>
       if (c.kind !== 'test-pattern') {
@@ -249,8 +308,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     if (whip.current) {
       setBusy(true)
       setRun((r) => (r ? { ...r, state: 'stopping' } : r))
-      await whip.current.stop()
-      whip.current = null
+      await endWhip()
       setWebrtc(null)
       setBusy(false)
       return
@@ -264,7 +322,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     const r = await api.stopLive(id)
     if (!r.ok) setError(r.error)
     setBusy(false)
-  }, [api])
+  }, [api, endWhip])
 
   const retryNow = useCallback(async () => {
     if (!runId.current) return

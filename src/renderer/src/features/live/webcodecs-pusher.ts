@@ -29,7 +29,7 @@ import {
   type Rung
 } from './encoder-plan'
 import { packetAt, startLiveMux, type LiveMux } from './live-mux'
-import { i420Bytes, isYuv, scaleToI420 } from './i420-scale'
+import { FrameFitter } from './frame-fit'
 import { CaptureOpus, receivedChunk, type AudioWorkerIn, type AudioWorkerOut } from './audio-encode'
 
 // Chromium has these on the page (lib.dom does not yet): frames of a live track as a stream.
@@ -121,9 +121,7 @@ export class WebCodecsPusher implements Pusher {
   private toldFps: number
   private measuredKbps: number | null = null
   private measuredForKbps: number | null = null
-  private canvases: { small?: OffscreenCanvas; out?: OffscreenCanvas } = {}
-  /** A camera frame's copy and its scaled I420 picture, reused from frame to frame. */
-  private yuv = { in: new Uint8Array(0), out: new Uint8Array(0) }
+  private readonly fitter = new FrameFitter()
   private firstParams: string | undefined
   droppedFrames = 0
 
@@ -358,67 +356,13 @@ export class WebCodecsPusher implements Pusher {
    * frame rate. Drawing it again at the output's size as well (as before) cost the page's thread a
    * second full-size draw for every frame.
    *
-   * A camera's frame (YUV) is scaled in YUV (i420-scale.ts): a frame made from a canvas made
-   * Chromium map ~450 MB of shared memory into the page for good. Frames that are RGB already (a
-   * screen, a scene) are still drawn on a canvas at a lower rung, and pay that.
+   * The scaling is frame-fit.ts's: in YUV for a camera, on a canvas for a screen or a scene.
    */
   private async fit(frame: VideoFrame, rung: Rung): Promise<VideoFrame | undefined> {
     const { width: W, height: H } = this.size
     const top = rung.width === W && rung.height === H
     if (top && frame.displayWidth === W && frame.displayHeight === H) return undefined
-    if (isYuv(frame.format)) {
-      // The rung's size (the output's at the top rung).
-      const { width: w, height: h } = rung
-      const size = frame.allocationSize()
-      if (this.yuv.in.length < size) this.yuv.in = new Uint8Array(size)
-      const layout = await frame.copyTo(this.yuv.in)
-      const bytes = i420Bytes(w, h)
-      if (this.yuv.out.length !== bytes) this.yuv.out = new Uint8Array(bytes)
-      const rect = frame.visibleRect
-      scaleToI420(
-        {
-          format: frame.format,
-          data: this.yuv.in,
-          layout,
-          width: rect?.width ?? frame.codedWidth,
-          height: rect?.height ?? frame.codedHeight
-        },
-        w,
-        h,
-        this.yuv.out
-      )
-      return new VideoFrame(this.yuv.out, {
-        format: 'I420',
-        codedWidth: w,
-        codedHeight: h,
-        timestamp: frame.timestamp,
-        duration: frame.duration ?? undefined,
-        // The camera's colours (BT.709 or 601, range) go on with its pixels.
-        colorSpace: frame.colorSpace.toJSON()
-      })
-    }
-    const draw = (c: OffscreenCanvas, src: CanvasImageSource, sw: number, sh: number): void => {
-      const g = c.getContext('2d', { alpha: false })
-      if (!g) throw new Error('no 2D canvas for scaling')
-      const s = Math.min(c.width / sw, c.height / sh)
-      const w = Math.round(sw * s)
-      const h = Math.round(sh * s)
-      g.fillStyle = '#000'
-      if (w !== c.width || h !== c.height) g.fillRect(0, 0, c.width, c.height)
-      g.drawImage(src, (c.width - w) / 2, (c.height - h) / 2, w, h)
-    }
-    let target: OffscreenCanvas
-    if (top) target = this.canvases.out ??= new OffscreenCanvas(W, H)
-    else {
-      target = this.canvases.small ??= new OffscreenCanvas(rung.width, rung.height)
-      if (target.width !== rung.width || target.height !== rung.height)
-        target = this.canvases.small = new OffscreenCanvas(rung.width, rung.height)
-    }
-    draw(target, frame, frame.displayWidth, frame.displayHeight)
-    return new VideoFrame(target, {
-      timestamp: frame.timestamp,
-      duration: frame.duration ?? undefined
-    })
+    return this.fitter.fit(frame, rung.width, rung.height)
   }
 
   private onVideoChunk(chunk: EncodedVideoChunk, meta?: EncodedVideoChunkMetadata): void {

@@ -92,8 +92,14 @@ export class WhipPublisher {
     return this.runId
   }
 
-  /** Offers, lets main post it by WHIP, and applies the answer. Resolves with the run and stream. */
-  async start(streamId: string): Promise<{ runId: string; streamName: string } | AppError> {
+  /**
+   * Offers, lets main post it by WHIP, and applies the answer. Resolves with the run and stream.
+   * `recordLocally`: main opens the run's local copy, which the page then feeds (live-context.tsx).
+   */
+  async start(
+    streamId: string,
+    recordLocally = false
+  ): Promise<{ runId: string; streamName: string } | AppError> {
     const pc = new RTCPeerConnection({ bundlePolicy: 'max-bundle' })
     this.pc = pc
     for (const track of this.stream.getTracks()) {
@@ -112,16 +118,28 @@ export class WhipPublisher {
         t.setCodecPreferences(h264)
         const p = t.sender.getParameters()
         p.encodings = [
-          { maxBitrate: this.output.videoBitrateKbps * 1000, maxFramerate: this.output.fps }
+          {
+            maxBitrate: this.output.videoBitrateKbps * 1000,
+            maxFramerate: this.output.fps,
+            scaleResolutionDownBy: 1
+          }
         ]
-        p.degradationPreference = 'maintain-framerate'
+        // The Output's size goes out and stays (as with RTMP, whose size never changes mid-stream):
+        // a short link or a busy computer costs frames and detail, not the size. With the size free
+        // to change, Chromium began at half of it (its start estimate is low) and the studio's
+        // source, and so its ladder, took that size.
+        p.degradationPreference = 'maintain-resolution'
         await t.sender.setParameters(p).catch(() => undefined)
       }
     }
     const ready = hostCandidateOrComplete(pc, WHIP_GATHER_CAP_MS)
     await pc.setLocalDescription(await pc.createOffer())
     await ready
-    const r = await this.api.whipStart({ streamId, offer: pc.localDescription!.sdp })
+    const r = await this.api.whipStart({
+      streamId,
+      offer: pc.localDescription!.sdp,
+      ...(recordLocally ? { recordLocally } : {})
+    })
     if (!r.ok) {
       pc.close()
       this.pc = null

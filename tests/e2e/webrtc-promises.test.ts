@@ -1,0 +1,158 @@
+// Low latency (WebRTC) keeps the promises the RTMP path keeps, in real Chromium with a 640x480 fake
+// camera against the local studio: Record on this computer leaves a copy of the broadcast, and only a
+// broadcast's own copy is linked to its session; the studio asks the sender for a keyframe every
+// segment, so the source playlist's segments stay ~2 s and the session is listed at its length; the
+// Output's size goes out, not the camera's.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { makeFakeCamera } from '../helpers/fake-camera'
+import { ffprobe } from '../helpers/studio'
+import {
+  appForFile,
+  createStream,
+  eventually,
+  liveFor,
+  localCopyShown,
+  nav,
+  numberAbove,
+  pressGoLive,
+  savedLocalCopy,
+  stopLive,
+  type Probe
+} from './app-page'
+
+const camera = makeFakeCamera(mkdtempSync(join(tmpdir(), 'onair-webrtc-cam-')), {
+  width: 640,
+  height: 480,
+  color: '0x20a040',
+  tag: 'webrtc'
+})
+const app = appForFile({ chromiumArgs: [camera.flag] })
+
+/** Camera, Low latency (WebRTC), the record switch as asked; presses Go live and waits for Live. */
+async function goLiveWebRtc(page: Page, record: boolean, fromStreamPage = true): Promise<number> {
+  if (fromStreamPage) await page.getByTestId('stream-go-live').click()
+  await page.getByTestId('source-camera').check()
+  await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
+    timeout: 30_000
+  })
+  await page.getByTestId('output-transport').selectOption('webrtc')
+  await page.getByTestId('output-resolution').selectOption('1280x720')
+  const sw = page.getByTestId('record-locally')
+  if ((await sw.isChecked()) !== record) await sw.click()
+  await page.getByTestId('go-live').click()
+  await page
+    .getByTestId('live-banner')
+    .and(page.locator('[data-state=live]'))
+    .waitFor({ timeout: 60_000 })
+  return Date.now()
+}
+
+/** The EXTINF durations of a session recording's source rendition, and that playlist's URL. */
+async function sourcePlaylist(master: string): Promise<{ url: string; segments: number[] }> {
+  const lines = (await (await fetch(master)).text()).split('\n').map((l) => l.trim())
+  const variants = lines.filter((l) => l && !l.startsWith('#'))
+  const src = variants.find((l) => /source/i.test(l)) ?? variants[0]
+  if (!src) throw new Error(`no variant in ${master}`)
+  const url = new URL(src, master).toString()
+  const body = await (await fetch(url)).text()
+  const segments = [...body.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]))
+  return { url, segments }
+}
+
+describe('Low latency (WebRTC) keeps the promises of RTMP', () => {
+  it('never links an earlier broadcast’s local copy to a WebRTC session without one', async () => {
+    const { page, shell } = app()
+    const core = shell.core
+    await createStream(page, 'Copy owner', { profiles: 'none', record: false })
+    const stream = (await core.listStreams({ limit: 100 })).items.find(
+      (s) => s.name === 'Copy owner'
+    )!
+    // An RTMP broadcast with its copy.
+    await page.getByTestId('stream-go-live').click()
+    await page.getByTestId('source-test-pattern').check()
+    expect(await page.getByTestId('record-locally').isChecked()).toBe(true)
+    await pressGoLive(page)
+    await liveFor(page, 3)
+    await stopLive(page)
+    const first = await savedLocalCopy(shell)
+    const firstEnded = (await core.listSessions({ limit: 10, streamId: stream.id })).items[0]!
+      .localRecording!.endedAt!
+    // A later broadcast of the same stream, a few seconds after, by WebRTC and not recorded here.
+    await eventually(async () => Date.now() - firstEnded, 20_000).toBeGreaterThan(6000)
+    // Still on Go live for the same stream.
+    await goLiveWebRtc(page, false, false)
+    await eventually(
+      async () => (await core.listSessions({ limit: 10, streamId: stream.id })).items.length,
+      30_000
+    ).toBe(2)
+    await liveFor(page, 4)
+    await stopLive(page)
+    const [webrtc, rtmp] = (await core.listSessions({ limit: 10, streamId: stream.id })).items
+    expect(rtmp!.localRecording?.file).toBe(first.file)
+    expect(webrtc!.localRecording).toBeUndefined()
+    await nav(page, 'Sessions')
+    const row = page.getByTestId('session-row').first()
+    await row.waitFor()
+    expect(await row.getByTestId('local-copy').count()).toBe(0)
+  })
+
+  it('records its own local copy, keeps ~2 s segments and the session’s length, and sends the Output size', async () => {
+    const { page, shell } = app()
+    const core = shell.core
+    await createStream(page, 'Sent as chosen', { profiles: 'none', record: true })
+    const stream = (await core.listStreams({ limit: 100 })).items.find(
+      (s) => s.name === 'Sent as chosen'
+    )!
+    const liveAt = await goLiveWebRtc(page, true)
+    await liveFor(page, 30)
+    const stoppedAt = Date.now()
+    await stopLive(page)
+    const sent = (stoppedAt - liveAt) / 1000
+
+    // The studio's session: listed at the broadcast's length, its source in ~2 s segments, sent at the
+    // Output's 1280x720 (not the camera's 640x480).
+    await eventually(
+      async () =>
+        (await core.listSessions({ limit: 10, streamId: stream.id })).items[0]?.recordingStatus,
+      60_000
+    ).toBe('ready')
+    const s = (await core.listSessions({ limit: 10, streamId: stream.id })).items[0]!
+    expect.soft(s.sourceSegmentsDuration).toBeGreaterThan(sent - 5)
+    expect.soft(s.sourceSegmentsDuration).toBeLessThan(sent + 2)
+    const source = await sourcePlaylist(s.recordingUrl!)
+    expect.soft(source.segments.length).toBeGreaterThan(10)
+    expect.soft(Math.max(...source.segments)).toBeLessThanOrEqual(4)
+    console.log(
+      `WebRTC ${sent.toFixed(1)} s live: session listed at ${s.sourceSegmentsDuration} s, ` +
+        `${source.segments.length} source segments, longest ${Math.max(...source.segments)} s`
+    )
+    const probed = await ffprobe(source.url)
+    expect
+      .soft(probed.streams.find((x) => x.codec_type === 'video'))
+      .toMatchObject({ width: 1280, height: 720 })
+
+    // Its own local copy, as long as the broadcast, linked to this session and shown on its row.
+    const saved = await eventually(
+      async () =>
+        (await core.listSessions({ limit: 10, streamId: stream.id })).items[0]?.localRecording
+          ?.state,
+      30_000
+    )
+      .toBe('saved')
+      .then(async () => (await savedLocalCopy(shell)).file)
+    expect(saved).toMatch(/Sent as chosen .*\.(mp4|mkv)$/)
+    const copy = await ffprobe(saved)
+    console.log(`local copy: ${copy.duration.toFixed(1)} s, ${saved}`)
+    expect(copy.duration).toBeGreaterThan(sent - 5)
+    expect(copy.duration).toBeLessThan(sent + 3)
+    expect(copy.streams.find((x) => x.codec_type === 'video')).toMatchObject({
+      width: 1280,
+      height: 720
+    })
+    await localCopyShown(page, saved, 'sessions-webrtc-local-copy')
+  })
+})
