@@ -32,16 +32,21 @@ const bindUdp = (): Promise<Socket> =>
     s.bind(0, '127.0.0.1', () => resolve(s))
   })
 
-async function postOffer(url: string, pc: RTCPeerConnection): Promise<Response> {
+/** The peer's offer with its candidates gathered (no trickle). */
+async function localOffer(pc: RTCPeerConnection): Promise<string> {
   await pc.setLocalDescription(await pc.createOffer())
   await new Promise<void>((resolve) => {
     if (pc.iceGatheringState === 'complete') return resolve()
     pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve())
   })
+  return pc.localDescription!.sdp
+}
+
+async function postOffer(url: string, pc: RTCPeerConnection): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/sdp' },
-    body: pc.localDescription!.sdp
+    body: await localOffer(pc)
   })
 }
 
@@ -52,6 +57,20 @@ function peer(): RTCPeerConnection {
     iceAdditionalHostAddresses: ['127.0.0.1'],
     iceUseIpv6: false
   })
+}
+
+/**
+ * An offer from a peer that is closed at once, so it never connects: `send` offers H.264 + Opus to
+ * send (WHIP), otherwise to receive (WHEP). The same text may be posted many times.
+ */
+export async function deadOffer(send: boolean): Promise<string> {
+  const pc = peer()
+  const direction = send ? 'sendonly' : 'recvonly'
+  pc.addTransceiver('video', { direction })
+  pc.addTransceiver('audio', { direction })
+  const sdp = await localOffer(pc)
+  await pc.close()
+  return sdp
 }
 
 /** Publishers' ffmpegs still running: a test that fails before its stop leaves none behind. */

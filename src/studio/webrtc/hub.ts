@@ -25,8 +25,12 @@ import { Relay } from './relay'
 import { startsH264Keyframe } from './sdp'
 import { DEFAULT_GOP_S } from '../transcoder'
 
-/** A peer that has not connected this long after the answer is given up. */
-export const CONNECT_TIMEOUT_MS = 15_000
+/**
+ * A peer that has not connected (ICE and DTLS) this long after the answer is given up. Until then it
+ * holds no relay ffmpeg (WHIP) and no viewer slot (WHEP): on one machine or a LAN a peer connects
+ * in well under a second.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000
 /** A peer 'disconnected' this long (no ICE consent) is given up. */
 export const DISCONNECTED_MS = 5_000
 /**
@@ -45,8 +49,13 @@ const SEGMENT_KEYFRAME_TICK_MS = 50
 const LOSS_TICK_MS = 20
 /** Losses and their repair are logged at most this often, when there were any. */
 const LOSS_LOG_MS = 5_000
-/** Viewers per stream: the studio is for one machine. */
+/** Connected viewers per stream: the studio is for one machine. */
 export const MAX_VIEWERS = 20
+/**
+ * Viewers answered but not connected yet, per stream. A new offer past this many takes the place of
+ * the oldest one (which had its chance to connect): unconnected offers hold no viewer slot.
+ */
+export const MAX_PENDING_VIEWERS = 20
 
 export class WebRtcError extends Error {
   constructor(
@@ -83,6 +92,8 @@ interface Peer {
 interface Publisher extends Peer {
   streamKey: string
   relay?: Relay
+  /** The relay being started (once ICE and DTLS are up): ending the session waits for it. */
+  relayStarting?: Promise<void>
   flowing: boolean
   /** The publisher's incoming transceivers (for PLI) and the SSRC of its video. */
   video?: RTCRtpTransceiver
@@ -102,6 +113,8 @@ interface Publisher extends Peer {
 
 interface Viewer extends Peer {
   source: Publisher
+  /** ICE and DTLS are up: the viewer holds one of the stream's MAX_VIEWERS slots. */
+  connected: boolean
   /** Stops taking the publisher's RTP. */
   detach?: () => void
 }
@@ -184,12 +197,38 @@ export class WebRtcHub {
       const { video, audio } = transceiversOf(pc)
       p.video = video
       if (video) this.repair(p, video)
-      p.relay = await Relay.start({
+      this.wire(p, video, 'video')
+      this.wire(p, audio, 'audio')
+      // The relay's ffmpeg starts once ICE and DTLS are up: an offer that never connects costs a
+      // peer for CONNECT_TIMEOUT_MS, never an ffmpeg.
+      this.watch(
+        p,
+        () => void this.endPublisher(p, false, 'the connection failed'),
+        () => (p.relayStarting ??= this.startRelay(p, video, audio))
+      )
+      this.askKeyframesWhileStarting(p)
+      this.askKeyframesEverySegment(p)
+      this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)} answered on live/****`)
+      return { id: p.id, answer: a.sdp }
+    } catch (err) {
+      await this.endPublisher(p, false, 'the offer was refused')
+      throw err
+    }
+  }
+
+  /** The WHIP session's relay (relay.ts), started when the peer has connected. */
+  private async startRelay(
+    p: Publisher,
+    video: RTCRtpTransceiver | undefined,
+    audio: RTCRtpTransceiver | undefined
+  ): Promise<void> {
+    try {
+      const relay = await Relay.start({
         ffmpeg: this.d.ffmpeg,
-        rtmpUrl: this.d.rtmpUrl(streamKey),
+        rtmpUrl: this.d.rtmpUrl(p.streamKey),
         video: video?.codecs[0],
         audio: audio?.codecs[0],
-        secrets: [streamKey],
+        secrets: [p.streamKey],
         log: this.d.log,
         mark: (stage) => p.stages.mark(stage),
         onFlowing: () => {
@@ -202,17 +241,12 @@ export class WebRtcHub {
         },
         onEnd: () => void this.endPublisher(p, false, 'the relay ended')
       })
+      p.relay = relay
       p.stages.mark('relay-spawned')
-      this.wire(p, video, 'video')
-      this.wire(p, audio, 'audio')
-      this.watch(p, () => void this.endPublisher(p, false, 'the connection failed'))
-      this.askKeyframesWhileStarting(p)
-      this.askKeyframesEverySegment(p)
-      this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)} answered on live/****`)
-      return { id: p.id, answer: a.sdp }
+      // Ended while ffmpeg started: endPublisher waited for this start, and stops it.
     } catch (err) {
-      await this.endPublisher(p, false, 'the offer was refused')
-      throw err
+      this.d.log(`webrtc: WHIP session ${p.id.slice(0, 8)}: relay not started: ${String(err)}`)
+      void this.endPublisher(p, false, 'the relay could not start')
     }
   }
 
@@ -232,10 +266,22 @@ export class WebRtcHub {
         404,
         'the stream is not being published by WebRTC (WHIP) now: play its HLS instead'
       )
-    if (source.viewers.size >= MAX_VIEWERS)
+    const all = [...source.viewers]
+    if (all.filter((x) => x.connected).length >= MAX_VIEWERS)
       throw new WebRtcError(503, `at most ${MAX_VIEWERS} WebRTC viewers per stream`)
+    // Offers that have not connected hold no slot: past MAX_PENDING_VIEWERS the oldest goes.
+    const pending = all.filter((x) => !x.connected)
+    if (pending.length >= MAX_PENDING_VIEWERS)
+      await this.endViewer(pending[0]!, 'a newer offer took its place before it connected')
     const pc = makePeer(this.d.host)
-    const v: Viewer = { id: newId(), pc, closed: false, timers: new Set(), source }
+    const v: Viewer = {
+      id: newId(),
+      pc,
+      closed: false,
+      timers: new Set(),
+      source,
+      connected: false
+    }
     this.viewers.set(v.id, v)
     source.viewers.add(v)
     try {
@@ -260,6 +306,12 @@ export class WebRtcHub {
         v,
         () => void this.endViewer(v, 'the connection failed'),
         () => {
+          if (v.connected) return
+          if ([...source.viewers].filter((x) => x.connected).length >= MAX_VIEWERS) {
+            void this.endViewer(v, `the stream has ${MAX_VIEWERS} WebRTC viewers`)
+            return
+          }
+          v.connected = true
           // A new viewer starts on a keyframe: ask the publisher for one as soon as it can decode.
           this.keyframe(source)
         }
@@ -419,6 +471,7 @@ export class WebRtcHub {
     await Promise.all([...p.viewers].map((v) => this.endViewer(v, 'the publisher left')))
     // The relay first, while RTP still arrives: ffmpeg reads its 'q' between packets, then
     // unpublishes in order (a clean end finalizes the session at once).
+    await p.relayStarting
     await p.relay?.stop(clean)
     await p.pc.close().catch(() => undefined)
   }
