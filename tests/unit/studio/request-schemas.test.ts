@@ -34,19 +34,20 @@ describe('request-schemas.json', () => {
     expect(JSON.stringify(committed.schemas)).toBe(JSON.stringify(fresh))
   })
 
-  it('holds exactly the seven request payloads (two of streams, three of targets, the clip, the webhook), self-contained', () => {
+  it('holds exactly the eight request payloads (two of streams, three of targets, the clip, the webhook, the upload), self-contained', () => {
     // Named here, not read back from REQUEST_SCHEMA_NAMES: a payload added or dropped there fails this.
-    const seven = [
+    const eight = [
       'new-stream-payload',
       'stream-patch-payload',
       'multistream-target',
       'multistream-target-patch-payload',
       'target-add-payload',
       'clip-payload',
-      'webhook'
+      'webhook',
+      'new-asset-payload'
     ]
-    expect(REQUEST_SCHEMA_NAMES).toEqual(seven)
-    expect(Object.keys(committed.schemas)).toEqual(seven)
+    expect(REQUEST_SCHEMA_NAMES).toEqual(eight)
+    expect(Object.keys(committed.schemas)).toEqual(eight)
     expect(refsIn(committed.schemas)).toEqual([])
     const create = committed.schemas['new-stream-payload']
     expect(create.required).toEqual(['name'])
@@ -89,6 +90,7 @@ describe('extractRequestSchemas', () => {
     'target-add-payload': { type: 'object' },
     'clip-payload': { type: 'object' },
     webhook: { type: 'object' },
+    'new-asset-payload': { type: 'object' },
     ...extra
   })
 
