@@ -251,8 +251,16 @@ export interface LocalRecordingView {
   file: string
   /** Further files, when the recording could not be joined into one. */
   moreFiles?: string[]
+  /**
+   * interrupted: Onair closed (crashed, was killed) while it was written; the next start makes the
+   * file whole (an MP4, or Matroska with its length written) and the state stays interrupted.
+   */
   state: 'recording' | 'saved' | 'interrupted' | 'stopped'
   error?: { code: string; message: string; hint?: string }
+  /** interrupted: when the file was last written (ms since epoch), the moment it was cut off. */
+  cutAt?: number
+  /** Seconds the file plays, once it is finished (a clean stop, or the start after a cut). */
+  durationSec?: number
 }
 
 /** What the Go live switch shows: the folder, its short label and the free space there. */

@@ -120,6 +120,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     emit: (v) => events.emit('live:local-recording', v),
     log: opts.log
   })
+  // Copies the previous process was writing when it died: marked, and made whole in the background.
+  void recordings.finishInterrupted()
   // A run the previous process never ended (it crashed or was killed while live): told once.
   const marker = new CrashMarker(opts.appDataDir)
   let cutOff = marker.read()

@@ -6,9 +6,15 @@
 // - Test pattern (made inside the broadcaster's ffmpeg): that ffmpeg writes its encoded output twice
 //   through the tee muxer, to the ingest and to a Matroska file (args.ts). A reconnect starts a new
 //   ffmpeg, hence a new part; a clean stop joins the parts.
-// Matroska written as it goes plays after a crash. A clean stop remuxes to MP4 (-c copy); when the codecs
-// cannot go into MP4 (VP8), the .mkv is kept. A full disk stops the file with a named error and never
-// touches the broadcast. A small index in the app data folder remembers each file for the sessions list.
+// Matroska written as it goes plays after a crash. A clean stop makes it an MP4 an editor takes
+// (finishCopy): the picture copied, never encoded again, its track counting time in frames of the
+// output's rate; the sound AAC (the page's Opus is encoded once more: QuickTime and several editors refuse Opus
+// in MP4). When MP4 cannot hold the picture (VP8), a Matroska with its length written. A copy that
+// Onair's death cut off is marked (cutAt) and finished the same way on the next start (OBS's hybrid
+// MP4 makes a crash-cut file whole, too). Finishing writes a new file and only then replaces the old
+// one: a death while finishing leaves the Matroska, finished again on the start after.
+// A full disk stops the file with a named error and never touches the broadcast. A small index in the
+// app data folder remembers each file for the sessions list.
 import {
   createWriteStream,
   existsSync,
@@ -19,9 +25,9 @@ import {
   statSync,
   writeFileSync
 } from 'node:fs'
-import { rm, statfs, writeFile } from 'node:fs/promises'
+import { rename, rm, statfs, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, extname, join } from 'node:path'
 import type { WriteStream } from 'node:fs'
 import type { LocalRecordingInfo, LocalRecordingView, SessionView } from '../../../shared/contract'
 import { LOW_SPACE_BYTES } from '../../../shared/local-recording'
@@ -105,13 +111,20 @@ export function diskFullError(
   }
 }
 
+/**
+ * What the index keeps of a file: its view, and what finishing it needs (the run's frame rate and
+ * sound bitrate), which the next start would not know otherwise.
+ */
+type IndexEntry = LocalRecordingView & { fps?: number; audioKbps?: number }
+
 const clock = (s: number): string =>
   `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`
 
 export class LocalRecordings {
   private readonly indexFile: string
-  private entries: LocalRecordingView[]
+  private entries: IndexEntry[]
   private readonly now: () => number
+  private whole: Promise<void> | undefined
 
   constructor(private readonly o: LocalRecordingsOptions) {
     this.now = o.now ?? Date.now
@@ -164,7 +177,14 @@ export class LocalRecordings {
   }
 
   /** Starts the file of one run. Throws (a named AppFailure-like error) only if the folder cannot be made. */
-  begin(run: { runId: string; streamId: string; streamName: string }): LocalRecording {
+  begin(run: {
+    runId: string
+    streamId: string
+    streamName: string
+    /** The output's frame rate and sound bitrate: the finished MP4 is set to them. */
+    fps?: number
+    audioKbps?: number
+  }): LocalRecording {
     const folder = this.folder()
     mkdirSync(folder, { recursive: true })
     const startedAt = this.now()
@@ -172,19 +192,61 @@ export class LocalRecordings {
       folder,
       recordingFileName(run.streamName, startedAt).replace(/\.mp4$/, '')
     )
-    const entry: LocalRecordingView = {
+    const entry: IndexEntry = {
       id: run.runId,
       runId: run.runId,
       streamId: run.streamId,
       streamName: run.streamName,
       startedAt,
       file: join(folder, `${base}.mkv`),
-      state: 'recording'
+      state: 'recording',
+      ...(run.fps ? { fps: run.fps } : {}),
+      ...(run.audioKbps ? { audioKbps: run.audioKbps } : {})
     }
     this.entries.push(entry)
     this.save()
     this.o.emit?.({ ...entry })
     return new LocalRecording(this, entry, folder, base)
+  }
+
+  /**
+   * Makes whole, one after the other, the copies a death of Onair cut off (the start after it): each
+   * becomes an MP4 (or a Matroska with its length), keeps its mark, and gets its length. Called once
+   * at start, in the background; resolves when all are done (a failure is logged, the file kept).
+   */
+  finishInterrupted(): Promise<void> {
+    return (this.whole ??= (async () => {
+      for (const e of this.entries) {
+        if (e.state !== 'interrupted' || e.durationSec !== undefined) continue
+        const inputs = [e.file, ...(e.moreFiles ?? [])].filter((f) => existsSync(f))
+        if (!inputs.length || extname(e.file).toLowerCase() !== '.mkv') continue
+        const folder = dirname(e.file)
+        const done = await finishCopy(
+          this.ffmpeg,
+          inputs,
+          folder,
+          basename(e.file, extname(e.file)),
+          e
+        )
+        if (!done) {
+          this.log(`local recording: ${e.file} could not be finished; it is kept as it is`)
+          continue
+        }
+        this.replaced(e, done, inputs)
+        await removeAll(inputs, done.file)
+      }
+    })())
+  }
+
+  /** @internal A finished file in place of its inputs: the index points at it before they go. */
+  replaced(e: IndexEntry, done: Finished, inputs: string[]): void {
+    e.file = done.file
+    e.durationSec = done.durationSec
+    delete e.moreFiles
+    this.changed(e)
+    this.log(
+      `local recording: finished ${done.file} (${clock(done.durationSec)}, from ${inputs.length} file(s))`
+    )
   }
 
   /** @internal the recording's own changes. */
@@ -205,19 +267,21 @@ export class LocalRecordings {
     this.o.log?.(line)
   }
 
-  private load(): LocalRecordingView[] {
+  private load(): IndexEntry[] {
     try {
       const parsed = JSON.parse(readFileSync(this.indexFile, 'utf8')) as unknown
       if (!Array.isArray(parsed)) return []
       const list = parsed.filter(
-        (e): e is LocalRecordingView =>
-          typeof e === 'object' && e !== null && typeof (e as LocalRecordingView).file === 'string'
+        (e): e is IndexEntry =>
+          typeof e === 'object' && e !== null && typeof (e as IndexEntry).file === 'string'
       )
-      // Still "recording" from a run before: the app closed without a word. Its .mkv plays.
+      // Still "recording" from a run before: the app closed without a word. Its .mkv plays; it was
+      // cut off when it was last written (finishInterrupted makes it whole).
       let changed = false
       for (const e of list)
         if (e.state === 'recording') {
           e.state = 'interrupted'
+          e.cutAt = lastWritten([e.file, ...(e.moreFiles ?? [])]) ?? e.startedAt
           changed = true
         }
       if (changed) this.writeIndex(list)
@@ -232,7 +296,7 @@ export class LocalRecordings {
     this.writeIndex(this.entries)
   }
 
-  private writeIndex(list: LocalRecordingView[]): void {
+  private writeIndex(list: IndexEntry[]): void {
     try {
       mkdirSync(this.o.appDataDir, { recursive: true })
       const tmp = `${this.indexFile}.${process.pid}.tmp`
@@ -242,6 +306,24 @@ export class LocalRecordings {
       this.log(`local recording: the index could not be written: ${(e as Error).message}`)
     }
   }
+}
+
+/** The newest modification time of these files (ms since epoch), or undefined when none is there. */
+function lastWritten(files: string[]): number | undefined {
+  let t: number | undefined
+  for (const f of files) {
+    try {
+      t = Math.max(t ?? 0, statSync(f).mtimeMs)
+    } catch {
+      // Not there.
+    }
+  }
+  return t === undefined ? undefined : Math.round(t)
+}
+
+/** The inputs of a finished file, once it is in place (never the finished file itself). */
+async function removeAll(inputs: string[], keep: string): Promise<void> {
+  for (const f of inputs) if (f !== keep) await rm(f, { force: true })
 }
 
 function uniqueBase(folder: string, base: string): string {
@@ -263,7 +345,7 @@ export class LocalRecording {
 
   constructor(
     private readonly all: LocalRecordings,
-    private readonly entry: LocalRecordingView,
+    private readonly entry: IndexEntry,
     private readonly folder: string,
     private readonly base: string
   ) {}
@@ -345,7 +427,7 @@ export class LocalRecording {
     this.all.changed(this.entry)
   }
 
-  /** The run ended in order: close the file and remux to MP4 (kept as .mkv when MP4 cannot hold it). */
+  /** The run ended in order: close the file and finish it (finishCopy; kept as written if it cannot be). */
   finish(): Promise<void> {
     return (this.finishing ??= this.doFinish())
   }
@@ -363,59 +445,145 @@ export class LocalRecording {
       this.all.changed(this.entry)
       return
     }
-    const mp4 = join(this.folder, `${this.base}.mp4`)
-    const ok = await remuxToMp4(this.all.ffmpeg, inputs, mp4, this.folder)
-    if (ok) {
-      for (const f of inputs) await rm(f, { force: true })
-      this.entry.file = mp4
-      delete this.entry.moreFiles
-    } else {
-      await rm(mp4, { force: true })
-      this.all.log(`local recording: kept as Matroska (${this.entry.file}): MP4 cannot hold it`)
-    }
+    const done = await finishCopy(this.all.ffmpeg, inputs, this.folder, this.base, this.entry)
     this.entry.state = 'saved'
-    this.all.changed(this.entry)
+    if (done) {
+      this.all.replaced(this.entry, done, inputs)
+      await removeAll(inputs, done.file)
+    } else {
+      this.all.log(
+        `local recording: kept as it was written (${this.entry.file}): it could not be finished`
+      )
+      this.all.changed(this.entry)
+    }
   }
 }
 
-/** ffmpeg -c copy into MP4 (parts joined by the concat demuxer). False when MP4 cannot hold the codecs. */
-export async function remuxToMp4(
+/** A finished copy: its file, and how long it plays. */
+export interface Finished {
+  file: string
+  durationSec: number
+}
+
+/** What ffmpeg says of a file's first video and audio streams: codec names, the frame rate it reads. */
+interface Probed {
+  video?: string
+  audio?: string
+  fps?: number
+}
+
+async function probe(ffmpeg: string, file: string): Promise<Probed> {
+  // With no output ffmpeg describes the input and exits 1: only its description is read.
+  const r = await runChild(ffmpeg, ['-hide_banner', '-nostdin', '-i', file], { timeoutMs: 60_000 })
+  const out: Probed = {}
+  for (const line of r.stderr.split('\n')) {
+    const m = /Stream #\d+:\d+[^:]*: (Video|Audio): (\w+)/.exec(line)
+    if (m?.[1] === 'Video' && !out.video) {
+      out.video = m[2]
+      const fps = /, ([\d.]+) fps/.exec(line)
+      if (fps) out.fps = Math.round(Number(fps[1]))
+    } else if (m?.[1] === 'Audio' && !out.audio) out.audio = m[2]
+  }
+  return out
+}
+
+/** The length of what ffmpeg wrote, from its -progress lines (the last out_time it reported). */
+function progressSeconds(stdout: string): number | undefined {
+  let us: number | undefined
+  for (const m of stdout.matchAll(/^out_time_(?:us|ms)=(\d+)$/gm))
+    us = Math.max(us ?? 0, Number(m[1]))
+  return us === undefined ? undefined : Math.round(us / 1000) / 1000
+}
+
+/**
+ * Makes the copy a file an editor takes, into a new file first (`<base>.mp4.part`), renamed into place
+ * only once ffmpeg has written it all; the inputs stay (the caller removes them once the index points at
+ * the new file). The picture is copied, never encoded again; the sound becomes AAC (copied when it is
+ * AAC already: the test pattern's). The picture's track counts time in frames of the output's rate:
+ * the page's frames carry the camera's times (0, 34, 69, 99, 135 ms...), and copied on a millisecond
+ * clock the header claimed 16000 fps and a decode, rounding them to frames, met two in one frame
+ * ("non monotonically increasing dts"). In frames each has a frame's place (two that round to the same
+ * frame: ffmpeg moves the second one on by a frame). When MP4 cannot hold the picture (VP8), a new
+ * Matroska of the same bytes, now with its length. Parts (a test pattern's reconnects) are joined by
+ * the concat demuxer. Undefined when none could be written (the inputs are then untouched).
+ */
+export async function finishCopy(
   ffmpeg: string,
   inputs: string[],
-  mp4: string,
-  tmpDir: string
-): Promise<boolean> {
+  folder: string,
+  base: string,
+  o: { fps?: number; audioKbps?: number } = {}
+): Promise<Finished | undefined> {
+  const p = await probe(ffmpeg, inputs[0]!)
+  const fps = o.fps ?? p.fps
+  const audio =
+    p.audio === undefined
+      ? []
+      : p.audio === 'aac'
+        ? ['-c:a', 'copy']
+        : ['-c:a', 'aac', '-b:a', `${o.audioKbps ?? 128}k`]
+  const mp4 = ['-movflags', '+faststart', '-f', 'mp4']
+  const tries: { ext: 'mp4' | 'mkv'; args: string[] }[] = [
+    ...(fps && p.video
+      ? [
+          {
+            ext: 'mp4' as const,
+            args: ['-c:v', 'copy', '-video_track_timescale', String(fps), ...audio, ...mp4]
+          }
+        ]
+      : []),
+    { ext: 'mp4', args: ['-c:v', 'copy', ...audio, ...mp4] },
+    { ext: 'mkv', args: ['-c', 'copy', '-f', 'matroska'] }
+  ]
   let list: string | undefined
   const input: string[] = []
   if (inputs.length > 1) {
-    list = join(tmpDir, `.onair-concat-${process.pid}-${Date.now()}.txt`)
+    list = join(folder, `.onair-concat-${process.pid}-${Date.now()}.txt`)
     await writeFile(list, inputs.map((f) => `file '${f.replace(/'/g, "'\\''")}'\n`).join(''))
     input.push('-f', 'concat', '-safe', '0', '-i', list)
   } else input.push('-i', inputs[0]!)
-  const r = await runChild(
-    ffmpeg,
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      // MediaRecorder's Matroska may lack timestamps in places; a remux needs them.
-      '-fflags',
-      '+genpts',
-      ...input,
-      '-map',
-      '0',
-      '-c',
-      'copy',
-      '-movflags',
-      '+faststart',
-      '-f',
-      'mp4',
-      '-y',
-      mp4
-    ],
-    { timeoutMs: 10 * 60_000 }
-  )
-  if (list) await rm(list, { force: true })
-  return r.code === 0 && !r.error
+  try {
+    for (const t of tries) {
+      const file = join(folder, `${base}.${t.ext}`)
+      const part = `${file}.part`
+      const r = await runChild(
+        ffmpeg,
+        [
+          '-hide_banner',
+          '-nostdin',
+          '-loglevel',
+          'error',
+          '-nostats',
+          '-progress',
+          'pipe:1',
+          // MediaRecorder's Matroska may lack timestamps in places; a remux needs them.
+          '-fflags',
+          '+genpts',
+          ...input,
+          '-map',
+          '0:v?',
+          '-map',
+          '0:a?',
+          ...t.args,
+          '-y',
+          part
+        ],
+        // An hour of sound is encoded in about a minute and a half on a slow machine.
+        { timeoutMs: 60 * 60_000, maxBytes: 4 * 1024 * 1024 }
+      )
+      const durationSec = progressSeconds(r.stdout)
+      if (r.code === 0 && !r.error && durationSec !== undefined) {
+        try {
+          await rename(part, file)
+          return { file, durationSec }
+        } catch {
+          // The old file is open elsewhere (Windows): it stays as it is; this attempt goes.
+        }
+      }
+      await rm(part, { force: true })
+    }
+    return undefined
+  } finally {
+    if (list) await rm(list, { force: true })
+  }
 }

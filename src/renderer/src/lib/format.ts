@@ -10,6 +10,11 @@ export function formatDuration(totalSeconds: number): string {
   return h > 0 ? `${h}:${mm}:${ss}` : `${m}:${ss}`
 }
 
+/** "21:14": the time of day, in the creator's own clock and locale. */
+export function formatTimeOfDay(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+}
+
 export function formatDate(ms: number): string {
   if (!ms) return '—'
   return new Date(ms).toLocaleString(undefined, {

@@ -1,11 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import type { CutOffNotice as Notice, SessionView } from '../../../../shared/contract'
 import { useApi } from '../../lib/api'
-import { formatDuration } from '../../lib/format'
-
-/** "21:14": the time of day, in the creator's own clock and locale. */
-const clock = (ms: number): string =>
-  new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+import { formatDuration, formatTimeOfDay as clock } from '../../lib/format'
 
 /** What the notice says: the cut, then what became of its recording. */
 export function cutOffWords(n: Notice, at: (ms: number) => string = clock): string {

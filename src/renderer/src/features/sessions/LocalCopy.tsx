@@ -6,11 +6,12 @@ import type { LocalRecordingView, OpenLocalResult } from '../../../../shared/con
 import type { AppError } from '../../../../shared/result'
 import { CopyButton } from '../../components/CopyButton'
 import { useApi } from '../../lib/api'
+import { localCopyNote } from './local-copy-words'
 
 const STATE_WORDS: Record<LocalRecordingView['state'], string> = {
   recording: 'recording now',
   saved: 'saved',
-  interrupted: 'cut off when Onair closed; it plays',
+  interrupted: 'interrupted when Onair closed',
   stopped: 'stopped early'
 }
 
@@ -32,13 +33,20 @@ export function LocalCopy({
       if (!r.ok) onError(r.error)
       else if (!r.value.opened) onPath(r.value)
     })
+  const note = localCopyNote(rec)
   return (
     <span
       className="local-copy"
       data-testid="local-copy"
-      title={`${rec.file} (${STATE_WORDS[rec.state]}${rec.error ? `: ${rec.error.message}` : ''})`}
+      data-state={rec.state}
+      title={`${rec.file} (${note ?? STATE_WORDS[rec.state]}${rec.error ? `: ${rec.error.message}` : ''})`}
     >
       <span className="local-copy-label">On this computer</span>
+      {note && (
+        <span className="local-copy-note" data-testid="local-copy-note">
+          {note}
+        </span>
+      )}
       <button
         type="button"
         className="secondary"

@@ -80,6 +80,20 @@ export function useSessions(streamId?: string): SessionsState {
     void fetchPage(undefined, 'replace')
   }, [fetchPage])
 
+  // A copy on this computer changes by itself (saved at the stop, finished on the start after a cut):
+  // its row shows the change at once.
+  useEffect(
+    () =>
+      api.on('live:local-recording', (v) =>
+        setItems((prev) =>
+          prev.some((s) => s.localRecording?.id === v.id)
+            ? prev.map((s) => (s.localRecording?.id === v.id ? { ...s, localRecording: v } : s))
+            : prev
+        )
+      ),
+    [api]
+  )
+
   const anyWaiting = items.some((s) => s.recordingStatus === 'waiting')
   useEffect(() => {
     if (!anyWaiting) return
