@@ -9,13 +9,19 @@ import type { Clips } from './clips'
 import type { Webhooks } from './webhooks'
 import type { WebRtcHub } from './webrtc/hub'
 
+/** Where a live run's HLS is, and the token its addresses carry (/hls/<playbackId>/<token>/...). */
+export interface LiveRun {
+  dir: string
+  token: string
+}
+
 export interface LiveControl {
   /**
    * Drops the stream's publisher (if any) and finalizes its session now, without a resume window.
    */
   terminate(streamId: string): Promise<void>
-  /** The directory of the live HLS of this playbackId, when its stream is live. */
-  liveDir(playbackId: string): string | undefined
+  /** The live HLS of this playbackId (its folder and address token), when its stream is live. */
+  liveRun(playbackId: string): LiveRun | undefined
   /**
    * A user's multistream targets changed (one stream's list, or targets any stream may use):
    * live streams start and stop the forwarders concerned.

@@ -2,11 +2,11 @@
 // starts a run: the source recorder and, with profiles, the ladder, each supervised on its own; a
 // clean stop finalizes at once, a dropped socket after the resume window. Also finalizes what a
 // killed process left open, and reports a live run's health (health.ts).
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { LiveControl } from './context'
+import type { LiveControl, LiveRun } from './context'
 import type { Db } from './db'
 import { Forwarder, type ForwardInput, type ForwardTarget } from './forwarder'
 import {
@@ -63,6 +63,11 @@ interface Run {
   stream: StreamRow
   session: SessionRow
   run: number
+  /**
+   * This run's part of its live HLS addresses (/hls/<playbackId>/<token>/...): new at every publish,
+   * so no browser cache holds an earlier run's segments under an address this run uses.
+   */
+  token: string
   priorSeconds: number
   lastProgress: number
   publishing: boolean
@@ -105,6 +110,9 @@ export interface LiveOptions {
   /** Stream events for webhooks (stream.started, stream.idle, recording.ready, multistream.*). */
   emit?: EmitEvent
 }
+
+/** A run's address token: 10 hex digits, unguessable enough that runs never share one. */
+const runToken = (): string => randomBytes(5).toString('hex')
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
@@ -151,6 +159,7 @@ export class LiveManager implements LiveControl, IngestHooks {
       run.resumeTimer = undefined
       run.publishing = true
       run.run += 1
+      run.token = runToken()
       this.o.log(`live: stream ${stream.id} resumed session ${run.session.id} (run ${run.run})`)
     } else {
       const now = Date.now()
@@ -175,6 +184,7 @@ export class LiveManager implements LiveControl, IngestHooks {
         stream,
         session,
         run: 0,
+        token: runToken(),
         priorSeconds: 0,
         lastProgress: 0,
         publishing: true,
@@ -292,9 +302,10 @@ export class LiveManager implements LiveControl, IngestHooks {
     return h && { isHealthy: h.healthy !== false, issues: h.issues }
   }
 
-  liveDir(playbackId: string): string | undefined {
+  liveRun(playbackId: string): LiveRun | undefined {
     for (const r of this.runs.values()) {
-      if (r.stream.playbackId === playbackId) return runDir(this.o.dataDir, r.session.id, r.run)
+      if (r.stream.playbackId === playbackId)
+        return { dir: runDir(this.o.dataDir, r.session.id, r.run), token: r.token }
     }
     return undefined
   }
@@ -326,6 +337,7 @@ export class LiveManager implements LiveControl, IngestHooks {
           session: s,
           // The last run started; a publisher coming back starts the next one.
           run: s.runs - 1,
+          token: runToken(),
           priorSeconds: s.duration,
           lastProgress: 0,
           publishing: false,

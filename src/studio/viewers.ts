@@ -2,13 +2,17 @@
 //
 // A player session starts with a fetch of a live stream's master playlist. The master we answer names
 // its media playlists with `?v=<session>`, so each reload of a media playlist (every segment, about
-// 2 s) says which session is still watching; a session ends VIEWER_IDLE_MS after its last request. Two
-// players on one computer are two sessions: nothing here looks at addresses. Onair's own live monitor
+// 2 s) says which session is still watching. A session counts once it has fetched media (a probe that
+// only reads the master is no viewer) and ends VIEWER_IDLE_MS after its last request. Two players on
+// one computer are two sessions: nothing here looks at addresses. Onair's own live monitor
 // asks for its master with `?onair=monitor` and is not counted (Livepeer counts viewers from its
 // player's metrics, so an hls.js monitor is not counted there either).
 
-/** A session ends this long after its last request (Livepeer's realtime views use a ~30 s window). */
-export const VIEWER_IDLE_MS = 30_000
+/**
+ * A session ends this long after its last request: a player reloads its media playlist every segment
+ * (about 2 s), so a viewer who left is gone within this.
+ */
+export const VIEWER_IDLE_MS = 10_000
 /** The query parameter that carries a viewer session on media playlist URLs. */
 export const VIEWER_PARAM = 'v'
 
@@ -23,6 +27,8 @@ export interface ViewerInfo {
 interface Session extends ViewerInfo {
   playbackId: string
   last: number
+  /** It has fetched media: a viewer, not a probe of the master. */
+  watching: boolean
 }
 
 export type Breakdown = 'playbackId' | 'device' | 'browser' | 'country'
@@ -42,7 +48,10 @@ export class ViewerSessions {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** A master playlist was fetched: a new player session, named in its media playlist URLs. */
+  /**
+   * A master playlist was fetched: a new player session, named in its media playlist URLs. It counts
+   * once it touches media.
+   */
   start(playbackId: string, info: ViewerInfo): string {
     this.sweep()
     if (this.sessions.size >= MAX_SESSIONS) {
@@ -50,7 +59,7 @@ export class ViewerSessions {
       if (oldest !== undefined) this.sessions.delete(oldest)
     }
     const id = `${(++this.seq).toString(36)}${Math.random().toString(36).slice(2, 8)}`
-    this.sessions.set(id, { ...info, playbackId, last: this.now() })
+    this.sessions.set(id, { ...info, playbackId, last: this.now(), watching: false })
     return id
   }
 
@@ -59,6 +68,7 @@ export class ViewerSessions {
     const s = this.sessions.get(id)
     if (!s || s.playbackId !== playbackId || this.now() - s.last > VIEWER_IDLE_MS) return false
     s.last = this.now()
+    s.watching = true
     // Keep the map in order of last use, so the oldest is first when the bound is reached.
     this.sessions.delete(id)
     this.sessions.set(id, s)
@@ -89,7 +99,7 @@ export class ViewerSessions {
     if (by.includes('playbackId') && by.length === 1)
       for (const id of wanted) add({ playbackId: id, viewCount: 0, errorRate: 0 }, 0)
     for (const s of this.sessions.values()) {
-      if (!wanted.has(s.playbackId)) continue
+      if (!s.watching || !wanted.has(s.playbackId)) continue
       const m: ViewMetric = { viewCount: 0, errorRate: 0 }
       if (by.includes('playbackId')) m.playbackId = s.playbackId
       if (by.includes('device')) m.device = s.device

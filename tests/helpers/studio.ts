@@ -75,6 +75,8 @@ export interface PushOptions {
   height?: number
   fps?: number
   audio?: boolean
+  /** The lavfi video source without size and rate (default testsrc2), e.g. 'color=c=red'. */
+  video?: string
 }
 
 /**
@@ -86,7 +88,13 @@ export function pushTestPattern(url: string, o: PushOptions): Pusher {
   const h = o.height ?? 720
   const fps = o.fps ?? 30
   const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-re']
-  args.push('-f', 'lavfi', '-i', `testsrc2=size=${w}x${h}:rate=${fps}`)
+  const video = o.video ?? 'testsrc2'
+  args.push(
+    '-f',
+    'lavfi',
+    '-i',
+    `${video}${video.includes('=') ? ':' : '='}size=${w}x${h}:rate=${fps}`
+  )
   if (o.audio !== false) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000')
   args.push(
     '-t',

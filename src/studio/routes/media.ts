@@ -52,8 +52,9 @@ async function sendFile(
     ...corsHeaders(),
     'Content-Type': TYPES[ext]!,
     'Content-Length': size,
-    // Live playlists change every segment; segments and finished recordings never change.
-    'Cache-Control': ext === 'm3u8' ? 'no-cache' : 'max-age=3600'
+    // Live playlists change every segment, so they are never kept; segments and finished recordings
+    // never change (a live segment's address names its run: underRun()).
+    'Cache-Control': ext === 'm3u8' ? 'no-store' : 'max-age=3600'
   })
   if (req.method === 'HEAD') {
     res.end()
@@ -64,49 +65,91 @@ async function sendFile(
   s.pipe(res)
 }
 
-/** A live master playlist, rewritten for the one player that asked (never cached). */
-async function sendMaster(
-  res: ServerResponse,
+/** How long a live master request waits for a run's first playlist (players 404 on a missing master). */
+const MASTER_WAIT_MS = 10_000
+/** At most this many master requests wait at once; more are answered at once. */
+const MAX_MASTER_WAITERS = 64
+
+/**
+ * The live master of a run, read once it is written. A viewer who opens the stream in the seconds
+ * between go-live and the first segment waits for it instead of getting a 404, which players (hls.js)
+ * do not retry. Undefined when the run ended first or the wait ran out.
+ */
+async function readMaster(
   file: string,
-  rewrite: (master: string) => string
-): Promise<void> {
-  let master: string
+  stillLive: () => boolean,
+  waiting: { n: number }
+): Promise<string | undefined> {
+  const first = await readFile(file, 'utf8').catch(() => undefined)
+  if (first !== undefined || waiting.n >= MAX_MASTER_WAITERS) return first
+  waiting.n++
   try {
-    master = await readFile(file, 'utf8')
-  } catch {
-    return sendError(res, 404, 'not found')
+    const until = Date.now() + MASTER_WAIT_MS
+    while (Date.now() < until && stillLive()) {
+      await new Promise((r) => setTimeout(r, 200))
+      const text = await readFile(file, 'utf8').catch(() => undefined)
+      if (text !== undefined) return text
+    }
+    return undefined
+  } finally {
+    waiting.n--
   }
-  const body = Buffer.from(rewrite(master))
+}
+
+/** The master's URIs under the run's token, so each run's media has addresses of its own. */
+export function underRun(master: string, token: string): string {
+  return master
+    .split('\n')
+    .map((line) => (line.trim() === '' || line.startsWith('#') ? line : `${token}/${line}`))
+    .join('\n')
+}
+
+function sendPlaylist(res: ServerResponse, text: string): void {
+  const body = Buffer.from(text)
   res.writeHead(200, {
     ...corsHeaders(),
     'Content-Type': TYPES.m3u8!,
     'Content-Length': body.length,
-    'Cache-Control': 'no-cache'
+    // A live playlist is never kept: the next request is always the current one.
+    'Cache-Control': 'no-store'
   })
   res.end(body)
 }
 
 export function mediaRoutes(router: Router, ctx: StudioContext): void {
+  const waiting = { n: 0 }
   router.add('GET', /^\/hls\/([^/]*)\/(.*)$/, async (req, res) => {
     const [playbackId, rest] = req.params as [string, string]
     const parts = safeRelative(rest)
-    const dir = NAME.test(playbackId) && parts ? ctx.live.liveDir(playbackId) : undefined
-    if (!dir || !parts) return sendError(res, 404, 'not found')
+    const run = NAME.test(playbackId) && parts ? ctx.live.liveRun(playbackId) : undefined
+    if (!run || !parts) return sendError(res, 404, 'not found')
+    // The master: /hls/<playbackId>/index.m3u8, rewritten for the player that asked.
+    if (parts.length === 1 && parts[0] === 'index.m3u8') {
+      const master = await readMaster(
+        join(run.dir, 'index.m3u8'),
+        () => ctx.live.liveRun(playbackId)?.token === run.token,
+        waiting
+      )
+      if (master === undefined) return sendError(res, 404, 'not found')
+      const ours = underRun(master, run.token)
+      // Onair's own live monitor is no viewer; anyone else starts a player session.
+      const monitor = req.url.searchParams.get(MONITOR_PARAM) === MONITOR_VALUE
+      return sendPlaylist(
+        res,
+        monitor
+          ? ours
+          : tagMaster(
+              ours,
+              ctx.viewers.start(playbackId, viewerInfo(req.raw.headers['user-agent']))
+            )
+      )
+    }
+    // The run's media: /hls/<playbackId>/<token>/<rendition>/<file>; another run's token is gone.
+    if (parts.length !== 3 || parts[0] !== run.token) return sendError(res, 404, 'not found')
     const session = req.url.searchParams.get(VIEWER_PARAM)
     // A media playlist's reload keeps its player session watching.
-    if (session && parts.length === 2 && parts[1]!.endsWith('.m3u8'))
-      ctx.viewers.touch(session, playbackId)
-    if (parts.length === 1 && parts[0] === 'index.m3u8' && req.method === 'GET') {
-      const monitor = req.url.searchParams.get(MONITOR_PARAM) === MONITOR_VALUE
-      if (!monitor && !(session && ctx.viewers.touch(session, playbackId)))
-        return sendMaster(res, join(dir, 'index.m3u8'), (master) =>
-          tagMaster(
-            master,
-            ctx.viewers.start(playbackId, viewerInfo(req.raw.headers['user-agent']))
-          )
-        )
-    }
-    await sendFile(req, res, dir, parts)
+    if (session && parts[2]!.endsWith('.m3u8')) ctx.viewers.touch(session, playbackId)
+    await sendFile(req, res, run.dir, parts.slice(1))
   })
 
   // A ready clip's own HLS and MP4, by the asset's playbackId (asset.playbackUrl, downloadUrl).

@@ -97,6 +97,11 @@ describe('GET /data/views/now', () => {
     expect((await now(studio.apiKey, `?playbackId=${stream.playbackId}`)).body[0]!.viewCount).toBe(
       3
     )
+    // A probe that reads the master and nothing else is no viewer.
+    expect((await fetch(master())).status).toBe(200)
+    expect((await now(studio.apiKey, `?playbackId=${stream.playbackId}`)).body[0]!.viewCount).toBe(
+      3
+    )
   })
 
   it('another user sees none of it; bad input is a 4xx with errors; no key is 401', async () => {

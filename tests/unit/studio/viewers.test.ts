@@ -1,16 +1,21 @@
-// Viewer sessions (#20): a session ends 30 s after its last request; the master names it on every
+// Viewer sessions (#20, #32): a session counts once it fetches media and ends 10 s after its last request; the master names it on every
 // media playlist; rough device and browser for breakdownBy[].
 import { describe, expect, it } from 'vitest'
 import { tagMaster, VIEWER_IDLE_MS, viewerInfo, ViewerSessions } from '../../../src/studio/viewers'
 
 describe('viewer sessions', () => {
-  it('a session lasts while its playlists are reloaded, and ends 30 s after the last', () => {
+  it('a session counts once it fetches media, lasts while its playlists are reloaded, and ends 10 s after the last', () => {
     let t = 0
     const v = new ViewerSessions(() => t)
     const info = { device: 'Desktop', browser: 'Chrome' }
     const a = v.start('pb1', info)
     const b = v.start('pb1', info)
-    v.start('pb2', info)
+    const c = v.start('pb2', info)
+    // Masters alone are probes, not viewers.
+    expect(v.metrics(['pb1', 'pb2'], [])).toEqual([{ viewCount: 0, errorRate: 0 }])
+    expect(v.touch(a, 'pb1')).toBe(true)
+    expect(v.touch(b, 'pb1')).toBe(true)
+    expect(v.touch(c, 'pb2')).toBe(true)
     expect(v.metrics(['pb1'], [])).toEqual([{ viewCount: 2, errorRate: 0 }])
     t = VIEWER_IDLE_MS - 1
     expect(v.touch(a, 'pb1')).toBe(true)
@@ -23,6 +28,20 @@ describe('viewer sessions', () => {
     ])
     expect(v.touch(b, 'pb1')).toBe(false)
     t = 2 * VIEWER_IDLE_MS + 10
+    expect(v.metrics(['pb1'], [])).toEqual([{ viewCount: 0, errorRate: 0 }])
+  })
+
+  it('a viewer who left is gone within 10 s; a probe that read only the master never counts', () => {
+    expect(VIEWER_IDLE_MS).toBeLessThanOrEqual(10_000)
+    let t = 0
+    const v = new ViewerSessions(() => t)
+    const info = { device: 'Desktop', browser: 'Chrome' }
+    v.start('pb1', info)
+    const left = v.start('pb1', info)
+    v.touch(left, 'pb1')
+    t = 5000
+    expect(v.metrics(['pb1'], [])).toEqual([{ viewCount: 1, errorRate: 0 }])
+    t = 10_001
     expect(v.metrics(['pb1'], [])).toEqual([{ viewCount: 0, errorRate: 0 }])
   })
 
