@@ -28,3 +28,27 @@ declare module 'node-media-server/src/server/rtmp_server.js' {
   }
   export = NodeRtmpServer
 }
+
+declare module 'node-media-server/src/protocol/rtmp.js' {
+  /** The fields of a chunk stream's message being read: its declared length, its buffer's size. */
+  interface RtmpPacket {
+    header: { length: number }
+    capacity: number
+  }
+  /** NMS's RTMP protocol state machine, one per connection (RtmpSession.rtmp). */
+  class Rtmp {
+    /** 0 before C0, 3 once C0, C1 and C2 are read (RTMP_HANDSHAKE_2). */
+    handshakeState: number
+    /** Every chunk stream id seen on the connection, with its message buffer. */
+    inPackets: Map<number, RtmpPacket>
+    /** The chunk stream whose header was just read. */
+    parserPacket: RtmpPacket
+    /** Reads bytes from the socket; a non-null return is an error. */
+    parserData(buffer: Buffer): string | null
+    /** A chunk header was read: finds or makes its chunk stream in inPackets. */
+    packetParse(): void
+    /** A message starts: grows parserPacket.payload to its declared length. */
+    packetAlloc(): void
+  }
+  export = Rtmp
+}

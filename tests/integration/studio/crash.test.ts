@@ -1,19 +1,14 @@
 // The studio as the app runs it (the CLI, a child process): killed with SIGKILL mid-recording five
 // times, restarted on the same data dir each time. Nothing may stay waiting, every ready recording
 // must play end to end, and SQLite must pass its integrity check. Also SIGTERM = clean exit 0.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
-import { api, decodeAll, pushTestPattern, testFfmpeg, waitFor } from '../../helpers/studio'
+import { api, decodeAll, pushTestPattern, waitFor } from '../../helpers/studio'
+import { killCliStudios, runCli, type CliReady } from '../../helpers/studio-cli'
 
-interface Ready {
-  api: string
-  rtmp: string
-  apiKey?: string
-}
 interface Session {
   id: string
   recordingStatus?: string
@@ -21,40 +16,9 @@ interface Session {
   sourceSegmentsDuration: number
 }
 
-const children = new Set<ChildProcess>()
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
-})
+afterAll(killCliStudios)
 
-/** Runs src/studio/cli.ts in its own node (tsx loader): the PID is the studio itself. */
-function runCli(args: string[]): {
-  child: ChildProcess
-  ready: Promise<Ready>
-  exit: Promise<number | null>
-  stderr: () => string
-} {
-  testFfmpeg()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/studio/cli.ts', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: process.env
-  })
-  children.add(child)
-  let err = ''
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c))
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
-  const ready = new Promise<Ready>((resolve, reject) => {
-    let out = ''
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
-      out += c
-      const m = /ONAIR_STUDIO_READY (\{.*\})\n/.exec(out)
-      if (m) resolve(JSON.parse(m[1]!) as Ready)
-    })
-    void exit.then((code) => reject(new Error(`studio exited ${code}: ${err}`)))
-  })
-  return { child, ready, exit, stderr: () => err }
-}
-
-const studioOf = (r: Ready): { apiUrl: string } => ({ apiUrl: r.api })
+const studioOf = (r: CliReady): { apiUrl: string } => ({ apiUrl: r.api })
 
 describe('studio process crashes', () => {
   let dataDir = ''
