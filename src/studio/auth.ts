@@ -45,21 +45,38 @@ export function createUserKey(db: Db, userName = 'local'): { user: User; apiKey:
 
 export type AuthResult = { ok: true; user: AuthedUser } | { ok: false; message: string }
 
+/**
+ * `<scheme> <credentials>` with any white space around and between, or undefined. In one pass:
+ * a backtracking pattern (/^\s*(\w+)\s+(.+?)\s*$/) took ~95 ms on `Bearer a` + 15,500 spaces + `b`.
+ */
+export function parseAuthorization(
+  header: string
+): { scheme: string; credentials: string } | undefined {
+  const s = header.trim()
+  const gap = s.search(/\s/)
+  if (gap <= 0) return undefined
+  const scheme = s.slice(0, gap)
+  if (!/^\w+$/.test(scheme)) return undefined
+  return { scheme, credentials: s.slice(gap).trimStart() }
+}
+
 /** Reads `Authorization: Bearer <key>` (scheme case- and space-insensitive, as the reference). */
 export function authenticate(db: Db, header: string | undefined): AuthResult {
   if (!header || !header.trim()) return { ok: false, message: 'request is not authenticated' }
-  const m = /^\s*(\w+)\s+(.+?)\s*$/.exec(header)
+  const m = parseAuthorization(header)
   if (!m) return { ok: false, message: 'request is not authenticated' }
-  const scheme = m[1]!.toLowerCase()
-  if (scheme !== 'bearer') {
-    return { ok: false, message: `unsupported authorization header scheme: ${m[1]!.slice(0, 20)}` }
+  if (m.scheme.toLowerCase() !== 'bearer') {
+    return {
+      ok: false,
+      message: `unsupported authorization header scheme: ${m.scheme.slice(0, 20)}`
+    }
   }
   const row = db
     .prepare(
       `SELECT u.id AS id, u.name AS name, k.name AS tokenName
        FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`
     )
-    .get(hashKey(m[2]!)) as { id: string; name: string; tokenName: string } | undefined
+    .get(hashKey(m.credentials)) as { id: string; name: string; tokenName: string } | undefined
   // The reference echoes the key in this message; we do not, keys never appear in responses or
   // logs.
   if (!row) return { ok: false, message: 'no token found for this API key' }

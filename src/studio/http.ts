@@ -1,10 +1,15 @@
 // A small router on node:http: enough for a dozen JSON routes and two read-only media trees, with
 // the reference's error shape ({"errors":[...]}) on every failure, bad input included.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { readBody } from '../node/http'
 import { HttpError } from './validate'
 
 export const MAX_BODY_BYTES = 100 * 1024 // express body-parser's default, as the reference
+/** A request's headers in all (Node's default, set explicitly): past it, 431. */
+export const MAX_HEADER_BYTES = 16 * 1024
+/** The Authorization header: an API key is 36 characters; past this, 431 before any parsing. */
+export const MAX_AUTHORIZATION_BYTES = 1024
 
 export interface Req {
   method: string
@@ -97,11 +102,17 @@ export class Router {
       res.end()
       return
     }
+    if ((raw.headers.authorization?.length ?? 0) > MAX_AUTHORIZATION_BYTES)
+      return sendError(
+        res,
+        431,
+        `the Authorization header is longer than ${MAX_AUTHORIZATION_BYTES} bytes`
+      )
     let path: string
     try {
       path = decodeURIComponent(url.pathname)
     } catch {
-      return sendError(res, 404, 'not found')
+      return sendError(res, 400, 'bad percent-encoding in the URL path')
     }
     const matching = this.routes.filter((r) => r.pattern.test(path))
     if (matching.length === 0) return sendError(res, 404, 'not found')
@@ -128,6 +139,33 @@ export class Router {
       sendError(res, 500, `Internal server error: ${(err as Error).name ?? 'Error'}`)
     }
   }
+}
+
+/**
+ * Requests Node refuses before they reach the router (headers past MAX_HEADER_BYTES, a malformed
+ * request line, a request too slow to arrive) are answered in the API's shape, {"errors":[...]},
+ * where Node would answer with an empty body; then the connection closes.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // A response already under way on this connection cannot be followed by another.
+    const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+    if (!socket.writable || busy || err.code === 'ECONNRESET') {
+      socket.destroy()
+      return
+    }
+    const [status, reason, message] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', `request headers past ${MAX_HEADER_BYTES} bytes`]
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'the request took too long to arrive']
+          : [400, 'Bad Request', 'malformed HTTP request']
+    const body = JSON.stringify({ errors: [message] })
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    )
+  })
 }
 
 /**

@@ -1,7 +1,7 @@
 // The HTTP side: the API under /api, live HLS under /hls, recordings under /recordings.
 import { createServer, type Server } from 'node:http'
 import type { StudioContext } from './context'
-import { Router, sendError } from './http'
+import { answerClientErrors, MAX_HEADER_BYTES, Router, sendError } from './http'
 import { clipRoutes } from './routes/clips'
 import { mediaRoutes } from './routes/media'
 import { multistreamRoutes } from './routes/multistream'
@@ -27,12 +27,13 @@ export function createApiServer(ctx: StudioContext, uploads?: Uploads): Server {
   webhookRoutes(router, ctx)
   mediaRoutes(router, ctx)
   if (ctx.webrtc) webrtcRoutes(router, ctx, ctx.webrtc)
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     router.handle(req, res, ctx.log).catch((err: Error) => {
       ctx.log(`studio: request failed: ${err.message}`)
       sendError(res, 500, 'Internal server error')
     })
   })
+  answerClientErrors(server)
   // Slow or idle clients must not hold sockets forever (the app and tests open many).
   server.requestTimeout = 30_000
   server.keepAliveTimeout = 5_000

@@ -106,6 +106,28 @@ terminal) and start it again with <code>npm start</code>: it prints a new link.<
 const refuse = (res: ServerResponse, status: number, message: string): void =>
   send(res, status, { ok: false, error: { code: 'forbidden', message } } satisfies Result<never>)
 
+/** 400: the request itself cannot be read (its URL, its percent-encoding). */
+const badRequest = (res: ServerResponse, message: string): void =>
+  send(res, 400, { ok: false, error: { code: 'bad-request', message } } satisfies Result<never>)
+
+/** A request's URL, or undefined when it cannot be parsed (`//[` is a host that is not one). */
+function parseUrl(raw: string | undefined): URL | undefined {
+  try {
+    return new URL(raw ?? '/', 'http://127.0.0.1')
+  } catch {
+    return undefined
+  }
+}
+
+/** A path segment decoded, or undefined for bad percent-encoding (`%E0%A4%A`). */
+function decodeSegment(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return undefined
+  }
+}
+
 export async function startWebShell(opts: WebShellOptions): Promise<RunningWebShell> {
   const token = opts.token ?? randomBytes(24).toString('base64url')
   // The token opens the app once; the cookie then carries this separate secret.
@@ -140,7 +162,8 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostOk(req)) return refuse(res, 403, 'Host not allowed: open Onair at 127.0.0.1.')
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const url = parseUrl(req.url)
+    if (!url) return badRequest(res, 'Bad request URL.')
     const offered = url.searchParams.get('token')
     if (offered !== null && req.method === 'GET') {
       if (!sameSecret(offered, token))
@@ -184,7 +207,8 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
   async function rpc(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (req.method !== 'POST') return refuse(res, 405, 'Calls are POST requests.')
     if (!originOk(req)) return refuse(res, 403, 'Origin not allowed.')
-    const name = decodeURIComponent(url.pathname.slice('/rpc/'.length))
+    const name = decodeSegment(url.pathname.slice('/rpc/'.length))
+    if (name === undefined) return badRequest(res, 'Bad percent-encoding in the call name.')
     if (!isCallName(name))
       return send(res, 404, {
         ok: false,
@@ -237,7 +261,8 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     // /download/<session id>[?rendition=…] or /download/clip/<clip id>.
     const rest = url.pathname.slice('/download/'.length)
     const clip = rest.startsWith(CLIP_PREFIX)
-    const id = decodeURIComponent(clip ? rest.slice(CLIP_PREFIX.length) : rest)
+    const id = decodeSegment(clip ? rest.slice(CLIP_PREFIX.length) : rest)
+    if (id === undefined) return badRequest(res, 'Bad percent-encoding in the address.')
     const rendition = url.searchParams.get('rendition')
     const args = rendition === null || clip ? [id] : [id, rendition]
     const r = await dispatch(opts.core, clip ? 'downloadClip' : 'downloadRecording', args, { log })
@@ -294,7 +319,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
 
   async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
     const found = resolveStaticFile(pathname, root)
-    if (found.kind === 'bad-path') return refuse(res, 400, 'Bad path.')
+    if (found.kind === 'bad-path') return badRequest(res, 'Bad path.')
     if (found.kind === 'outside') return refuse(res, 404, 'Not found.')
     if (found.kind === 'not-built') {
       res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' })
@@ -317,7 +342,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const clients = new Set<WebSocket>()
   server.on('upgrade', (req, socket, head) => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    const path = parseUrl(req.url)?.pathname
     if (path !== '/events' || !hostOk(req) || !originOk(req) || !authorized(req)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
       return

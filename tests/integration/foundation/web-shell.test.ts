@@ -172,6 +172,25 @@ describe('web shell', () => {
     expect(JSON.parse((await rpc('appInfo', [])).body).ok).toBe(true)
   })
 
+  it('answers bad percent-encoding and an unparsable URL with 400, never 500', async () => {
+    const asked = [
+      { path: '/rpc/%E0%A4%A', method: 'POST' },
+      { path: '/download/%E0%A4%A', method: 'GET' },
+      { path: '/download/clip/%E0%A4%A', method: 'GET' },
+      { path: '/%E0%A4%A', method: 'GET' },
+      { path: '//[', method: 'GET' }
+    ]
+    for (const { path, method } of asked) {
+      const r = await http(path, {
+        method,
+        headers: { ...bearer(), 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: '{"args":[]}' } : {})
+      })
+      expect([path, r.status]).toEqual([path, 400])
+      expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'bad-request' } })
+    }
+  })
+
   it('keeps a scene picture as a file named by its content, and gives its bytes back', async () => {
     const png = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
