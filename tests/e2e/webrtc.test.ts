@@ -46,6 +46,10 @@ describe('Low latency (WebRTC)', () => {
     })
     await page.getByTestId('output-transport').selectOption('webrtc')
     await page.getByTestId('output-transport-note').waitFor()
+    // Without Record on this computer (its copy, the one thing a WebRTC run hands main, is
+    // webrtc-promises.test.ts's).
+    const record = page.getByTestId('record-locally')
+    if (await record.isChecked()) await record.click()
     const callsBefore = a.calls.length
     await page.getByTestId('go-live').click()
     await page
