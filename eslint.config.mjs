@@ -58,6 +58,12 @@ const ROOMS = {
     node: true,
     why: 'src/main/core is plain Node under both shells: no electron, no shell, studio or renderer code.'
   },
+  'src/main/core/uploads': {
+    imports: [SHARED, NODE, CORE],
+    packages: ['tus-js-client'],
+    node: true,
+    why: 'Uploads to the service: core plus the tus client (tus-js-client), which only this folder imports.'
+  },
   'src/main/web': {
     imports: [SHARED, NODE, CORE, 'src/main/web/**'],
     packages: ['ws'],

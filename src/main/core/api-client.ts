@@ -215,6 +215,25 @@ export class ApiClient {
     return r.asset
   }
 
+  /**
+   * POST /asset/request-upload answers {url, tusEndpoint, asset, task}: the asset, waiting for its
+   * file, and where the file goes (tus).
+   */
+  async requestUpload(name: string): Promise<{ tusEndpoint: string; asset: ApiAsset }> {
+    const r = await this.json<{ tusEndpoint?: string; asset?: ApiAsset }>(
+      'POST',
+      '/asset/request-upload',
+      'asset',
+      { name }
+    )
+    if (!r?.asset?.id || typeof r.tusEndpoint !== 'string')
+      throw new AppFailure({
+        code: 'service',
+        message: 'The service did not answer with the asset and its upload address.'
+      })
+    return { tusEndpoint: r.tusEndpoint, asset: r.asset }
+  }
+
   getAsset(id: string): Promise<ApiAsset> {
     return this.json('GET', `/asset/${enc(id)}`, 'clip')
   }

@@ -1,0 +1,66 @@
+// Uploading a local copy to the service (#35): what an upload looks like to the renderer, and the
+// comparison of a session's local copy with the service's recording. Pure: both sides use it.
+
+export type UploadState = 'uploading' | 'paused' | 'processing' | 'ready' | 'failed'
+
+export interface UploadView {
+  /** This upload's own id (the app's, not the service's). */
+  id: string
+  /** The local file going up, and the name the asset is given. */
+  file: string
+  name: string
+  connectionId: string
+  /** The session whose local copy this is, when it is one. */
+  sessionId?: string
+  /** The service's asset, once it has answered request-upload. */
+  assetId?: string
+  size: number
+  /** Bytes the service has taken (its tus offset, as last heard). */
+  sent: number
+  /** Bytes a second over the last few seconds, and seconds left at that rate (while uploading). */
+  rate?: number
+  etaSec?: number
+  state: UploadState
+  /** failed (or paused by a long network loss): why, in words a creator can act on. */
+  error?: string
+  /** ready: the asset's playback. */
+  playbackId?: string
+  playbackUrl?: string
+  startedAt: number
+  updatedAt: number
+}
+
+export interface StartUploadArgs {
+  file: string
+  name: string
+  sessionId?: string
+}
+
+/** A recording shorter than its local copy by more than this is called short. */
+export const SHORT_BY_SEC = 5
+
+export type RecordingVerdict =
+  | { kind: 'complete' }
+  | { kind: 'missing' }
+  | { kind: 'failed' }
+  | { kind: 'short'; recordedSec: number; localSec: number }
+  /** The service is still making it: nothing to say yet. */
+  | { kind: 'pending' }
+
+/**
+ * The service's recording against the local copy: missing (not recorded, none, deleted), failed, or
+ * shorter by more than SHORT_BY_SEC; complete otherwise.
+ */
+export function compareRecording(
+  service: { record: boolean; recordingStatus?: string; durationSec: number },
+  localSec: number
+): RecordingVerdict {
+  const status = service.recordingStatus
+  if (status === 'failed') return { kind: 'failed' }
+  if (!service.record || status === 'none' || status === 'deleted' || status === undefined)
+    return { kind: 'missing' }
+  if (status !== 'ready') return { kind: 'pending' }
+  if (localSec - service.durationSec > SHORT_BY_SEC)
+    return { kind: 'short', recordedSec: service.durationSec, localSec }
+  return { kind: 'complete' }
+}
