@@ -8,6 +8,7 @@ import type { DestinationState } from './destinations'
 import type { HealthCondition } from './stream-health'
 import type { MicSettings } from './audio'
 import type { HotkeyAction, HotkeySettings, KeyPlatform } from './hotkeys'
+import type { PublishArgs, RecordingCheck, UploadView } from './uploads'
 
 export type ShellKind = 'electron' | 'web'
 
@@ -608,6 +609,22 @@ export interface OnairCalls {
    */
   openLocalRecording(id: string, action: 'folder' | 'play'): Promise<OpenLocalResult>
 
+  /**
+   * The service's recording of a session against its local copy: missing, failed, or shorter by
+   * more than a few seconds (what the session row says, and offers "Upload the full copy" for).
+   */
+  checkRecording(sessionId: string): Promise<RecordingCheck>
+  /** "Publish as a video": a local copy goes to the service as an asset (tus, resumable). */
+  publishLocalCopy(args: PublishArgs): Promise<UploadView>
+  /** Uploads going, paused, processing or finished (kept across restarts). */
+  listUploads(): Promise<UploadView[]>
+  pauseUpload(id: string): Promise<UploadView>
+  resumeUpload(id: string): Promise<UploadView>
+  /** Stops an upload and deletes its asset on the service. */
+  cancelUpload(id: string): Promise<void>
+  /** Forgets a finished (ready or failed) upload. */
+  dismissUpload(id: string): Promise<void>
+
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
   /**
@@ -645,6 +662,8 @@ export interface OnairEvents {
   'live:encoder': EncoderTargetEvent
   /** Record on this computer changed: started, stopped by an error (disk-full), or saved. */
   'live:local-recording': LocalRecordingView
+  /** An upload moved: bytes, rate and time left, or a new state (processing, ready, failed...). */
+  'upload:progress': UploadView
   'connection:status': ConnectionStatus
   /**
    * Whether Onair itself answers: said by the web bridge when its socket to the web shell closes or
@@ -722,6 +741,13 @@ export const CALL_NAMES = [
   'viewersNow',
   'localRecordingInfo',
   'openLocalRecording',
+  'checkRecording',
+  'publishLocalCopy',
+  'listUploads',
+  'pauseUpload',
+  'resumeUpload',
+  'cancelUpload',
+  'dismissUpload',
   'getSettings',
   'saveSettings',
   'saveSceneImage',
@@ -741,6 +767,7 @@ export const EVENT_NAMES = [
   'live:health',
   'live:encoder',
   'live:local-recording',
+  'upload:progress',
   'connection:status',
   'app:reachable',
   'display:choose',

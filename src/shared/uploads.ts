@@ -64,3 +64,21 @@ export function compareRecording(
     return { kind: 'short', recordedSec: service.durationSec, localSec }
   return { kind: 'complete' }
 }
+
+/** A session's service recording against its local copy (checkRecording). */
+export interface RecordingCheck {
+  sessionId: string
+  verdict: RecordingVerdict
+  /** The service as the connection names it ("Livepeer", "Local studio"). */
+  service: string
+  /** The session's local copy, when it has one (what "Upload the full copy" sends). */
+  localRecordingId?: string
+}
+
+export interface PublishArgs {
+  /** The local copy (a LocalRecordingView's id): only Onair's own files can be sent. */
+  localRecordingId: string
+  /** The asset's name; default: the copy's stream name and date. */
+  name?: string
+  sessionId?: string
+}

@@ -343,6 +343,21 @@ export const CALL_ARGS = {
   deleteMarker: z.tuple([id]),
   localRecordingInfo: none,
   openLocalRecording: z.tuple([id, z.enum(['folder', 'play'])]),
+  checkRecording: z.tuple([id]),
+  publishLocalCopy: z.tuple([
+    z
+      .object({
+        localRecordingId: id,
+        name: z.string().max(500).optional(),
+        sessionId: id.optional()
+      })
+      .strict()
+  ]),
+  listUploads: none,
+  pauseUpload: z.tuple([id]),
+  resumeUpload: z.tuple([id]),
+  cancelUpload: z.tuple([id]),
+  dismissUpload: z.tuple([id]),
   getSettings: none,
   saveSettings: z.tuple([settings]),
   // The re-encoded picture (PNG or JPEG, checked again by its first bytes in the core).

@@ -32,6 +32,7 @@ import { LocalRecordings, type LocalRecording } from './local-recording/recordin
 import { GlobalHotkeys, type GlobalShortcutLike } from './global-hotkeys'
 import { keyPlatform, readHotkeys } from '../../shared/hotkeys'
 import { WhipRuns, whipUrl } from './whip'
+import { uploadCalls } from './uploads/publish'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -140,6 +141,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onEncoder: (e) => events.emit('live:encoder', e)
   })
   const api = async () => c.active()
+  /** Local copies sent to the service as assets (tus, resumable across restarts). */
+  const uploads = uploadCalls({
+    appDataDir: opts.appDataDir,
+    active: api,
+    recordings,
+    emit: (v) => events.emit('upload:progress', v),
+    log: opts.log
+  })
   const markers = new Markers(opts.appDataDir)
   /** Markers belong to the connection they were made on (stream ids are per service). */
   const connectionId = async (): Promise<string> => (await c.status()).active?.id ?? ''
@@ -192,6 +201,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         displayChooser.cancel()
         hotkeys.dispose()
         await live.shutdown().catch(() => undefined)
+        await uploads.stop()
         await whipCopy?.rec.finish()
         await whipCopySaved
         await host.stop().catch(() => undefined)
@@ -437,6 +447,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     deleteMarker: async (id) => markers.remove(await connectionId(), id),
 
     localRecordingInfo: () => recordings.info(),
+    ...uploads.calls,
     async openLocalRecording(id, action) {
       const r = recordings.get(id)
       if (!r)
