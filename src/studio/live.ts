@@ -82,6 +82,9 @@ interface Run {
   starting?: Promise<void>
   resumeTimer?: NodeJS.Timeout
   finalizing?: Promise<void>
+  /** Finalizes that failed so far (a full disk), and the timer of the next try. */
+  finalizeFailures?: number
+  retryTimer?: NodeJS.Timeout
   /** This run's multistream forwarders, by forwardKey(). */
   forwarders: Map<string, Forwarder>
   /** Forwarders being stopped (finalize waits for them). */
@@ -116,6 +119,14 @@ const runToken = (): string => randomBytes(5).toString('hex')
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+/**
+ * A finalize that failed (a full disk: the store cannot close the session) is tried again after
+ * this, doubling each time, at most FINALIZE_RETRY_CAP_MS apart, until it is written: the stream
+ * then ends and its session is ready or failed within seconds of space coming back.
+ */
+const FINALIZE_RETRY_MS = 1000
+const FINALIZE_RETRY_CAP_MS = 10_000
+
 /** A ladder whose media time has not advanced for this long, while the source's has, is hung. */
 const LADDER_STALL_MS = 10_000
 
@@ -133,6 +144,10 @@ export function exitCause(exit: FfmpegExit): string {
 
 export class LiveManager implements LiveControl, IngestHooks {
   private readonly runs = new Map<string, Run>()
+  /** Runs whose finalize failed and is being tried again (retryFinalize). */
+  private readonly unfinished = new Set<Run>()
+  /** The studio is stopping: a failed finalize is left to the next start's recover(). */
+  private closing = false
   /** Each stream's overall verdict, kept for its probe and transition times. */
   private readonly verdicts = new Map<string, ConditionState<'Healthy'>>()
   /** The last multistream event each forwarder sent (connected or error), so each is sent once. */
@@ -310,11 +325,21 @@ export class LiveManager implements LiveControl, IngestHooks {
     return undefined
   }
 
-  /** Finalizes every open run now (studio stopping). */
+  /**
+   * Finalizes every open run now (studio stopping). A run whose finalize is being retried gets one
+   * last try; if that fails too, recover() closes its session at the next start.
+   */
   async stopAll(): Promise<void> {
+    this.closing = true
     const all = [...this.runs.values()]
     for (const r of all) r.terminated = true
-    await Promise.all(all.map((r) => this.finalize(r)))
+    for (const r of this.unfinished) {
+      if (!r.retryTimer) continue
+      clearTimeout(r.retryTimer)
+      r.retryTimer = undefined
+      r.finalizing = undefined
+    }
+    await Promise.all([...all, ...this.unfinished].map((r) => this.finalize(r)))
   }
 
   /**
@@ -549,8 +574,27 @@ export class LiveManager implements LiveControl, IngestHooks {
       this.o.log(`live: session ${run.session.id} finished`)
       if (idle) this.ended(run.session, status)
       else if (status === 'ready') this.recordingReady(run.session)
-    })().catch((err: Error) => this.o.log(`live: finalize failed: ${err.message}`))
+      this.unfinished.delete(run)
+    })().catch((err: Error) => {
+      this.o.log(`live: finalize failed: ${err.message}`)
+      this.retryFinalize(run)
+    })
     return run.finalizing
+  }
+
+  /** Tries a failed finalize again after a wait that doubles (FINALIZE_RETRY_MS), until it works. */
+  private retryFinalize(run: Run): void {
+    this.unfinished.add(run)
+    if (this.closing) return
+    const failures = (run.finalizeFailures ?? 0) + 1
+    run.finalizeFailures = failures
+    const wait = Math.min(FINALIZE_RETRY_CAP_MS, FINALIZE_RETRY_MS * 2 ** (failures - 1))
+    this.o.log(`live: session ${run.session.id} is finalized again in ${wait} ms`)
+    run.retryTimer = setTimeout(() => {
+      run.retryTimer = undefined
+      run.finalizing = undefined
+      void this.finalize(run)
+    }, wait)
   }
 
   /** The stream's targets that exist and are enabled, with the stream's reference to each. */

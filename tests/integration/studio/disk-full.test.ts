@@ -122,4 +122,48 @@ describe('the studio on a full disk', () => {
       expect((await decodeAll(after.session.recordingUrl!)).ok).toBe(true)
     }
   )
+
+  it.skipIf(!mounted)(
+    `a stream live when the disk filled ends once space is back: not active, its session ready or failed${why ? ` (skipped: ${why})` : ''}`,
+    async () => {
+      const calls = studioCalls(studio)
+      const stream = await calls.createStream({ name: 'live when the disk filled', record: true })
+      const get = async (): Promise<StudioStream> =>
+        (await api<StudioStream>(studio, studio.apiKey, 'GET', `/stream/${stream.id}`)).body
+      const push = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
+        seconds: 6,
+        width: 320,
+        height: 240,
+        fps: 25
+      })
+      await waitFor(async () => (await get()).sourceSegmentsDuration >= 2, 20_000, 'media on disk')
+      fillDisk()
+      // The publisher ends cleanly on the full disk: the session cannot be closed in the store.
+      await push.done
+      await waitFor(
+        async () => studio.logLines().some((l) => /finalize failed: .*disk is full/.test(l)),
+        30_000,
+        'the finalize to fail on the full disk'
+      )
+      expect((await get()).isActive).toBe(true) // still open while the disk is full
+
+      // Space back: the studio ends the stream and closes its session by itself.
+      rmSync(filler)
+      await waitFor(async () => !(await get()).isActive, 30_000, 'the stream to end')
+      const session = (await calls.sessionsOf(stream.id))[0]!
+      expect(['ready', 'failed']).toContain(session.recordingStatus)
+      // And it goes live again.
+      const again = pushTestPattern(`${studio.rtmpUrl}/${stream.streamKey}`, {
+        seconds: 3,
+        width: 320,
+        height: 240,
+        fps: 25
+      })
+      await again.done
+      const next = await calls.finished(stream.id)
+      expect(next.id).not.toBe(session.id)
+      expect(next.recordingStatus).toBe('ready')
+    },
+    120_000
+  )
 })
