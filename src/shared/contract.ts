@@ -341,6 +341,14 @@ export interface UplinkView {
   droppedMs: number
   drops: number
   lastDropAt?: number
+  /**
+   * What holds the stream back when it queues or drops: the upload (`network`), or a computer too busy
+   * to encode and send in real time (`computer`: its CPU was at least 90 % busy), as OBS tells frames
+   * dropped by the network from frames skipped for lack of CPU.
+   */
+  cause?: 'network' | 'computer'
+  /** The computer's CPU load over the last seconds (all its cores, %), when known. */
+  cpuPercent?: number
 }
 
 /**

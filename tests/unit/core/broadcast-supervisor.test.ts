@@ -384,7 +384,9 @@ describe('broadcast supervisor: the uplink (#19)', () => {
       source: { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' },
       output: { ...output, videoBitrateKbps: 2500 },
       onEncoder: (e) => encoder.push(e),
-      onHealth: (h) => health.push(h)
+      onHealth: (h) => health.push(h),
+      // An idle computer: what queues is the upload's.
+      cpuBusy: () => 0.3
     })
     sup.start()
     await sup.pushMedia(streamHeader())
@@ -452,6 +454,49 @@ describe('broadcast supervisor: the uplink (#19)', () => {
       expect(h.uplink!.state, `at ${h.at - lastDropAt} ms after the last drop`).toBe(
         h.at - lastDropAt < 3000 ? 'limited' : 'recovering'
       )
+    await stopped(sup)
+  })
+
+  it('a queue on a computer too busy to keep up names the computer, not the upload', async () => {
+    const health: LiveHealthEvent[] = []
+    const { sup, child } = setup({
+      source: { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' },
+      output: { ...output, videoBitrateKbps: 2500 },
+      onHealth: (h) => health.push(h),
+      cpuBusy: () => 0.97
+    })
+    sup.start()
+    await sup.pushMedia(streamHeader())
+    let at = 0
+    const pushTo = async (ms: number): Promise<void> => {
+      for (; at < ms; at += 100)
+        await sup.pushMedia(
+          cluster({ timeMs: at, key: at % 2000 === 0, frames: 3, payload: 10_800 })
+        )
+    }
+    await pushTo(100)
+    child().opensOutput()
+    for (let s = 1; s <= 8; s++) {
+      await pushTo(s * 250)
+      child().stdout.write(block(s * 0.25, s * 85_000))
+      await tick(250)
+    }
+    // ffmpeg, starved of CPU, takes what it is handed late: the same queue a short link makes.
+    let bytes = 8 * 85_000
+    let sent = 2
+    for (let s = 1; s <= 20; s++) {
+      await pushTo(2000 + s * 250)
+      bytes += 33_000
+      sent += 0.1
+      child().stdout.write(block(sent, bytes))
+      await tick(250)
+    }
+    const last = health[health.length - 1]!
+    expect(last.uplink).toMatchObject({ state: 'limited', cause: 'computer', cpuPercent: 97 })
+    expect(last.shortfall).toMatch(
+      /^this computer is too busy to encode and send in real time \(CPU 97 %\): /
+    )
+    expect(last.shortfall).not.toContain('upload')
     await stopped(sup)
   })
 })

@@ -641,5 +641,18 @@ describe('uplink controller', () => {
     expect(
       uplinkShortfall({ state: 'full', carriedKbps: undefined, needKbps: 2628, droppingNow: false })
     ).toBeUndefined()
+    // A busy computer is named as such, with its load and a way out; its queue says nothing of the upload.
+    expect(
+      uplinkShortfall({
+        state: 'limited',
+        carriedKbps: 100,
+        needKbps: 2628,
+        droppingNow: true,
+        cause: 'computer',
+        cpuShare: 0.984
+      })
+    ).toBe(
+      'this computer is too busy to encode and send in real time (CPU 98 %): frames dropped to stay live; close other apps or choose a smaller output size'
+    )
   })
 })

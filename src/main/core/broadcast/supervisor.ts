@@ -23,6 +23,7 @@ import { isFinal } from '../../../shared/live-state'
 import { CongestionMeter, deliveredFps, explainShortfall } from './congestion'
 import { describeExit, looksLikeNetwork } from './exit-info'
 import { UplinkController, uplinkShortfall } from './uplink'
+import { BUSY_SHARE, CpuLoad } from './cpu-load'
 
 /** What the supervisor needs of its ffmpeg child (tests pass fakes). */
 export type ChildLike = SupervisedChild
@@ -48,6 +49,8 @@ export interface SupervisorOptions {
   stallMs?: number
   mediaBufferBytes?: number
   preset?: string
+  /** Filters drawn over the test pattern (args.ts; benchmarks paint a clock). */
+  testPatternOverlay?: string
   /** Record on this computer, test pattern: each attempt's local file (args.ts teeOutputArgs). */
   localFile?: () => string | undefined
   /** Bytes out so far when ffmpeg cannot count them (the tee reports N/A): the local file's size. */
@@ -56,6 +59,8 @@ export interface SupervisorOptions {
   onHealth?: (ev: LiveHealthEvent) => void
   /** The page's encoder follows the uplink: a new bitrate, or a keyframe after a drop. */
   onEncoder?: (ev: EncoderTargetEvent) => void
+  /** How busy the computer is (0..1, cpu-load.ts), read once a second; tests inject it. */
+  cpuBusy?: () => number | undefined
 }
 
 /** The rate leaving the computer and the speed are judged over this much wall time, not since start. */
@@ -83,14 +88,19 @@ export class BroadcastSupervisor {
   /** The page's encoder only: the test pattern's ffmpeg encodes at one fixed rate. */
   private uplink: UplinkController | null
   private lastDropAt: number | undefined
+  /** The computer's load when health was last sent (0..1), while the page encodes. */
+  private cpuShare: number | undefined
   /** This attempt's recent progress, with wall times: the rate leaving and the speed now. */
   private recent: Sample[] = []
   private resolveDone!: (ev: LiveStateEvent) => void
   readonly done: Promise<LiveStateEvent>
   private readonly now: () => number
+  private readonly cpuBusy: () => number | undefined
 
   constructor(private readonly o: SupervisorOptions) {
     this.now = o.now ?? Date.now
+    const cpu = new CpuLoad()
+    this.cpuBusy = o.cpuBusy ?? (() => cpu.busy())
     this.st = { runId: o.runId, streamId: o.streamId, streamName: o.streamName, state: 'idle' }
     this.feed =
       o.source.kind === 'media'
@@ -286,12 +296,20 @@ export class BroadcastSupervisor {
     }
     const droppingNow = this.lastDropAt !== undefined && at - this.lastDropAt < DROP_NEWS_MS
     const need = this.o.output.videoBitrateKbps + this.o.output.audioBitrateKbps
+    const healthDue = this.st.state === 'live' && at - this.lastHealthAt >= 1000
+    // A computer too busy to keep up queues media just as a short upload does (its ffmpeg takes
+    // what it is handed late): the machine's load says which it is.
+    if (healthDue && this.uplink) this.cpuShare = this.cpuBusy()
+    const cause =
+      this.cpuShare !== undefined && this.cpuShare >= BUSY_SHARE ? 'computer' : 'network'
     const uplinkWords = this.uplink
       ? uplinkShortfall({
           state: this.uplink.state(),
           carriedKbps: this.uplink.carriedKbps,
           needKbps: need,
-          droppingNow
+          droppingNow,
+          cause,
+          cpuShare: this.cpuShare
         })
       : undefined
     if (this.uplink) {
@@ -309,7 +327,7 @@ export class BroadcastSupervisor {
       const epoch = at - b.outTimeUs / 1000
       this.mediaEpoch = Math.min(this.mediaEpoch ?? epoch, epoch)
     }
-    if (this.st.state === 'live' && at - this.lastHealthAt >= 1000) {
+    if (healthDue) {
       this.lastHealthAt = at
       this.o.onHealth?.({
         runId: this.o.runId,
@@ -335,7 +353,10 @@ export class BroadcastSupervisor {
                 // Media dropped in the last seconds: the upload is short now, whatever the raises
                 // (the strip said "keeps up again" beside "frames dropped" in the uplink bench).
                 state: droppingNow ? 'limited' : this.uplink.state(),
-                lastDropAt: this.lastDropAt
+                lastDropAt: this.lastDropAt,
+                cause,
+                cpuPercent:
+                  this.cpuShare === undefined ? undefined : Math.round(this.cpuShare * 100)
               }
             : undefined
       })

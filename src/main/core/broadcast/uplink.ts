@@ -234,20 +234,28 @@ const mbps = (kbps: number): string => (kbps / 1000).toFixed(1)
 
 /**
  * The creator's words for what the uplink does now, or undefined when it carries the stream. `needKbps`
- * is the output's own video + audio.
+ * is the output's own video + audio. A busy computer (`cause: 'computer'`) is named as such: its
+ * queue is no measure of the upload.
  */
 export function uplinkShortfall(o: {
   state: UplinkState
   carriedKbps: number | undefined
   needKbps: number
   droppingNow: boolean
+  cause?: 'network' | 'computer'
+  /** The computer's load (0..1), named with a busy computer. */
+  cpuShare?: number
 }): string | undefined {
   if (o.state === 'full' && !o.droppingNow) return undefined
   if (o.state === 'recovering' && !o.droppingNow) return undefined
+  const action = o.droppingNow ? 'frames dropped to stay live' : 'quality lowered to stay live'
+  if (o.cause === 'computer') {
+    const load = o.cpuShare === undefined ? '' : ` (CPU ${Math.round(o.cpuShare * 100)} %)`
+    return `this computer is too busy to encode and send in real time${load}: ${action}; close other apps or choose a smaller output size`
+  }
   const carried =
     o.carriedKbps === undefined
       ? 'less than'
       : `about ${mbps(Math.min(o.carriedKbps, o.needKbps))} of`
-  const action = o.droppingNow ? 'frames dropped to stay live' : 'quality lowered to stay live'
   return `your upload carries ${carried} the ${mbps(o.needKbps)} Mbps needed: ${action}`
 }

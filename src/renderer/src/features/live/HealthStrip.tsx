@@ -63,10 +63,21 @@ export function HealthStrip({
         )}
         <div>
           <dt>Dropped</dt>
-          <dd data-testid="health-dropped">
+          <dd data-testid="health-dropped" data-cause={up?.cause ?? ''}>
             {up ? `${(up.droppedMs / 1000).toFixed(1)} s` : health.droppedFrames}
           </dd>
         </div>
+        {up?.cpuPercent !== undefined && (
+          <div>
+            <dt>CPU</dt>
+            <dd
+              data-testid="health-cpu"
+              aria-label={`This computer's processor is ${up.cpuPercent} percent busy`}
+            >
+              {up.cpuPercent} %
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Speed</dt>
           <dd data-testid="health-speed">{health.speed.toFixed(2)}×</dd>
