@@ -9,6 +9,8 @@ import { Empty, ErrorNote, Loading } from '../../components/ErrorNote'
 import { isLiveSession, StatusBadge, statusOf } from './StatusBadge'
 import { useSessions } from './use-sessions'
 import { LocalCopy, LocalPathNote } from './LocalCopy'
+import { UploadCopy } from './UploadCopy'
+import { uploadOf, useUploads } from './use-uploads'
 
 /** Fixed row height is what makes windowing exact: row i sits at i * ROW_H, no measuring. */
 export const ROW_H = 44
@@ -33,6 +35,7 @@ export function SessionsList({
 }): ReactNode {
   const api = useApi()
   const data = useSessions(streamId)
+  const uploads = useUploads()
   // Live sessions are told by their last sign of life; re-judged every few seconds.
   const now = useNow(5000, true)
   const viewport = useRef<HTMLDivElement>(null)
@@ -161,6 +164,15 @@ export function SessionsList({
               rec={s.localRecording}
               when={formatDate(s.createdAt)}
               onPath={(r) => setLocalPath(r.path)}
+              onError={setCopyError}
+            />
+          )}
+          {s.localRecording && !isLive && (
+            <UploadCopy
+              session={s}
+              rec={s.localRecording}
+              upload={uploadOf(uploads, s.id)}
+              when={formatDate(s.createdAt)}
               onError={setCopyError}
             />
           )}
