@@ -4,6 +4,12 @@
 //   decode) and reaches to within 2 s of the kill.
 // - The ingest goes away for 5 s mid-run: the broadcast reconnects, the file has no gap.
 // - The folder's disk fills up: the file stops with the named error disk-full, the broadcast stays live.
+// - The saved MP4 is a file an editor takes (issue 32 §4): AAC sound, the output's frame rate in its
+//   header, and not one error from a full decode (`ffmpeg -v error -i FILE -f null -`); the page's own
+//   Matroska (tests/fixtures/core/page-camera-22s.mkv, written by the app's page encoder in Chromium:
+//   WebCodecs H.264 + Opus muxed by mediabunny, frame times as the camera gave them) is its input.
+// - A copy the kill cut off is marked on the next start (when it was cut) and made whole: remuxed to
+//   such an MP4, its length written, the Matroska removed only once the MP4 is in place.
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +18,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
+import { createCore } from '../../../src/main/core/core'
 import { LocalRecordings } from '../../../src/main/core/local-recording/recordings'
 import { resolveFfmpeg, resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import type {
@@ -19,7 +26,13 @@ import type {
   LiveStateEvent,
   LocalRecordingView
 } from '../../../src/shared/contract'
-import { decodeAll, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
+import {
+  decodeAll,
+  startTestStudio,
+  testFfmpeg,
+  waitFor,
+  type TestStudio
+} from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
 import {
   FAST,
@@ -79,6 +92,54 @@ function largestGap(times: number[]): number {
   return gap
 }
 
+/** The page's own Matroska: 22 s of 1280x720 30 fps H.264 + Opus from WebCodecs, muxed by mediabunny. */
+const PAGE_CAMERA = join(__dirname, '../../fixtures/core/page-camera-22s.mkv')
+
+/**
+ * What an editor needs of the saved copy: AAC sound (QuickTime and several editors refuse Opus in
+ * MP4), a frame rate in the header near the output's (not the 16000 of a millisecond clock), and a
+ * full decode with ffmpeg's own words, `ffmpeg -v error -i FILE -f null -`, printing nothing.
+ */
+async function expectEditorReady(file: string, fps: number): Promise<void> {
+  expect(file).toMatch(/\.mp4$/)
+  const { stdout } = await run(resolveFfprobe(), [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_type,codec_name,r_frame_rate,avg_frame_rate',
+    '-of',
+    'json',
+    file
+  ])
+  const streams = (
+    JSON.parse(stdout) as {
+      streams: {
+        codec_type: string
+        codec_name: string
+        r_frame_rate: string
+        avg_frame_rate: string
+      }[]
+    }
+  ).streams
+  const rate = (r: string): number => {
+    const [n, d] = r.split('/').map(Number)
+    return n! / d!
+  }
+  const video = streams.find((x) => x.codec_type === 'video')!
+  const audio = streams.find((x) => x.codec_type === 'audio')
+  expect(audio?.codec_name).toBe('aac')
+  expect(video.codec_name).toBe('h264')
+  expect(rate(video.r_frame_rate), `r_frame_rate ${video.r_frame_rate}`).toBeCloseTo(fps, 0)
+  expect(
+    Math.abs(rate(video.avg_frame_rate) - fps),
+    `avg_frame_rate ${video.avg_frame_rate}`
+  ).toBeLessThan(fps * 0.1)
+  const decode = await run(testFfmpeg(), ['-v', 'error', '-i', file, '-f', 'null', '-'], {
+    maxBuffer: 16 * 1024 * 1024
+  })
+  expect(decode.stderr).toBe('')
+}
+
 /** Seconds the file covers: its last video packet's time minus its first. */
 async function covers(file: string): Promise<number> {
   const t = await packetTimes(file, 'v')
@@ -135,6 +196,47 @@ describe.each(['test pattern', 'camera'])(
         `covers ${cover} s of ${shouldCover} s`
       ).toBeLessThanOrEqual(2)
       expect(largestGap(await packetTimes(rec.file, 'v'))).toBeLessThan(1)
+
+      // The next start marks the copy (when it was cut) and makes it whole: an MP4 an editor takes,
+      // its length written; the Matroska is removed only once the MP4 is in place.
+      const core = await createCore({
+        appDataDir: appData,
+        shell: 'web',
+        appVersion: '0.0.0-test',
+        keychainService: env.ONAIR_KEYCHAIN_SERVICE,
+        recordingsDir: videos
+      })
+      try {
+        const marked = index()[0]!
+        expect(marked.state).toBe('interrupted')
+        expect(marked.cutAt).toBeGreaterThanOrEqual(killedAt - 2000)
+        expect(marked.cutAt).toBeLessThanOrEqual(killedAt + 1000)
+        const whole = await waitFor(
+          async () => {
+            const e = index()[0]!
+            return e.durationSec !== undefined ? e : undefined
+          },
+          60_000,
+          'the cut-off copy to be made whole'
+        )
+        expect(whole.state).toBe('interrupted')
+        expect(whole.cutAt).toBe(marked.cutAt)
+        expect(whole.file).toBe(rec.file.replace(/\.mkv$/, '.mp4'))
+        expect(existsSync(whole.file)).toBe(true)
+        expect(existsSync(rec.file)).toBe(false)
+        expect(Math.abs(whole.durationSec! - cover), `plays ${whole.durationSec} s`).toBeLessThan(1)
+        await expectEditorReady(whole.file, OUTPUT.fps)
+        // The sessions list carries the same marks for the row.
+        const { streamId } = JSON.parse(/LIVE (.+)/.exec(out())![1]!) as { streamId: string }
+        const listed = await waitFor(
+          async () => (await core.listSessions({ streamId })).items[0]?.localRecording,
+          60_000,
+          'the session with its local copy'
+        )
+        expect(listed).toMatchObject({ state: 'interrupted', cutAt: marked.cutAt })
+      } finally {
+        await core.shutdown()
+      }
     })
   }
 )
@@ -241,6 +343,39 @@ describe('with a studio in this process', () => {
     expect(Math.max(...v) - Math.min(...v)).toBeGreaterThan(12)
     const decoded = await decodeAll(saved.file)
     expect(decoded.ok, decoded.stderr).toBe(true)
+    await expectEditorReady(saved.file, OUTPUT.fps)
+  })
+
+  it("a camera copy from the page's own Matroska is saved as an MP4 an editor takes", async () => {
+    const folder = join(dir, 'editor', 'Videos', 'Onair')
+    const rec = recorder(folder)
+    const { b, recordings, seen } = rec
+    const s = await client.createStream({ name: 'editor', profiles: [], record: false })
+    const output = { ...OUTPUT, width: 1280, height: 720, fps: 30 }
+    const runId = b.start({
+      args: {
+        streamId: s.id!,
+        source: { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' },
+        output,
+        recordLocally: true
+      },
+      streamName: s.name,
+      streamKey: s.streamKey!,
+      ingestRtmp: studio.rtmpUrl
+    })
+    const feed = feedPaced((c) => b.pushMedia(runId, c), PAGE_CAMERA, 22)
+    await waitUntil(() => seen('live'), 'live', 30_000)
+    await feed.done
+    await b.stop(runId)
+    await b.recordingSaved()
+    const saved = recordings.get(runId)!
+    expect(saved.state).toBe('saved')
+    await expectEditorReady(saved.file, output.fps)
+    // Every picture is kept (a copy, never a second encode), sound and picture the same length.
+    const v = await packetTimes(saved.file, 'v')
+    const a = await packetTimes(saved.file, 'a')
+    expect(v.length).toBe((await packetTimes(PAGE_CAMERA, 'v')).length)
+    expect(Math.abs(Math.max(...v) - Math.max(...a))).toBeLessThan(0.2)
   })
 
   it('test pattern: each reconnect writes a new part (its ffmpeg is new); a clean stop joins them into one MP4', async () => {
@@ -275,6 +410,7 @@ describe('with a studio in this process', () => {
     expect(Math.max(...v) - Math.min(...v)).toBeGreaterThan(5)
     const decoded = await decodeAll(saved.file)
     expect(decoded.ok, decoded.stderr).toBe(true)
+    await expectEditorReady(saved.file, OUTPUT.fps)
   })
 
   it.each(['camera', 'test pattern'])(

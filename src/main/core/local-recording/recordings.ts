@@ -59,6 +59,8 @@ const MAX_PENDING_BYTES = 64 * 1024 * 1024
 const INDEX_LIMIT = 500
 /** A test pattern's file that has not grown for this long (clusters are 1 s) may have hit a full disk. */
 const STILL_MS = 3000
+/** A cut-off file that has not grown for this long is no longer written by anyone. */
+const SETTLE_MS = 1500
 
 /** Next to nothing free (less than 1 MiB) where dir is. */
 function diskFull(dir: string): boolean {
@@ -220,6 +222,8 @@ export class LocalRecordings {
         if (e.state !== 'interrupted' || e.durationSec !== undefined) continue
         const inputs = [e.file, ...(e.moreFiles ?? [])].filter((f) => existsSync(f))
         if (!inputs.length || extname(e.file).toLowerCase() !== '.mkv') continue
+        // A test pattern's file is written by the dead app's ffmpeg, which may outlive it a moment.
+        await settled(inputs)
         const folder = dirname(e.file)
         const done = await finishCopy(
           this.ffmpeg,
@@ -319,6 +323,18 @@ function lastWritten(files: string[]): number | undefined {
     }
   }
   return t === undefined ? undefined : Math.round(t)
+}
+
+/** Once these files have stopped growing (looked at every 1.5 s, for 30 s at most). */
+async function settled(files: string[]): Promise<void> {
+  const size = (): number =>
+    files.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0)
+  for (let i = 0, was = size(); i < 20; i++) {
+    await new Promise((r) => setTimeout(r, SETTLE_MS))
+    const now = size()
+    if (now === was) return
+    was = now
+  }
 }
 
 /** The inputs of a finished file, once it is in place (never the finished file itself). */

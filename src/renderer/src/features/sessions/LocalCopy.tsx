@@ -41,12 +41,16 @@ export function LocalCopy({
       data-state={rec.state}
       title={`${rec.file} (${note ?? STATE_WORDS[rec.state]}${rec.error ? `: ${rec.error.message}` : ''})`}
     >
-      <span className="local-copy-label">On this computer</span>
-      {note && (
-        <span className="local-copy-note" data-testid="local-copy-note">
-          {note}
-        </span>
-      )}
+      {/* The note goes under the label: the row is one line high, and beside it the buttons were
+          pushed out of the row. */}
+      <span className="local-copy-text">
+        <span className="local-copy-label">On this computer</span>
+        {note && (
+          <span className="local-copy-note" data-testid="local-copy-note">
+            {note}
+          </span>
+        )}
+      </span>
       <button
         type="button"
         className="secondary"
