@@ -94,7 +94,8 @@ export function OutputForm({
       {value.transport === 'webrtc' && (
         <p className="muted" data-testid="output-transport-note">
           WebRTC sends straight from this page, about a second behind, and adapts its rate to the
-          upload. The service still records it and sends it on to your destinations.
+          upload. The service still records it and sends it on to your destinations. Record on this
+          computer encodes its copy a second time, here, at the Output's bitrate.
         </p>
       )}
       <EncoderSelect value={value} onChange={onChange} support={support} />
