@@ -43,7 +43,8 @@ export class FrameFitter {
         colorSpace: frame.colorSpace.toJSON()
       })
     }
-    if (this.canvas?.width !== w || this.canvas.height !== h) this.canvas = new OffscreenCanvas(w, h)
+    if (this.canvas?.width !== w || this.canvas.height !== h)
+      this.canvas = new OffscreenCanvas(w, h)
     const c = this.canvas
     const g = c.getContext('2d', { alpha: false })
     if (!g) throw new Error('no 2D canvas for scaling')

@@ -33,7 +33,8 @@ export function outputStream(source: MediaStream, output: OutputSettings): Outpu
   const width = output.width & ~1
   const height = output.height & ~1
   const settings = video?.getSettings()
-  const canFit = 'MediaStreamTrackGenerator' in globalThis && 'MediaStreamTrackProcessor' in globalThis
+  const canFit =
+    'MediaStreamTrackGenerator' in globalThis && 'MediaStreamTrackProcessor' in globalThis
   if (!video || !canFit || (settings?.width === width && settings?.height === height))
     return { stream: source, fitted: false, release: () => {} }
   const input = video.clone()
