@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { makeFakeCamera } from '../helpers/fake-camera'
 import { resolveFfprobe } from '../../src/node/ffmpeg/locate'
 import { formatBitrate } from '../../src/shared/rates'
-import { ffprobe } from '../helpers/studio'
+import { ffprobe, testFfmpeg } from '../helpers/studio'
 import {
   appForFile,
   createStream,
@@ -121,6 +121,14 @@ describe('the page encoder', () => {
     expect(frames).toBe(packets)
     // The sound (read and encoded in the worker) runs the whole copy.
     expect(audioSeconds(file)).toBeGreaterThan(probed.duration - 1.5)
+    // An editor takes it (#32 §4): AAC sound (not the page's Opus), the output's 30 fps in the header
+    // (not a millisecond clock's 16000), and a full decode with not one word from ffmpeg.
+    expect(probed.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac')
+    expect((v as { r_frame_rate?: string } | undefined)?.r_frame_rate).toBe('30/1')
+    const full = spawnSync(testFfmpeg(), ['-v', 'error', '-i', file, '-f', 'null', '-'], {
+      encoding: 'utf8'
+    })
+    expect(full.stderr).toBe('')
   })
 
   it('reads the sound on the page when its worker cannot load', async () => {
