@@ -13,6 +13,8 @@ import type { WebRtcHub } from './webrtc/hub'
 export interface LiveRun {
   dir: string
   token: string
+  /** Where a rendition's playlist (its folder's name) begins in the publisher's media (ms), if known. */
+  mediaStartMs(rendition: string): number | undefined
 }
 
 export interface LiveControl {

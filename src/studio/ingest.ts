@@ -19,6 +19,11 @@ export interface IngestHooks {
   authorize(streamKey: string): string | null
   onPublish(p: Publisher): void
   onUnpublish(streamKey: string, clean: boolean): void
+  /**
+   * Our own puller `purpose` (pullUrl's) started playing the stream: the publisher's media time (ms)
+   * it is sent from, where its output's time 0 is (undefined: not known).
+   */
+  onPuller?(streamKey: string, purpose: string, startMs: number | undefined): void
 }
 
 export class Ingest {
@@ -37,9 +42,13 @@ export class Ingest {
     return this.boundPort
   }
 
-  /** The URL our puller plays: loopback, with the token no outside player has. */
-  pullUrl(streamKey: string): string {
-    return `rtmp://127.0.0.1:${this.boundPort}/live/${streamKey}?token=${this.playToken}`
+  /**
+   * The URL our puller plays: loopback, with the token no outside player has. `purpose` names the
+   * puller (onPuller hears where its media begins).
+   */
+  pullUrl(streamKey: string, purpose?: string): string {
+    const tail = purpose ? `&for=${encodeURIComponent(purpose)}` : ''
+    return `rtmp://127.0.0.1:${this.boundPort}/live/${streamKey}?token=${this.playToken}${tail}`
   }
 
   /**
@@ -79,7 +88,9 @@ export class Ingest {
       // Raw RTMP playback is not offered: viewers use HLS by playbackId.
       this.log(`ingest: refused a player on live/****`)
       p.drop()
+      return
     }
+    if (typeof p.query.for === 'string') this.hooks.onPuller?.(p.name, p.query.for, p.startMs)
   }
 
   private readonly onPublish = (p: RtmpPublisher): void => {

@@ -27,6 +27,7 @@ import {
   removeSessionMedia,
   runDir,
   sessionDir,
+  SOURCE_DIR,
   writeRunMaster,
   writeRunRenditions
 } from './recordings'
@@ -91,6 +92,12 @@ interface Run {
   stopping: Set<Promise<void>>
   /** Where forwarders read this run's media; set once its transcoder runs, cleared at unpublish. */
   media?: { pullUrl: string; dir: string }
+  /**
+   * Where this publish's playlists begin in the publisher's media (ms), by puller ('source',
+   * 'ladder'): the ingest sends a puller the stream from its latest keyframe. The first attempt's
+   * (a restart appends to the same playlists).
+   */
+  mediaStart?: Record<string, number>
 }
 
 /** A target of the stream that exists and is enabled, with the stream's reference to it. */
@@ -175,6 +182,7 @@ export class LiveManager implements LiveControl, IngestHooks {
       run.publishing = true
       run.run += 1
       run.token = runToken()
+      run.mediaStart = undefined
       this.o.log(`live: stream ${stream.id} resumed session ${run.session.id} (run ${run.run})`)
     } else {
       const now = Date.now()
@@ -222,6 +230,13 @@ export class LiveManager implements LiveControl, IngestHooks {
       .catch((err: Error) => {
         this.o.log(`live: run of session ${r.session.id} could not start: ${err.message}`)
       })
+  }
+
+  onPuller(streamKey: string, purpose: string, startMs: number | undefined): void {
+    const run = [...this.runs.values()].find((r) => r.stream.streamKey === streamKey)
+    if (!run || startMs === undefined) return
+    run.mediaStart ??= {}
+    run.mediaStart[purpose] ??= startMs
   }
 
   onUnpublish(streamKey: string, clean: boolean): void {
@@ -320,7 +335,13 @@ export class LiveManager implements LiveControl, IngestHooks {
   liveRun(playbackId: string): LiveRun | undefined {
     for (const r of this.runs.values()) {
       if (r.stream.playbackId === playbackId)
-        return { dir: runDir(this.o.dataDir, r.session.id, r.run), token: r.token }
+        return {
+          dir: runDir(this.o.dataDir, r.session.id, r.run),
+          token: r.token,
+          // The source recorder's playlist is source/, the ladder's v0/, v1/...
+          mediaStartMs: (rendition) =>
+            r.mediaStart?.[rendition === SOURCE_DIR ? 'source' : 'ladder']
+        }
     }
     return undefined
   }
@@ -419,6 +440,9 @@ export class LiveManager implements LiveControl, IngestHooks {
     // The source first: the best rendition, and the one that is always there.
     const renditions = [source, ...ladder]
     const input = this.o.ingest().pullUrl(p.streamKey)
+    // Each of our pullers names itself: the ingest says where its media begins (onPuller).
+    const sourceInput = this.o.ingest().pullUrl(p.streamKey, 'source')
+    const ladderInput = this.o.ingest().pullUrl(p.streamKey, 'ladder')
     const dir = runDir(this.o.dataDir, run.session.id, run.run)
     await mkdir(dir, { recursive: true })
     await writeRunRenditions(dir, renditions)
@@ -456,7 +480,7 @@ export class LiveManager implements LiveControl, IngestHooks {
           health.sourceAttempt()
           this.o.log(`live: source recorder of session ${run.session.id} restarts (attempt ${n})`)
         }
-        return { args: sourceArgs(input, dir, src, n > 1), renditions: [source], out: dir }
+        return { args: sourceArgs(sourceInput, dir, src, n > 1), renditions: [source], out: dir }
       },
       restartable: live,
       onProgress: (sec) => {
@@ -499,7 +523,11 @@ export class LiveManager implements LiveControl, IngestHooks {
           this.o.log(`live: transcoder of session ${run.session.id} restarts (attempt ${n})`)
         }
         health.attempt()
-        return { args: ladderArgs(input, dir, profiles, src, n > 1), renditions: ladder, out: dir }
+        return {
+          args: ladderArgs(ladderInput, dir, profiles, src, n > 1),
+          renditions: ladder,
+          out: dir
+        }
       },
       restartable: live,
       // A ladder that fails at once may work the next time (the pull, a busy machine): the backoff

@@ -43,7 +43,15 @@ interface NmsSession {
   /** NMS: the protocol state machine; invoke "deleteStream" calls its empty onDeleteStream. */
   rtmp: { onDeleteStream: (...args: unknown[]) => void }
   /** NMS: the stream's BroadcastServer (shared by its publisher and players). */
-  broadcast: { publishGraceMs: number; subscribers: Map<string, { close: () => void }> }
+  broadcast: {
+    publishGraceMs: number
+    subscribers: Map<string, { close: () => void }>
+    /**
+     * NMS: the stream's FLV tags from its latest video keyframe on (null before one came), which
+     * postPlay sends a new player right after "prePlay": where that player's media begins.
+     */
+    flvGopCache?: Set<Buffer> | null
+  }
 }
 
 export type NmsLogLevel = 'info' | 'warn' | 'error'
@@ -65,6 +73,11 @@ export interface RtmpClient {
   /** The stream name without its query: a stream key for publishers. */
   readonly name: string
   readonly query: Readonly<Record<string, unknown>>
+  /**
+   * A player: the publisher's media time (ms, its FLV timestamps) it is sent from: the ingest hands a
+   * new player the stream from its latest keyframe. Undefined for a publisher, or before a keyframe.
+   */
+  readonly startMs?: number
   /** Ends the connection at once (a refusal, terminate, suspend). */
   drop(): void
 }
@@ -295,7 +308,7 @@ const onPrePublish = (s: NmsSession): void => {
 }
 const onPrePlay = (s: NmsSession): void => {
   const owner = guards.get(s.socket)?.owner
-  if (owner?.open) owner.hooks.play(clientOf(s))
+  if (owner?.open) owner.hooks.play({ ...clientOf(s), startMs: gopStartMs(s) })
   admit(s.socket)
 }
 let openListeners = 0
@@ -327,6 +340,18 @@ function clientOf(s: NmsSession): RtmpClient {
 }
 
 const num = (v: unknown): number => Number(v) || 0
+
+/** The timestamp (ms) of an FLV tag: 24 bits at bytes 4-6, their upper 8 bits at byte 7. */
+export function flvTagMs(tag: Uint8Array): number | undefined {
+  if (tag.length < 8) return undefined
+  return ((tag[7]! << 24) | (tag[4]! << 16) | (tag[5]! << 8) | tag[6]!) >>> 0
+}
+
+/** Where a new player's media begins: the first tag NMS will send it from the stream's GOP cache. */
+function gopStartMs(s: NmsSession): number | undefined {
+  const first = s.broadcast?.flvGopCache?.values().next().value
+  return first ? flvTagMs(first) : undefined
+}
 
 function publisherOf(s: NmsSession): RtmpPublisher {
   // NMS: BroadcastServer keeps a gone publisher's path for publishGraceMs (30 s) before

@@ -12,6 +12,7 @@ import { clipDir, getAssetByPlaybackId } from '../clips'
 import { mediaDir } from '../recordings'
 import { MONITOR_PARAM, MONITOR_VALUE } from '../../shared/viewers'
 import { tagMaster, VIEWER_PARAM, viewerInfo } from '../viewers'
+import { MEDIA_START_ATTR, MEDIA_START_DATERANGE } from '../../shared/live-state'
 
 const TYPES: Record<string, string> = {
   m3u8: 'application/vnd.apple.mpegurl',
@@ -104,6 +105,24 @@ export function underRun(master: string, token: string): string {
     .join('\n')
 }
 
+/**
+ * A live media playlist that says where it begins in the publisher's media (ms): an EXT-X-DATERANGE
+ * (MEDIA_START_DATERANGE) at its first segment's date, before that segment. The live monitor counts
+ * its delay from it (shared/live-state.ts mediaBehind). Unchanged until the first segment is listed.
+ */
+export function withMediaStart(playlist: string, startMs: number): string {
+  const lines = playlist.split('\n')
+  const at = lines.findIndex((l) => l.startsWith('#EXT-X-PROGRAM-DATE-TIME:'))
+  if (at < 0) return playlist
+  const date = lines[at]!.slice('#EXT-X-PROGRAM-DATE-TIME:'.length).trim()
+  lines.splice(
+    at,
+    0,
+    `#EXT-X-DATERANGE:ID="${MEDIA_START_DATERANGE}",START-DATE="${date}",${MEDIA_START_ATTR}=${Math.round(startMs)}`
+  )
+  return lines.join('\n')
+}
+
 function sendPlaylist(res: ServerResponse, text: string): void {
   const body = Buffer.from(text)
   res.writeHead(200, {
@@ -149,6 +168,14 @@ export function mediaRoutes(router: Router, ctx: StudioContext): void {
     const session = req.url.searchParams.get(VIEWER_PARAM)
     // A media playlist's reload keeps its player session watching.
     if (session && parts[2]!.endsWith('.m3u8')) ctx.viewers.touch(session, playbackId)
+    const startMs = parts[2] === 'index.m3u8' ? run.mediaStartMs(parts[1]!) : undefined
+    if (startMs !== undefined) {
+      const text = await readFile(join(run.dir, parts[1]!, parts[2]!), 'utf8').catch(
+        () => undefined
+      )
+      if (text === undefined) return sendError(res, 404, 'not found')
+      return sendPlaylist(res, withMediaStart(text, startMs))
+    }
     await sendFile(req, res, run.dir, parts.slice(1))
   })
 

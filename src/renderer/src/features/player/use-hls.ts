@@ -3,7 +3,7 @@
 // surfaced for the Retry button instead of a frozen frame.
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { AppError } from '../../../../shared/result'
-import { mediaBehind } from '../../../../shared/live-state'
+import { MEDIA_START_ATTR, MEDIA_START_DATERANGE, mediaBehind } from '../../../../shared/live-state'
 import type { TimedFragment } from '../../../../shared/markers'
 import { playWithSound, type Autoplay } from './autoplay'
 
@@ -221,7 +221,10 @@ export function useHls(
       const first = details?.fragments[0]
       const firstPdt =
         details?.type === 'EVENT' && first?.sn === 0 ? (first.programDateTime ?? null) : null
-      return mediaBehind({ now: Date.now(), playingPdt: at, firstPdt, mediaEpoch })
+      // Where the playlist begins in the broadcaster's media, when the studio says (the local one does).
+      const start = Number(details?.dateRanges[MEDIA_START_DATERANGE]?.attr[MEDIA_START_ATTR])
+      const firstMediaMs = Number.isFinite(start) ? start : undefined
+      return mediaBehind({ now: Date.now(), playingPdt: at, firstPdt, mediaEpoch, firstMediaMs })
     },
     [hls]
   )
