@@ -9,8 +9,11 @@ export type ScanEvent =
   | { type: 'key'; key: boolean }
   /** The current cluster's timestamp in ms (from its Timestamp and the segment's TimestampScale). */
   | { type: 'time'; ms: number }
-  /** A SimpleBlock's media time in ms (its cluster's time plus its own offset), and where it starts. */
-  | { type: 'block'; ms: number; at: number }
+  /**
+   * A SimpleBlock's media time in ms (its cluster's time plus its own offset), where it starts, and
+   * whether it is the video track's.
+   */
+  | { type: 'block'; ms: number; at: number; video: boolean }
 
 type Ctx =
   | { kind: 'segment'; end: number }
@@ -178,7 +181,8 @@ export class MatroskaScanner {
             events.push({
               type: 'block',
               ms: top.ms + (rel * this.timestampScale) / 1e6,
-              at: this.winStart
+              at: this.winStart,
+              video: track.value === this.videoTrack
             })
           }
           if (track && track.value === this.videoTrack && !top.decided) {

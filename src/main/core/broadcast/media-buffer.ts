@@ -41,6 +41,8 @@ export class MediaBuffer {
   droppedUnits = 0
   /** The newest media time seen (ms): the latest block's, else the latest cluster's. */
   newestMs: number | undefined
+  /** The newest video block's media time (ms): the picture's own clock. */
+  newestVideoMs: number | undefined
   /** The latest SimpleBlock's start (stream offset) and time: the piece that begins there says so. */
   private blockAt: { at: number; ms: number } | undefined
 
@@ -82,6 +84,7 @@ export class MediaBuffer {
         take(ev.at)
         this.blockAt = { at: ev.at, ms: ev.ms }
         this.newestMs = Math.max(this.newestMs ?? ev.ms, ev.ms)
+        if (ev.video) this.newestVideoMs = Math.max(this.newestVideoMs ?? ev.ms, ev.ms)
       }
     }
     take(upTo)

@@ -124,9 +124,11 @@ export class MediaFeed {
   private readonly dropAfterMs: number
   private stats = { droppedMs: 0, drops: 0 }
   /**
-   * When media time 0 was made (ms since epoch): the earliest `arrival − media time` of the stream.
-   * Media cannot arrive before it is made, and the page hands it over as it encodes; a backlog waits
-   * here, after this clock, so it does not skew it.
+   * When media time 0 was made (ms since epoch): the earliest `arrival − media time` of the stream's
+   * picture (its video blocks; the sound's where there is none). Media cannot arrive before it is
+   * made, and the page hands it over as it encodes; a backlog waits here, after this clock, so it
+   * does not skew it. The sound is left out: the page can stamp it ahead of its picture (another
+   * capture clock), and the live monitor measures pictures.
    */
   private madeEpoch: number | undefined
   /** What the page handed over lately (wall ms, bytes), for the rate its encoder makes. */
@@ -195,7 +197,8 @@ export class MediaFeed {
         hint: 'Record with a MediaRecorder mimeType such as video/webm;codecs=h264,opus.'
       })
     }
-    const newest = this.buffer.newestMs
+    // The picture's clock (see madeEpoch).
+    const newest = this.buffer.newestVideoMs ?? this.buffer.newestMs
     if (newest !== undefined) {
       const epoch = this.now() - newest
       this.madeEpoch = Math.min(this.madeEpoch ?? epoch, epoch)
