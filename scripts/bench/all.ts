@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
+import { tableRow } from './results'
 import type { BenchRow } from './types'
 
 type Suite = { title: string; load: () => Promise<BenchRow[]> }
@@ -30,15 +31,6 @@ const DOCUMENTED: BenchRow[] = [
     note: 'Livepeer documents about 5 minutes; quoted, not measured'
   }
 ]
-
-const fmt = (v: number): string =>
-  !Number.isFinite(v)
-    ? 'n/a'
-    : Math.abs(v) >= 100
-      ? v.toFixed(0)
-      : Math.abs(v) >= 10
-        ? v.toFixed(1)
-        : v.toFixed(3)
 
 function machine(): string {
   let ffmpeg = 'unknown'
@@ -95,13 +87,7 @@ function table(title: string, rows: BenchRow[]): string {
     '| figure | value | reference (measured in the same run, unless the note says quoted) | ratio | note |',
     '| --- | --- | --- | --- | --- |'
   ]
-  for (const r of rows) {
-    const ref = r.reference
-      ? `${r.reference.name}: ${fmt(r.reference.value)} ${r.reference.unit}`
-      : ''
-    const ratio = r.reference && r.reference.value ? `${fmt(r.value / r.reference.value)}×` : ''
-    lines.push(`| ${r.name} | ${fmt(r.value)} ${r.unit} | ${ref} | ${ratio} | ${r.note ?? ''} |`)
-  }
+  for (const r of rows) lines.push(tableRow(r))
   return lines.join('\n') + '\n'
 }
 

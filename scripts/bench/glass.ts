@@ -626,3 +626,210 @@ export async function webrtcGlassRows(
     }
   ]
 }
+
+// ---- the app's own paths: the camera, the test pattern, a scene ------------------------------------
+// The bar-code canvas above is the bench's own sender (MediaRecorder through pushMedia). A creator
+// goes live through the Go live screen instead: the camera (WebCodecs, with sound), the test pattern
+// (main's ffmpeg makes and encodes it) or a scene (the compositor's canvas). Each carries the same bar
+// code here, painted where its pictures are made, so each path's "s behind" is checked against what
+// the same monitor measures.
+
+/** The app's sources the monitor rows cover. */
+export type AppPath = 'camera' | 'test pattern' | 'scene'
+
+/**
+ * The bar code as ffmpeg filters over the test pattern (BroadcastTuning.testPatternOverlay), painted
+ * as each frame is made: the wall clock (ffmpeg's time(0)) in ms, modulo 2^32, most significant bit
+ * first, in 32 blocks along the top, each 1/32 of the width square: paintClock's layout at any size.
+ */
+export function testPatternClock(): string {
+  const t = 'mod(floor(time(0)*1000)\\,4294967296)'
+  const boxes = ['drawbox=x=0:y=0:w=iw:h=iw/32:color=black:t=fill']
+  for (let bit = 0; bit < 32; bit++)
+    boxes.push(
+      `drawbox=x=${bit}*iw/32:y=0:w=iw/32:h=iw/32:color=white:t=fill:` +
+        `enable='mod(floor(${t}/${2 ** (31 - bit)})\\,2)'`
+    )
+  return boxes.join(',')
+}
+
+/**
+ * Runs in the page before the app (addInitScript, after CLOCK_IN_PAGE): the camera the app opens is
+ * Chromium's fake camera with the bar code painted into each of its frames as it comes, keeping the
+ * frame's own timestamp (the camera's clock) and the track's settings, so the app's camera path (and
+ * a scene's camera) runs as with the bare camera.
+ */
+export function paintCameraClock(): void {
+  type Frame = {
+    displayWidth: number
+    displayHeight: number
+    timestamp: number
+    duration: number | null
+    close(): void
+  }
+  type Track = { kind: string; stop(): void; getSettings(): Record<string, unknown> }
+  const g = globalThis as unknown as {
+    navigator: {
+      mediaDevices?: { getUserMedia(c: unknown): Promise<unknown> }
+    }
+    MediaStreamTrackProcessor: new (o: { track: Track }) => { readable: ReadableStream<Frame> }
+    MediaStreamTrackGenerator: new (o: { kind: string }) => Track & {
+      writable: WritableStream<unknown>
+    }
+    OffscreenCanvas: new (w: number, h: number) => { getContext(k: '2d'): Ctx2d | null }
+    VideoFrame: new (src: unknown, o: { timestamp: number; duration?: number }) => unknown
+    MediaStream: new (tracks: Track[]) => unknown
+    __clock: PageClock
+  }
+  const md = g.navigator.mediaDevices
+  if (!md) return
+  const open = md.getUserMedia.bind(md)
+  md.getUserMedia = async (c: unknown) => {
+    const s = await open(c)
+    const tracks = (s as { getTracks(): Track[] }).getTracks()
+    const video = tracks.find((t) => t.kind === 'video')
+    if (!video) return s
+    const gen = new g.MediaStreamTrackGenerator({ kind: 'video' })
+    gen.getSettings = () => video.getSettings()
+    let canvas: { getContext(k: '2d'): Ctx2d | null } | undefined
+    let ctx: Ctx2d | null = null
+    let size = ''
+    void new g.MediaStreamTrackProcessor({ track: video }).readable
+      .pipeThrough(
+        new TransformStream<Frame, unknown>({
+          transform(frame, out) {
+            const w = frame.displayWidth
+            const h = frame.displayHeight
+            if (`${w}x${h}` !== size) {
+              size = `${w}x${h}`
+              canvas = new g.OffscreenCanvas(w, h)
+              ctx = canvas.getContext('2d')
+            }
+            ctx!.drawImage(frame, 0, 0)
+            g.__clock.paint(ctx!, Date.now())
+            const painted = new g.VideoFrame(canvas, {
+              timestamp: frame.timestamp,
+              ...(frame.duration ? { duration: frame.duration } : {})
+            })
+            frame.close()
+            out.enqueue(painted)
+          }
+        })
+      )
+      .pipeTo(gen.writable)
+      .catch(() => video.stop())
+    return new g.MediaStream([gen, ...tracks.filter((t) => t !== video)])
+  }
+}
+
+/** Opens the live monitor from the live bar and waits until it has played 2 s. */
+async function watchLive(page: Page): Promise<void> {
+  await page.getByTestId('watch-live').click()
+  await page.getByTestId('live-monitor').waitFor()
+  await page.waitForFunction(
+    () =>
+      ((
+        globalThis as unknown as {
+          document: { querySelector(s: string): { currentTime: number } | null }
+        }
+      ).document.querySelector('[data-testid=player-video]')?.currentTime ?? 0) > 2,
+    undefined,
+    { timeout: 90_000 }
+  )
+}
+
+/** Bar-code delays (s) read off the monitor, and its own "s behind" beside them, for SAMPLE_SECONDS. */
+async function sampleMonitor(page: Page): Promise<{ measured: number[]; shown: number[] }> {
+  const measured: number[] = []
+  const shown: number[] = []
+  const until = Date.now() + SAMPLE_SECONDS * 1000
+  while (Date.now() < until) {
+    const d = await page.evaluate(readDelay)
+    if (d !== null) measured.push(d / 1000)
+    const said = Number(await page.getByTestId('live-latency').getAttribute('data-seconds'))
+    if (said > 0) shown.push(said)
+    await page.waitForTimeout(250)
+  }
+  return { measured, shown }
+}
+
+/**
+ * One path through the Go live screen of the stream `streamName` (page opened with CLOCK_IN_PAGE and
+ * paintCameraClock as init scripts; the core's test pattern drawn with testPatternClock): live, the
+ * live bar's Watch, SAMPLE_SECONDS of readings, stop. The row: the monitor's "s behind" over the
+ * delay its bar code measures.
+ */
+export async function appPathMonitorRow(
+  page: Page,
+  path: AppPath,
+  streamName: string
+): Promise<BenchRow> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Streams', exact: true })
+    .click()
+  await page.getByRole('button', { name: streamName, exact: true }).click()
+  await page.getByTestId('stream-go-live').click()
+  const source = { camera: 'camera', 'test pattern': 'test-pattern', scene: 'scene' }[path]
+  await page.getByTestId(`source-${source}`).check()
+  if (path === 'camera')
+    await page.waitForFunction(
+      () =>
+        ((
+          globalThis as unknown as {
+            document: { querySelector(s: string): { videoWidth?: number } | null }
+          }
+        ).document.querySelector('[data-testid=preview]')?.videoWidth ?? 0) > 0,
+      undefined,
+      { timeout: 30_000 }
+    )
+  if (path === 'scene') {
+    await page.getByTestId('scene-canvas').waitFor()
+    // The camera scene: the camera (and its bar code) fills the picture.
+    await page
+      .getByTestId('scene-tabs')
+      .getByRole('button', { name: 'Camera', exact: true })
+      .click()
+    await page.locator('[data-testid=compose-stats][data-camera-distinct]').waitFor()
+  }
+  await page.getByTestId('go-live').click()
+  await page
+    .getByTestId('live-banner')
+    .and(page.locator('[data-state=live]'))
+    .waitFor({ timeout: 90_000 })
+  await watchLive(page)
+  const { measured, shown } = await sampleMonitor(page)
+  await page.getByTestId('live-monitor').getByRole('button', { name: 'Close' }).click()
+  await page.getByTestId('stop-live').click()
+  await page
+    .getByTestId('live-banner')
+    .and(page.locator('[data-state=ended]'))
+    .waitFor({ timeout: 60_000 })
+  const dismiss = page.getByRole('button', { name: 'Dismiss' })
+  if (await dismiss.isVisible()) await dismiss.click()
+  const real = median(measured)
+  const said = median(shown)
+  const how = {
+    camera:
+      "Chromium's fake camera (20 fps) with the bar code painted into each frame, and the fake microphone, through the page's encoder",
+    'test pattern':
+      "main's ffmpeg test pattern (x264) with the bar code drawn as each frame is made",
+    scene:
+      'the Camera scene (the painted camera full-frame, the microphone) through the compositor and the page encoder'
+  }[path]
+  return {
+    name: `live monitor: shown delay vs measured (${path})`,
+    value: Math.round(said * 100) / 100,
+    unit: 's',
+    reference: {
+      name: 'measured glass-to-glass (bar code read off the monitor)',
+      value: Math.round(real * 100) / 100,
+      unit: 's'
+    },
+    note:
+      `ratio ${(said / real).toFixed(2)} (goal 0.85-1.15); ${how}; Go live screen with its defaults, ` +
+      `the recommended ladder, the live bar's Watch; median of ${shown.length} readings of the ` +
+      `monitor's "s behind" beside ${measured.length} bar-code frames over ${SAMPLE_SECONDS} s ` +
+      `(measured p95 ${percentile(measured, 95).toFixed(2)} s)`
+  }
+}

@@ -12,10 +12,19 @@ import type { Page } from 'playwright-core'
 import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
 import { launchChromium } from '../../tests/helpers/browser'
 import { startWebShell, type TestWebShell } from '../../tests/helpers/web-shell'
-import { glassToGlassRows, webrtcGlassRows } from './glass'
+import {
+  CLOCK_IN_PAGE,
+  appPathMonitorRow,
+  glassToGlassRows,
+  paintCameraClock,
+  testPatternClock,
+  webrtcGlassRows,
+  type AppPath
+} from './glass'
 import { inKeyringSession, keyringScriptMain } from './keyring-session'
 import { sceneRows } from './scenes'
 import { encoderRows } from './encoder'
+import { writeRows } from './results'
 import { median, percentile, type BenchRow } from './types'
 import { Keychain } from '../../src/main/core/keychain'
 import { LOCAL_ID } from '../../src/main/core/settings-store'
@@ -252,12 +261,48 @@ export async function stopToReadyRows(): Promise<BenchRow[]> {
   }
 }
 
+/** The app's paths the monitor rows cover, each through the Go live screen (glass.ts). */
+const APP_PATHS: AppPath[] = ['camera', 'test pattern', 'scene']
+
+/**
+ * The live monitor's "s behind" against the bar code it shows, for the camera, the test pattern and
+ * a scene, each gone live through the app's own Go live screen on a stream with the recommended
+ * ladder (glass.ts appPathMonitorRow). The page's camera carries the bar code (paintCameraClock);
+ * main's test pattern draws it (testPatternClock, given to the shell's core).
+ */
+async function appPathRows(shell: TestWebShell): Promise<BenchRow[]> {
+  const browser = await launchChromium()
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
+    await page.addInitScript(CLOCK_IN_PAGE)
+    await page.addInitScript(paintCameraClock)
+    await page.goto(shell.url)
+    const rows: BenchRow[] = []
+    for (const path of APP_PATHS) {
+      const name = `Monitor ${path}`
+      await shell.core.createStream({ name, profiles: [...RECOMMENDED_PROFILES], record: false })
+      const row = await appPathMonitorRow(page, path, name)
+      console.error(`${row.name}: ${row.value} s vs ${row.reference?.value} s; ${row.note}`)
+      rows.push(row)
+    }
+    return rows
+  } finally {
+    await browser.close()
+  }
+}
+
 /** The live monitor's glass-to-glass delay (glass.ts), on a stream with the recommended ladder. */
-export async function liveMonitorRows(hls = true): Promise<BenchRow[]> {
+export async function liveMonitorRows(hls = true, only?: 'app-paths'): Promise<BenchRow[]> {
   const lines: string[] = []
-  const shell = await startWebShell({ core: { log: (l) => lines.push(`${Date.now()} ${l}`) } })
+  const shell = await startWebShell({
+    core: {
+      log: (l) => lines.push(`${Date.now()} ${l}`),
+      broadcast: { testPatternOverlay: testPatternClock() }
+    }
+  })
   try {
     await waitLocalReady(shell)
+    if (only === 'app-paths') return await appPathRows(shell)
     const { page, close } = await openPage(shell)
     try {
       const rows: BenchRow[] = []
@@ -268,6 +313,7 @@ export async function liveMonitorRows(hls = true): Promise<BenchRow[]> {
           record: false
         })
         rows.push(...(await glassToGlassRows(page, stream.id)))
+        rows.push(...(await appPathRows(shell)))
       }
       // The WebRTC rows in the same run, on streams of the same ladder.
       const webrtc = await webrtcGlassRows(page, 'Glass to glass WebRTC', {
@@ -294,6 +340,8 @@ async function measureUi(): Promise<BenchRow[]> {
   if (process.env.ONAIR_BENCH_ONLY === 'scenes') return sceneBenchRows()
   // ONAIR_BENCH_ONLY=monitor: just the live monitor's rows (glass-to-glass, shown vs measured).
   if (process.env.ONAIR_BENCH_ONLY === 'monitor') return liveMonitorRows()
+  // ONAIR_BENCH_ONLY=monitor-paths: just the monitor's rows of the camera, test pattern and scene.
+  if (process.env.ONAIR_BENCH_ONLY === 'monitor-paths') return liveMonitorRows(true, 'app-paths')
   // ONAIR_BENCH_ONLY=webrtc: just the WebRTC rows of the monitor run (go live, WHEP glass-to-glass).
   if (process.env.ONAIR_BENCH_ONLY === 'webrtc') return liveMonitorRows(false)
   // ONAIR_BENCH_ONLY=encoder: just the page encoder's bitrate against its target.
@@ -336,4 +384,20 @@ export function runUiBench(): Promise<BenchRow[]> {
   return inKeyringSession('ui bench', __filename, measureUi)
 }
 
-if (require.main === module) keyringScriptMain(runUiBench, measureUi)
+/**
+ * The live monitor's runs (ONAIR_BENCH_ONLY=monitor or monitor-paths) put their "shown delay vs
+ * measured" rows into bench/results.md themselves (results.ts); other runs only print.
+ */
+async function runAndReport(): Promise<BenchRow[]> {
+  const rows = await runUiBench()
+  const only = process.env.ONAIR_BENCH_ONLY
+  if (only === 'monitor' || only === 'monitor-paths')
+    await writeRows(
+      'Renderer',
+      rows.filter((r) => r.name.startsWith('live monitor: shown delay vs measured')),
+      `ONAIR_BENCH_ONLY=${only} npm run bench:ui`
+    )
+  return rows
+}
+
+if (require.main === module) keyringScriptMain(runAndReport, measureUi)

@@ -18,7 +18,14 @@ import type { LocalRecording, LocalRecordings } from './local-recording/recordin
 export type BroadcastTuning = Partial<
   Pick<
     SupervisorOptions,
-    'backoff' | 'stopGraceMs' | 'killGraceMs' | 'stallMs' | 'mediaBufferBytes' | 'preset' | 'random'
+    | 'backoff'
+    | 'stopGraceMs'
+    | 'killGraceMs'
+    | 'stallMs'
+    | 'mediaBufferBytes'
+    | 'preset'
+    | 'random'
+    | 'testPatternOverlay'
   >
 >
 

@@ -22,6 +22,11 @@ export interface BroadcastArgsInput {
    * The media path needs no flag here: main writes the renderer's bytes itself (local-recording/).
    */
   localFile?: () => string | undefined
+  /**
+   * Filters drawn over the test pattern as it is made (an ffmpeg filter chain): benchmarks paint the
+   * wall clock into it with this, to measure the delay to a viewer.
+   */
+  testPatternOverlay?: string
 }
 
 /** MediaRecorder says what it produced in its mimeType: `video/webm;codecs=avc1.42E01F,opus`. */
@@ -44,7 +49,7 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
     // orderly stop, and the app's death ends it too (see tone-feed.ts).
   ]
   if (source.kind === 'test-pattern') {
-    args.push(...testPatternInputs(output))
+    args.push(...testPatternInputs(output, input.testPatternOverlay))
   } else {
     args.push(
       // MediaRecorder timestamps can start anywhere and have gaps; regenerate missing ones.
@@ -108,14 +113,14 @@ export function teeOutputArgs(url: string, file: string): string[] {
 /** The tee's special characters in a file name or URL are escaped with a backslash. */
 const teeEscape = (s: string): string => s.replace(/[\\|[\]]/g, (c) => `\\${c}`)
 
-function testPatternInputs(o: OutputSettings): string[] {
+function testPatternInputs(o: OutputSettings, overlay?: string): string[] {
   return [
     // -re paces the synthetic sources at real time, like a camera.
     '-re',
     '-f',
     'lavfi',
     '-i',
-    `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}`,
+    `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}` + (overlay ? `,${overlay}` : ''),
     // The tone comes from the app through stdin (ToneFeed), paced by the app in real time. Raw PCM
     // with its format given needs no probing: without these, ffmpeg waits ~0.8 s for probe data.
     '-probesize',
