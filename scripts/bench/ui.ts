@@ -88,9 +88,17 @@ export function bundleRows(): BenchRow[] {
   ]
 }
 
-async function openPage(shell: TestWebShell): Promise<{ page: Page; close: () => Promise<void> }> {
+async function openPage(
+  shell: TestWebShell,
+  o: { paintedCamera?: boolean } = {}
+): Promise<{ page: Page; close: () => Promise<void> }> {
   const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
+  // The camera the app opens carries the bar code (glass.ts paintCameraClock).
+  if (o.paintedCamera) {
+    await page.addInitScript(CLOCK_IN_PAGE)
+    await page.addInitScript(paintCameraClock)
+  }
   await page.goto(shell.url)
   return { page, close: () => browser.close() }
 }
@@ -270,25 +278,16 @@ const APP_PATHS: AppPath[] = ['camera', 'test pattern', 'scene']
  * ladder (glass.ts appPathMonitorRow). The page's camera carries the bar code (paintCameraClock);
  * main's test pattern draws it (testPatternClock, given to the shell's core).
  */
-async function appPathRows(shell: TestWebShell): Promise<BenchRow[]> {
-  const browser = await launchChromium()
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
-    await page.addInitScript(CLOCK_IN_PAGE)
-    await page.addInitScript(paintCameraClock)
-    await page.goto(shell.url)
-    const rows: BenchRow[] = []
-    for (const path of APP_PATHS) {
-      const name = `Monitor ${path}`
-      await shell.core.createStream({ name, profiles: [...RECOMMENDED_PROFILES], record: false })
-      const row = await appPathMonitorRow(page, path, name)
-      console.error(`${row.name}: ${row.value} s vs ${row.reference?.value} s; ${row.note}`)
-      rows.push(row)
-    }
-    return rows
-  } finally {
-    await browser.close()
+async function appPathRows(shell: TestWebShell, page: Page): Promise<BenchRow[]> {
+  const rows: BenchRow[] = []
+  for (const path of APP_PATHS) {
+    const name = `Monitor ${path}`
+    await shell.core.createStream({ name, profiles: [...RECOMMENDED_PROFILES], record: false })
+    const row = await appPathMonitorRow(page, path, name)
+    console.error(`${row.name}: ${row.value} s vs ${row.reference?.value} s; ${row.note}`)
+    rows.push(row)
   }
+  return rows
 }
 
 /** The live monitor's glass-to-glass delay (glass.ts), on a stream with the recommended ladder. */
@@ -302,9 +301,10 @@ export async function liveMonitorRows(hls = true, only?: 'app-paths'): Promise<B
   })
   try {
     await waitLocalReady(shell)
-    if (only === 'app-paths') return await appPathRows(shell)
-    const { page, close } = await openPage(shell)
+    // One page for all the rows: the web shell's session is the page's.
+    const { page, close } = await openPage(shell, { paintedCamera: true })
     try {
+      if (only === 'app-paths') return await appPathRows(shell, page)
       const rows: BenchRow[] = []
       if (hls) {
         const stream = await shell.core.createStream({
@@ -313,7 +313,7 @@ export async function liveMonitorRows(hls = true, only?: 'app-paths'): Promise<B
           record: false
         })
         rows.push(...(await glassToGlassRows(page, stream.id)))
-        rows.push(...(await appPathRows(shell)))
+        rows.push(...(await appPathRows(shell, page)))
       }
       // The WebRTC rows in the same run, on streams of the same ladder.
       const webrtc = await webrtcGlassRows(page, 'Glass to glass WebRTC', {
