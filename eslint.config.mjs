@@ -3,15 +3,63 @@ import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import layers from './eslint-rules/layers.mjs'
+import layerGlobals from './eslint-rules/globals.mjs'
+import literalImports from './eslint-rules/literal-imports.mjs'
+import noCycle from './eslint-rules/no-cycle.mjs'
 
 const NODE_GLOBALS = ['process', 'Buffer', '__dirname', '__filename', 'require', 'global']
 const DOM_GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'location']
 
-// Who may import what. imports: globs of (resolved) project paths; packages: npm packages (a name
-// covers its subpaths), '*' for any; node: Node built-ins allowed; globals: globals refused.
+// Who may import what. imports: globs of (resolved) project paths ('<self>' is the room's own folder);
+// packages: npm packages (a name covers its subpaths), '*' for any; node: Node built-ins allowed;
+// globals: globals refused, by name or through the global object (eslint-rules/globals.mjs).
+// A room path may be one file, and a `*` segment makes each folder there a room of its own.
 const SHARED = 'src/shared/**'
 const NODE = 'src/node/**'
 const CORE = 'src/main/core/**'
+const FEATURES = 'src/renderer/src/features'
+// A feature imports src/shared, the renderer's lower layers and itself; another feature only where
+// its row names that file, with the reason (a wall by default, each crossing named).
+const FEATURE = {
+  imports: [
+    SHARED,
+    '<self>/**',
+    'src/renderer/src/lib/**',
+    'src/renderer/src/components/**',
+    'src/renderer/src/bridge/**',
+    'src/renderer/src/styles/**'
+  ],
+  packages: ['react'],
+  node: false,
+  globals: NODE_GLOBALS,
+  why:
+    'A feature imports src/shared, lib/, components/, bridge/, styles/ and itself; any other feature only ' +
+    'through a crossing its row in ROOMS names.'
+}
+/** A feature's row with the crossings into other features it may make (each named in a comment). */
+const feature = (crossings, more = {}) => ({
+  ...FEATURE,
+  ...more,
+  imports: [...FEATURE.imports, ...crossings.map((f) => `${FEATURES}/${f}`)]
+})
+const LIVE = feature(
+  [
+    // The live page hosts the scene program (the scenes room never imports live; see its row).
+    'scenes/program',
+    'scenes/mixer',
+    'scenes/ProgramStatus',
+    'scenes/SceneStage',
+    'scenes/ScenesPanel',
+    'scenes/use-scene-program',
+    // The live bar shows the run's destinations, viewers and moments, each owned by its feature.
+    'destinations/DestinationsSummary',
+    'viewers/ViewerCount',
+    'clips/LiveMoments',
+    // The monitor plays WHEP with the player's autoplay rule (one rule for sound in both).
+    'player/autoplay'
+  ],
+  { why: FEATURE.why + ' The live page composes the others: the crossings its row names.' }
+)
 const ROOMS = {
   'src/shared': {
     imports: [SHARED],
@@ -84,25 +132,59 @@ const ROOMS = {
   },
   'src/renderer': {
     imports: [SHARED, 'src/renderer/**'],
-    packages: ['react', 'react-dom', 'hls.js', 'mediabunny'],
+    packages: ['react'],
     node: false,
     globals: NODE_GLOBALS,
     why: 'The renderer imports src/shared and its own code only (window.onair is its way out).'
   },
-  'src/renderer/src/features/scenes': {
-    imports: [
-      SHARED,
-      'src/renderer/src/features/scenes/**',
-      'src/renderer/src/lib/**',
-      'src/renderer/src/components/**'
-    ],
-    packages: ['react'],
+  'src/renderer/src/main.tsx': {
+    imports: [SHARED, 'src/renderer/**'],
+    packages: ['react', 'react-dom'],
     node: false,
     globals: NODE_GLOBALS,
+    why: 'main.tsx mounts the app: the only renderer file that imports react-dom.'
+  },
+  [`${FEATURES}/*`]: FEATURE,
+  [`${FEATURES}/scenes`]: {
+    ...FEATURE,
     why:
       'features/scenes never imports features/live (or another feature): the live run reaches the ' +
       'scene program through ProgramHost (use-scene-program.ts); code both need lives in src/renderer/src/lib.'
   },
+  [`${FEATURES}/live`]: LIVE,
+  [`${FEATURES}/live/live-mux.ts`]: {
+    ...LIVE,
+    packages: [...LIVE.packages, 'mediabunny'],
+    why: 'live-mux.ts writes the local copy: the only renderer file that imports mediabunny.'
+  },
+  // The live run's state (useLive) is read by the screens that show or guard it; live-context moves
+  // to lib/ in another issue, then these crossings go.
+  [`${FEATURES}/connection`]: feature(['live/live-context']),
+  [`${FEATURES}/sessions`]: feature(['live/live-context']),
+  [`${FEATURES}/player`]: feature(
+    [
+      'live/live-context',
+      // The player plays the running stream by WHEP, as the live monitor does (one WHEP client).
+      'live/use-whep',
+      // A session's clips are listed beside its player.
+      'clips/SessionMoments'
+    ],
+    {
+      packages: ['react', 'hls.js'],
+      why: FEATURE.why + ' hls.js only in features/player.'
+    }
+  ),
+  [`${FEATURES}/streams`]: feature([
+    'live/live-context',
+    // The stream page shows the stream's sessions, destinations and viewer peak, each owned by its
+    // feature; its forms edit profiles with the profiles feature's editor and checks.
+    'sessions/SessionsList',
+    'destinations/DestinationsSection',
+    'viewers/ViewerCount',
+    'profiles/ProfilesEditor',
+    'profiles/IssueList',
+    'profiles/profile-rows'
+  ]),
   'src/renderer/src/bridge': {
     imports: [SHARED, 'src/renderer/src/bridge/**'],
     packages: [],
@@ -149,25 +231,32 @@ export default tseslint.config(
   },
   // Layers: the table above is the layering: each room lists what it may import, and nothing else
   // passes (eslint-rules/layers.mjs resolves relative paths first, so `../../x` is judged by where it
-  // lands). A file belongs to the longest room path that contains it; a file under src/ in no room
-  // fails lint until its folder gets a row.
+  // lands, and workers started with new URL('./x', import.meta.url) are judged as imports). A file
+  // belongs to the most specific room that contains it; a file under src/ in no room fails lint until
+  // its folder gets a row. The globals a room refuses are refused however reached (globals.mjs).
   {
     files: ['{src,tests,scripts}/**/*.{ts,tsx,mts,mjs,js}'],
-    plugins: { layers: { rules: { imports: layers } } },
-    rules: { 'layers/imports': ['error', { rooms: ROOMS }] }
-  },
-  // The globals a room refuses (a nested room has its own row, so it is left out of its parent's).
-  ...Object.entries(ROOMS)
-    .filter(([, r]) => r.globals)
-    .map(([room, r]) => ({
-      files: [room, `${room}/**/*.{ts,tsx}`],
-      ignores: Object.keys(ROOMS)
-        .filter((other) => other.startsWith(room + '/'))
-        .flatMap((other) => [other, `${other}/**`]),
-      rules: {
-        'no-restricted-globals': ['error', ...r.globals.map((name) => ({ name, message: r.why }))]
+    plugins: {
+      layers: {
+        rules: {
+          imports: layers,
+          globals: layerGlobals,
+          'literal-imports': literalImports,
+          'no-cycle': noCycle
+        }
       }
-    })),
+    },
+    rules: {
+      'layers/imports': ['error', { rooms: ROOMS }],
+      'layers/globals': ['error', { rooms: ROOMS }]
+    }
+  },
+  // Under src/ every import names a fixed file (so the table can judge it), and no two files import
+  // each other, directly or around a circle (eslint-rules/no-cycle.mjs).
+  {
+    files: ['src/**/*.{ts,tsx,mts,mjs,js}'],
+    rules: { 'layers/literal-imports': 'error', 'layers/no-cycle': 'error' }
+  },
   // room: supervisor
   // Every child process of the app and of the studio starts through src/node/process.ts (no console
   // window on Windows, tracked for the whole-tree kill on exit). The layers table allows Node built-ins

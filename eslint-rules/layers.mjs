@@ -11,7 +11,8 @@
 //             subpaths), or '*' for any package
 //   node:     true when Node built-ins ('node:fs', 'path') are allowed
 //   why:      the sentence shown with each refusal
-// A file belongs to the room with the longest path that contains it. A linted file in no room is
+// A file belongs to the most specific room that contains it (a `*` segment matches one folder, and
+// '<self>' in that row's globs stands for the folder it matched). A linted file in no room is
 // reported too, so a new folder has to be given its place in the table.
 import { builtinModules } from 'node:module'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
@@ -21,15 +22,50 @@ const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')))
 const posix = (p) => p.split(sep).join('/')
 const GLOB = { dot: true }
 
-/** The room of a project-relative path: the longest room path equal to it or containing it. */
+/**
+ * The room of a project-relative path: the most specific room path equal to it or containing it. A
+ * segment `*` in a room path matches any one folder ('src/renderer/src/features/*': each feature is its
+ * own room); a room with more segments wins, and at equal depth the one with fewer `*`.
+ */
 export function roomOf(rooms, file) {
+  return roomMatch(rooms, file)?.room ?? null
+}
+
+/** The room (its key in the table) and the folder or file it matched for this path (`*` filled in). */
+export function roomMatch(rooms, file) {
+  const parts = file.split('/')
   let best = null
   for (const room of Object.keys(rooms)) {
-    if ((file === room || file.startsWith(room + '/')) && (!best || room.length > best.length)) {
-      best = room
+    const segs = room.split('/')
+    if (segs.length > parts.length) continue
+    if (!segs.every((s, i) => s === '*' || s === parts[i])) continue
+    const stars = segs.filter((s) => s === '*').length
+    if (!best || segs.length > best.depth || (segs.length === best.depth && stars < best.stars)) {
+      best = { room, path: parts.slice(0, segs.length).join('/'), depth: segs.length, stars }
     }
   }
-  return best
+  return best && { room: best.room, path: best.path }
+}
+
+/** A specifier written as a fixed string ('x' or `x` without ${}), else undefined. */
+export function staticString(n) {
+  if (!n) return undefined
+  if (n.type === 'Literal' && typeof n.value === 'string') return n.value
+  if (n.type === 'TemplateLiteral' && n.expressions.length === 0) return n.quasis[0].value.cooked
+  return undefined
+}
+
+/** `new URL('./x.ts', import.meta.url)`: how Vite starts a worker or loads an asset beside a file. */
+export function metaUrlArgument(n) {
+  const [first, second] = n.arguments
+  const isMetaUrl =
+    second?.type === 'MemberExpression' &&
+    second.object.type === 'MetaProperty' &&
+    second.object.meta.name === 'import' &&
+    second.object.property.name === 'meta' &&
+    !second.computed &&
+    second.property.name === 'url'
+  return n.callee.type === 'Identifier' && n.callee.name === 'URL' && isMetaUrl ? first : null
 }
 
 /** What a specifier names: a project path (resolved), a Node built-in or a package. */
@@ -50,9 +86,16 @@ function packageAllowed(name, patterns) {
   return patterns.some((p) => minimatch(name, p, GLOB) || minimatch(name, `${p}/**`, GLOB))
 }
 
+const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/
+
 function pathAllowed(path, globs) {
   if (globs === '*') return true
-  return globs.some((g) => minimatch(path, g, GLOB) || minimatch(`${path}/index`, g, GLOB))
+  // Imports are spelled without an extension, worker URLs with one: both are judged alike.
+  const bare = path.replace(SOURCE_EXT, '')
+  return globs.some(
+    (g) =>
+      minimatch(path, g, GLOB) || minimatch(bare, g, GLOB) || minimatch(`${path}/index`, g, GLOB)
+  )
 }
 
 /** Null when the room may import it, else the reason in words. */
@@ -99,13 +142,19 @@ export default {
         }
       }
     }
-    const rule = rooms[room]
+    const row = rooms[room]
+    // '<self>' in a row's globs is the folder the room matched (for a `*` room: this feature).
+    const self = roomMatch(rooms, rel).path
+    const rule = {
+      ...row,
+      imports: row.imports === '*' ? '*' : row.imports.map((g) => g.split('<self>').join(self))
+    }
     const check = (node, source) => {
       if (typeof source !== 'string') return
       const why = refusal(room, rule, classify(source, file, root))
       if (why) context.report({ node, message: `${why} ('${source}'). ${rule.why}` })
     }
-    const literal = (n) => (n && n.type === 'Literal' ? n.value : undefined)
+    const literal = staticString
     return {
       ImportDeclaration: (n) => check(n.source, n.source.value),
       ExportNamedDeclaration: (n) => n.source && check(n.source, n.source.value),
@@ -119,7 +168,13 @@ export default {
         n.callee.type === 'Identifier' &&
         n.callee.name === 'require' &&
         n.arguments.length === 1 &&
-        check(n, literal(n.arguments[0]))
+        check(n, literal(n.arguments[0])),
+      // A worker (or asset) started with new URL('./x.ts', import.meta.url) is an import too.
+      NewExpression: (n) => {
+        const arg = metaUrlArgument(n)
+        const spec = literal(arg)
+        if (spec !== undefined && (spec.startsWith('.') || spec.startsWith('/'))) check(arg, spec)
+      }
     }
   }
 }

@@ -2,6 +2,7 @@
 // with them before sending, the core checks the same again (its arguments are untrusted), and the live
 // state of each destination is read from the stream's `issues` here, in one place.
 import type { DestinationsView, StreamView } from './contract'
+import type { DestinationState } from './stream-states'
 
 /** Ingest presets the creator can pick and then edit. Each service's key goes after a "/". */
 export const DESTINATION_PRESETS = [
@@ -94,11 +95,8 @@ export function checkDestination(
 
 // ---- live state -------------------------------------------------------------------------------------
 
-/**
- * idle while the stream is not active; starting until media has flowed to the target for
- * DESTINATION_LIVE_AFTER_US; live only then; retrying (with the reason) after a failed attempt.
- */
-export type DestinationState = 'idle' | 'starting' | 'live' | 'retrying' | 'disabled'
+/** idle, starting, live, retrying or disabled: written in stream-states.ts (the contract carries it). */
+export type { DestinationState }
 
 /**
  * How much media must have reached a target before it shows "live": 1.5 s, on a connection that has

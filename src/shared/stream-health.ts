@@ -5,12 +5,10 @@
 // verdict open), Multistreaming is optional (null never counts). Issue strings are free text: the
 // ones we recognise are said again in words, any other is shown as the service wrote it.
 import { isStartingIssue, retryingReason } from './destinations'
+import type { HealthCondition } from './stream-states'
 
-/** One condition of Livepeer's health answer (`conditions[]`): status null = not known yet. */
-export interface HealthCondition {
-  type: string
-  status: boolean | null
-}
+/** One condition of Livepeer's health answer: written in stream-states.ts (the contract carries it). */
+export type { HealthCondition }
 
 export interface StreamHealthInput {
   /** The stream's verdict while active (null: the service has none, or the stream is not active). */
