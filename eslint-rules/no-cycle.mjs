@@ -10,11 +10,14 @@ import ts from 'typescript'
 import { staticString } from './layers.mjs'
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.mjs', '.cjs', '.jsx']
-const cache = new Map() // absolute file -> { mtimeMs, deps }
+const cache = new Map() // absolute file -> { mtimeMs, checkedAt, deps }
+// A file's modification time is checked at most this often: a lint run asks for each file hundreds
+// of times, an editor's long-lived ESLint sees an edit within a second.
+const RECHECK_MS = 1000
 
 function isFile(p) {
   try {
-    return statSync(p).isFile()
+    return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false
   } catch {
     return false
   }
@@ -39,6 +42,9 @@ export function resolveImport(specifier, fromFile) {
 }
 
 function depsOf(file) {
+  const now = Date.now()
+  const known = cache.get(file)
+  if (known && now - known.checkedAt < RECHECK_MS) return known.deps
   let mtimeMs
   try {
     mtimeMs = statSync(file).mtimeMs
@@ -46,19 +52,22 @@ function depsOf(file) {
     return []
   }
   const hit = cache.get(file)
-  if (hit && hit.mtimeMs === mtimeMs) return hit.deps
+  if (hit && hit.mtimeMs === mtimeMs) {
+    hit.checkedAt = now
+    return hit.deps
+  }
   const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
   const deps = [...new Set(info.importedFiles.map((f) => resolveImport(f.fileName, file)))].filter(
     Boolean
   )
-  cache.set(file, { mtimeMs, deps })
+  cache.set(file, { mtimeMs, checkedAt: now, deps })
   return deps
 }
 
-/** The shortest chain of imports from `start` back to `target`, or null. */
-function pathBack(start, target) {
-  const from = new Map([[start, null]])
-  const queue = [start]
+/** The shortest chain of imports from one of `starts` to `target`, or null. */
+function pathBack(starts, target) {
+  const from = new Map(starts.map((s) => [s, null]))
+  const queue = [...starts]
   while (queue.length) {
     const at = queue.shift()
     if (at === target) {
@@ -66,7 +75,7 @@ function pathBack(start, target) {
       for (let n = at; n !== null; n = from.get(n)) chain.unshift(n)
       return chain
     }
-    for (const next of at === target ? [] : depsOf(at)) {
+    for (const next of depsOf(at)) {
       if (!from.has(next)) {
         from.set(next, at)
         queue.push(next)
@@ -100,11 +109,13 @@ export default {
       ImportExpression: (n) => add(n, n.source),
       TSImportType: (n) => add(n, n.argument?.literal ?? n.argument),
       'Program:exit'() {
+        // Usually nothing leads back: one search from all the file's imports settles that.
+        if (!pathBack([...new Set(imports.map((i) => i.target))], file)) return
         const seen = new Set()
         for (const { node, target } of imports) {
           if (seen.has(target)) continue
           seen.add(target)
-          const chain = pathBack(target, file)
+          const chain = pathBack([target], file)
           if (chain) {
             context.report({
               node,
