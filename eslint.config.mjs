@@ -18,17 +18,19 @@ const SHARED = 'src/shared/**'
 const NODE = 'src/node/**'
 const CORE = 'src/main/core/**'
 const FEATURES = 'src/renderer/src/features'
+// The renderer's lower layers: what every feature may import. They import no feature (else a feature
+// could reach another through them).
+const LOWER = [
+  SHARED,
+  'src/renderer/src/lib/**',
+  'src/renderer/src/components/**',
+  'src/renderer/src/bridge/**',
+  'src/renderer/src/styles/**'
+]
 // A feature imports src/shared, the renderer's lower layers and itself; another feature only where
 // its row names that file, with the reason (a wall by default, each crossing named).
 const FEATURE = {
-  imports: [
-    SHARED,
-    '<self>/**',
-    'src/renderer/src/lib/**',
-    'src/renderer/src/components/**',
-    'src/renderer/src/bridge/**',
-    'src/renderer/src/styles/**'
-  ],
+  imports: [...LOWER, '<self>/**'],
   packages: ['react'],
   node: false,
   globals: NODE_GLOBALS,
@@ -143,6 +145,20 @@ const ROOMS = {
     node: false,
     globals: NODE_GLOBALS,
     why: 'main.tsx mounts the app: the only renderer file that imports react-dom.'
+  },
+  'src/renderer/src/lib': {
+    imports: LOWER,
+    packages: ['react'],
+    node: false,
+    globals: NODE_GLOBALS,
+    why: 'lib/ is below every feature: src/shared, components/, bridge/, styles/ and itself, no feature.'
+  },
+  'src/renderer/src/components': {
+    imports: LOWER,
+    packages: ['react'],
+    node: false,
+    globals: NODE_GLOBALS,
+    why: 'components/ is below every feature: src/shared, lib/, bridge/, styles/ and itself, no feature.'
   },
   [`${FEATURES}/*`]: FEATURE,
   [`${FEATURES}/scenes`]: {

@@ -158,6 +158,12 @@ describe('folder boundaries', () => {
         'src/renderer/src/features/live/x.ts',
         "import { SessionsList as _S } from '../sessions/SessionsList'"
       ],
+      // Nor through the lower layers: lib/ and components/ import no feature.
+      ['src/renderer/src/lib/x.ts', "export { useLive } from '../features/live/live-context'"],
+      [
+        'src/renderer/src/components/x.tsx',
+        "import { SceneStage as _S } from '../features/scenes/SceneStage'"
+      ],
       // Workers (and assets) started by URL are judged as imports.
       [
         'src/renderer/src/features/scenes/x.ts',
