@@ -6,7 +6,8 @@
 // globals), the global object may only be read by fixed names: copying it (`const g = globalThis`) or
 // passing it on (`Reflect.get(globalThis, 'process')`) is refused as well. The renderer hands `window`
 // and a worker's `self` to its own code, so there that is left to the names it reads.
-// `typeof globalThis` and `'x' in globalThis` with an allowed x pass.
+// `typeof globalThis` and `'x' in globalThis` with an allowed x pass. Code made from text (`eval`,
+// `Function`) could reach any global, so a room that refuses globals refuses those two as values.
 import { relative, sep } from 'node:path'
 import { roomOf } from './layers.mjs'
 
@@ -20,6 +21,7 @@ const GLOBAL_OBJECTS = new Set([
   'parent',
   'top'
 ])
+const CODE_FROM_TEXT = new Set(['eval', 'Function'])
 const TS_WRAPPERS = new Set([
   'TSAsExpression',
   'TSNonNullExpression',
@@ -110,6 +112,8 @@ export default {
         for (const ref of refs) {
           const id = ref.identifier
           if (refused.has(id.name)) report(id, `the global '${id.name}'`)
+          else if (CODE_FROM_TEXT.has(id.name) && ref.isValueReference !== false)
+            report(id, `'${id.name}' (code made from text can reach any global)`)
           else if (GLOBAL_OBJECTS.has(id.name)) judge(id, id.name)
         }
       }

@@ -1,7 +1,8 @@
 // Every import under src/ names its target as a fixed string, so the layers table (and the cycle
 // check) can judge it: `import(m)`, `require(m)` and `new URL(m, import.meta.url)` with a computed m
 // are refused, as are template strings with ${}. A dynamic import of a fixed name stays allowed
-// (`import('hls.js')` loads the player on demand).
+// (`import('hls.js')` loads the player on demand). Vite's import.meta.glob (files by pattern) is
+// refused too: the table judges files, not patterns.
 import { metaUrlArgument, staticString } from './layers.mjs'
 
 const MESSAGE =
@@ -22,7 +23,13 @@ export default {
       ImportExpression: (n) => judge(n, n.source),
       CallExpression: (n) =>
         n.callee.type === 'Identifier' && n.callee.name === 'require' && judge(n, n.arguments[0]),
-      NewExpression: (n) => judge(n, metaUrlArgument(n))
+      NewExpression: (n) => judge(n, metaUrlArgument(n)),
+      MetaProperty: (n) =>
+        n.meta.name === 'import' &&
+        n.parent.type === 'MemberExpression' &&
+        !n.parent.computed &&
+        n.parent.property.name?.startsWith('glob') &&
+        context.report({ node: n.parent, message: MESSAGE })
     }
   }
 }

@@ -128,6 +128,8 @@ describe('folder boundaries', () => {
       ['src/renderer/src/x.ts', "export const _r = globalThis['require']"],
       ['src/renderer/src/features/live/x.ts', 'export const _b = self.Buffer'],
       ['src/renderer/src/x.ts', "const k = 'process'\nexport const _v = window[k]"],
+      ['src/shared/x.ts', "export const _p = eval('process')"],
+      ['src/renderer/src/x.ts', "export const _p = new Function('return process')()"],
       // Import specifiers are fixed strings everywhere under src/.
       ['src/main/core/x.ts', "const m = '../electron/ipc'\nexport const _m = import(m)"],
       ['src/shared/x.ts', 'export const _m = (n: string) => import(`./${n}`)'],
@@ -137,6 +139,7 @@ describe('folder boundaries', () => {
         "const u = './w.ts'\nexport const _w = new Worker(new URL(u, import.meta.url))"
       ],
       ['src/main/core/x.ts', 'export const _m = import(`../electron/ipc`)'],
+      ['src/renderer/src/x.ts', "export const _m = import.meta.glob('../../main/**/*.ts')"],
       // A feature imports another only where its row names the crossing.
       [
         'src/renderer/src/features/sessions/x.tsx',
