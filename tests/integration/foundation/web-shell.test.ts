@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -189,6 +190,23 @@ describe('web shell', () => {
       expect([path, r.status]).toEqual([path, 400])
       expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'bad-request' } })
     }
+    // A WebSocket upgrade to that URL is refused (it threw in the upgrade handler, out of the
+    // server's reach), and the shell goes on serving.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const s = connect(port, '127.0.0.1', () =>
+        s.write(
+          `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\n` +
+            'Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n' +
+            'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'
+        )
+      )
+      let got = ''
+      s.setEncoding('utf8').on('data', (c: string) => (got += c))
+      s.on('close', () => resolve(got))
+      s.on('error', reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /)
+    expect(JSON.parse((await rpc('appInfo', [])).body).ok).toBe(true)
   })
 
   it('keeps a scene picture as a file named by its content, and gives its bytes back', async () => {
