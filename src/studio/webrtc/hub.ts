@@ -40,8 +40,9 @@ export const DISCONNECTED_MS = 5_000
 const PLI_WHILE_STARTING_MS = 250
 /**
  * A WebRTC encoder makes a keyframe only when asked (Chromium's went 16.7 s without one), and the
- * source recorder cuts its segments on keyframes: once the last keyframe is a segment old, the
- * publisher is asked for the next (PLI), so segments stay DEFAULT_GOP_S long. Checked this often.
+ * source recorder cuts its segments on keyframes, at the first one past each DEFAULT_GOP_S of media:
+ * once the segment clock's last keyframe is a segment old, the publisher is asked for the next
+ * (PLI), so the segments stay ~DEFAULT_GOP_S long. Checked this often.
  */
 const SEGMENT_KEYFRAME_MS = DEFAULT_GOP_S * 1000
 const SEGMENT_KEYFRAME_TICK_MS = 50
@@ -98,8 +99,14 @@ interface Publisher extends Peer {
   /** The publisher's incoming transceivers (for PLI) and the SSRC of its video. */
   video?: RTCRtpTransceiver
   videoSsrc?: number
-  /** When the newest keyframe began to arrive (ms), for the keyframes on the segment clock. */
+  /**
+   * The segment clock: when its newest keyframe began to arrive (ms), and when the next was asked
+   * for, until it comes. Keyframes asked for otherwise (a loss, a viewer) once the relay flows do
+   * not move the clock: a keyframe 1.5 s into a segment cannot end it, and counted, it would put
+   * the next 2 s after itself, making a 3.5 s segment (one run had a 3.7 s one).
+   */
   lastKeyAt?: number
+  segmentKeyAsked?: number
   /** NACKs and keyframe requests for the publisher's lost video packets. */
   loss?: LossRepair
   /** Keyframes asked for by viewers (their decoders gave up), for the log. */
@@ -359,7 +366,10 @@ export class WebRtcHub {
       const key = kind === 'video' && startsH264Keyframe(rtp.payload)
       if (key) {
         p.stages.mark('keyframe')
-        p.lastKeyAt = Date.now()
+        if (!p.flowing || p.segmentKeyAsked !== undefined) {
+          p.lastKeyAt = Date.now()
+          p.segmentKeyAsked = undefined
+        }
       }
       if (kind === 'video') p.loss?.received(rtp.header.sequenceNumber, key)
       const packet = rtp.serialize()
@@ -413,15 +423,15 @@ export class WebRtcHub {
     p.timers.add(t)
   }
 
-  /** Once video flows: a keyframe asked for whenever the newest is a segment old (not more often). */
+  /** The segment clock: a keyframe asked for whenever its last is a segment old. */
   private askKeyframesEverySegment(p: Publisher): void {
-    let askedAt = 0
     const t = setInterval(() => {
       const now = Date.now()
-      if (p.lastKeyAt === undefined || now - p.lastKeyAt < SEGMENT_KEYFRAME_MS) return
-      // One ask per round trip and encode, not one per tick while the keyframe is on its way.
-      if (now - askedAt < SEGMENT_KEYFRAME_MS / 4) return
-      askedAt = now
+      if (p.lastKeyAt === undefined) return
+      if (p.segmentKeyAsked === undefined) {
+        if (now - p.lastKeyAt < SEGMENT_KEYFRAME_MS) return
+      } else if (now - p.segmentKeyAsked < SEGMENT_KEYFRAME_MS / 4) return // asked again if lost
+      p.segmentKeyAsked = now
       this.keyframe(p)
     }, SEGMENT_KEYFRAME_TICK_MS)
     p.timers.add(t)
