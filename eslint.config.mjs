@@ -62,7 +62,7 @@ const LIVE = feature(
   ],
   { why: FEATURE.why + ' The live page composes the others: the crossings its row names.' }
 )
-const ROOMS = {
+export const ROOMS = {
   'src/shared': {
     imports: [SHARED],
     packages: ['zod'],

@@ -5,11 +5,30 @@
 // the table: globals reached through the global object, computed import specifiers, one feature
 // importing another, workers started by URL, packages wider than the file that needs them, and
 // import circles.
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
 
-const eslint = new ESLint({ cwd: resolve(__dirname, '../../..') })
+const root = resolve(__dirname, '../../..')
+const eslint = new ESLint({ cwd: root })
+
+interface Row {
+  imports: string[] | '*'
+}
+
+/** The rows and named crossings of the table that name no file or folder on disk. */
+function stale(rooms: Record<string, Row>): string[] {
+  const exists = (p: string): boolean =>
+    ['', '.ts', '.tsx', '.mts', '.mjs', '.js'].some((ext) => existsSync(resolve(root, p + ext)))
+  const named = Object.entries(rooms).flatMap(([room, row]) => [
+    room,
+    ...(row.imports === '*' ? [] : row.imports)
+  ])
+  // A room path with `*`, or a glob, names a pattern; the rest name one file or folder each.
+  return [...new Set(named)].filter((p) => !/[*<{]/.test(p) && !exists(p))
+}
 
 async function restricted(file: string, code: string): Promise<string[]> {
   const [r] = await eslint.lintText(`${code}\nexport const _planted = 1\n`, { filePath: file })
@@ -207,6 +226,21 @@ describe('folder boundaries', () => {
       ]
     ])('allows in %s: %s', async (file, code) => {
       expect(await restricted(file, code)).toEqual([])
+    })
+
+    it('names only files and folders that exist (a moved file takes its crossing along)', async () => {
+      const { ROOMS } = (await import(pathToFileURL(resolve(root, 'eslint.config.mjs')).href)) as {
+        ROOMS: Record<string, Row>
+      }
+      expect(stale(ROOMS)).toEqual([])
+      const moved = {
+        ...ROOMS,
+        'src/renderer/src/features/gone': { imports: ['src/renderer/src/features/live/gone'] }
+      }
+      expect(stale(moved)).toEqual([
+        'src/renderer/src/features/gone',
+        'src/renderer/src/features/live/gone'
+      ])
     })
 
     it('refuses an import circle, and names it', async () => {
