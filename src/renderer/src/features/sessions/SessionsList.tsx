@@ -9,8 +9,8 @@ import { Empty, ErrorNote, Loading } from '../../components/ErrorNote'
 import { isLiveSession, StatusBadge, statusOf } from './StatusBadge'
 import { useSessions } from './use-sessions'
 import { LocalCopy, LocalPathNote } from './LocalCopy'
-import { UploadCopy } from './UploadCopy'
-import { uploadOf, useUploads } from './use-uploads'
+import { UploadCopy, UploadStrip } from './UploadCopy'
+import { uploadOf, useRecordingChecks, useUploads } from './use-uploads'
 
 /** Fixed row height is what makes windowing exact: row i sits at i * ROW_H, no measuring. */
 export const ROW_H = 44
@@ -36,6 +36,7 @@ export function SessionsList({
   const api = useApi()
   const data = useSessions(streamId)
   const uploads = useUploads()
+  const checks = useRecordingChecks(data.items)
   // Live sessions are told by their last sign of life; re-judged every few seconds.
   const now = useNow(5000, true)
   const viewport = useRef<HTMLDivElement>(null)
@@ -64,8 +65,10 @@ export function SessionsList({
   }, [hasRows])
 
   const count = data.items.length
-  const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN)
-  const last = Math.min(count - 1, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN)
+  // The headings' row sits above the rows inside the scroller: the rows begin one ROW_H down.
+  const rowsTop = Math.max(0, scrollTop - ROW_H)
+  const first = Math.max(0, Math.floor(rowsTop / ROW_H) - OVERSCAN)
+  const last = Math.min(count - 1, Math.ceil((rowsTop + height) / ROW_H) + OVERSCAN)
   const { loadMore, hasMore, loading, setVisible } = data
   useEffect(() => {
     setVisible(first, last)
@@ -171,6 +174,7 @@ export function SessionsList({
             <UploadCopy
               session={s}
               rec={s.localRecording}
+              check={checks.get(s.id)}
               upload={uploadOf(uploads, s.id)}
               when={formatDate(s.createdAt)}
               onError={setCopyError}
@@ -199,6 +203,7 @@ export function SessionsList({
       </div>
       {copyError && <ErrorNote error={copyError} />}
       {localPath && <LocalPathNote path={localPath} onClose={() => setLocalPath(null)} />}
+      <UploadStrip sessions={data.items} checks={checks} uploads={uploads} onError={setCopyError} />
       {data.error && <ErrorNote error={data.error} onRetry={data.loadMore} />}
       <div
         className="vtable"
@@ -206,13 +211,6 @@ export function SessionsList({
         aria-label="Sessions"
         aria-rowcount={(data.total ?? count) + 1}
       >
-        <div className={`vrow vhead ${streamId ? '' : 'with-stream'}`} role="row" aria-rowindex={1}>
-          <span role="columnheader">Started</span>
-          {!streamId && <span role="columnheader">Stream</span>}
-          <span role="columnheader">Duration</span>
-          <span role="columnheader">Recording</span>
-          <span role="columnheader">Actions</span>
-        </div>
         <div
           className={`vviewport ${streamId ? '' : 'with-stream'}`}
           ref={viewport}
@@ -222,6 +220,15 @@ export function SessionsList({
           data-testid="sessions-viewport"
           onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
         >
+          {/* In the rows' own scroller (sticky at its top): the headings get the rows' width, so the
+              same columns, whether a scrollbar shows or not. */}
+          <div className="vrow vhead" role="row" aria-rowindex={1}>
+            <span role="columnheader">Started</span>
+            {!streamId && <span role="columnheader">Stream</span>}
+            <span role="columnheader">Duration</span>
+            <span role="columnheader">Recording</span>
+            <span role="columnheader">Actions</span>
+          </div>
           <div className="vspacer" role="presentation" style={{ height: count * ROW_H }}>
             {rows}
           </div>

@@ -1,128 +1,186 @@
-// A session's local copy on the service: what the service recorded against the copy ("Livepeer
-// recorded 1:44:10 of 3:02:55", with "Upload the full copy"), "Publish as a video" for any copy,
-// and an upload's progress with pause, resume and cancel.
-import { useEffect, useState, type ReactNode } from 'react'
+// A session's local copy on the service. Above the list (UploadStrip): each session whose service
+// recording is missing, failed or short says so ("Livepeer recorded 1:44:10 of 3:02:55") with
+// "Upload the full copy", and each upload its progress (bytes, rate, time left) with pause, resume
+// and cancel. In the row (one fixed-height line, little room): "Upload copy" (its title the same
+// warning) or "Publish" (as a video) for any finished copy, and an upload's state.
+import type { ReactNode } from 'react'
 import type { LocalRecordingView, SessionView } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import type { RecordingCheck, UploadView } from '../../../../shared/uploads'
 import { useApi } from '../../lib/api'
+import { formatDate } from '../../lib/format'
 import { uploadText, verdictText } from './upload-words'
 import '../../styles/uploads.css'
 
-/** Checks already made, by session and copy length: rows come and go as the list scrolls. */
-const checks = new Map<string, RecordingCheck>()
+type Act = (p: Promise<{ ok: boolean; error?: AppError }>) => void
+
+const useAct = (onError: (e: AppError) => void): Act => {
+  return (p) =>
+    void p.then((r) => {
+      if (!r.ok && r.error) onError(r.error)
+    })
+}
 
 export function UploadCopy({
   session,
   rec,
+  check,
   upload,
   when,
   onError
 }: {
   session: SessionView
   rec: LocalRecordingView
+  check?: RecordingCheck
   upload?: UploadView
   when: string
   onError: (e: AppError) => void
 }): ReactNode {
   const api = useApi()
-  const key = `${session.id}:${rec.durationSec ?? ''}:${session.recordingStatus ?? ''}`
-  const [check, setCheck] = useState<RecordingCheck | undefined>(checks.get(key))
+  const act = useAct(onError)
   const finished = rec.state !== 'recording' && rec.durationSec !== undefined
-  useEffect(() => {
-    if (!finished || checks.has(key)) return
-    let live = true
-    void api.checkRecording(session.id).then((r) => {
-      if (!r.ok) return
-      checks.set(key, r.value)
-      if (live) setCheck(r.value)
-    })
-    return () => {
-      live = false
-    }
-  }, [api, key, finished, session.id])
-
-  const act = (p: Promise<{ ok: boolean; error?: AppError }>): void =>
-    void p.then((r) => {
-      if (!r.ok && r.error) onError(r.error)
-    })
-  const publish = (): void =>
-    act(api.publishLocalCopy({ localRecordingId: rec.id, sessionId: session.id }))
-  const service = check?.service ?? 'the service'
-
-  if (upload && upload.state !== 'failed')
+  const warning = check && verdictText(check.verdict, check.service)
+  if (upload && upload.state !== 'failed') {
+    const pct = upload.size > 0 ? Math.floor((upload.sent / upload.size) * 100) : 0
+    const short =
+      upload.state === 'uploading' || upload.state === 'paused'
+        ? `${upload.state === 'paused' ? 'Paused ' : 'Up '}${pct}%`
+        : upload.state === 'processing'
+          ? 'Processing'
+          : 'Published'
     return (
       <span className="upload-copy" data-testid="upload-copy" data-state={upload.state}>
         <span
           className="upload-copy-note"
-          data-testid="upload-progress"
-          title={uploadText(upload, service)}
+          data-testid="upload-row-state"
+          title={uploadText(upload, check?.service ?? 'the service')}
         >
-          {uploadText(upload, service)}
+          {short}
         </span>
-        {upload.state === 'uploading' && (
-          <button
-            type="button"
-            className="secondary"
-            aria-label={`Pause the upload of the session from ${when}`}
-            data-testid="upload-pause"
-            onClick={() => act(api.pauseUpload(upload.id))}
-          >
-            Pause
-          </button>
-        )}
-        {upload.state === 'paused' && (
-          <button
-            type="button"
-            className="secondary"
-            aria-label={`Resume the upload of the session from ${when}`}
-            data-testid="upload-resume"
-            onClick={() => act(api.resumeUpload(upload.id))}
-          >
-            Resume
-          </button>
-        )}
-        {(upload.state === 'uploading' || upload.state === 'paused') && (
-          <button
-            type="button"
-            className="secondary"
-            aria-label={`Cancel the upload of the session from ${when}`}
-            data-testid="upload-cancel"
-            onClick={() => act(api.cancelUpload(upload.id))}
-          >
-            Cancel
-          </button>
-        )}
       </span>
     )
-
-  const warning = check && verdictText(check.verdict, check.service)
+  }
   return (
     <span className="upload-copy" data-testid="upload-copy" data-state={upload?.state ?? 'none'}>
-      {upload?.state === 'failed' && (
-        <span
-          className="upload-copy-note error"
-          data-testid="upload-failed"
-          title={uploadText(upload, service)}
-        >
-          {uploadText(upload, service)}
-        </span>
-      )}
-      {warning && (
-        <span className="upload-copy-note warn" data-testid="recording-verdict" title={warning}>
-          {warning}
-        </span>
-      )}
       <button
         type="button"
-        className={warning ? '' : 'secondary'}
+        className={warning ? 'secondary attention' : 'secondary'}
         disabled={!finished}
-        aria-label={`${warning ? 'Upload the full copy' : 'Publish as a video'}: the copy on this computer of the session from ${when}`}
-        data-testid={warning ? 'upload-full-copy' : 'publish-copy'}
-        onClick={publish}
+        title={warning ? `${warning}: upload the full copy` : 'Publish as a video'}
+        aria-label={`${warning ? `${warning}. Upload the full copy` : 'Publish as a video'}: the copy on this computer of the session from ${when}`}
+        data-testid={warning ? 'row-upload-full-copy' : 'publish-copy'}
+        onClick={() =>
+          act(api.publishLocalCopy({ localRecordingId: rec.id, sessionId: session.id }))
+        }
       >
-        {warning ? 'Upload the full copy' : 'Publish as a video'}
+        {warning ? 'Upload copy' : 'Publish as a video'}
       </button>
     </span>
+  )
+}
+
+/** Uploads going, paused, processing, or just finished or failed: one line each, above the list. */
+export function UploadStrip({
+  sessions,
+  checks,
+  uploads,
+  onError
+}: {
+  sessions: SessionView[]
+  checks: Map<string, RecordingCheck>
+  uploads: UploadView[]
+  onError: (e: AppError) => void
+}): ReactNode {
+  const api = useApi()
+  const act = useAct(onError)
+  const service = checks.values().next().value?.service ?? 'the service'
+  // Sessions whose service recording falls short of their local copy, not uploaded yet.
+  const attention = sessions.flatMap((s) => {
+    const check = checks.get(s.id)
+    const warning = check && verdictText(check.verdict, check.service)
+    const up = uploads.some((u) => u.sessionId === s.id && u.state !== 'failed')
+    return warning && check?.localRecordingId && !up
+      ? [{ session: s, warning, copy: check.localRecordingId }]
+      : []
+  })
+  if (uploads.length === 0 && attention.length === 0) return null
+  return (
+    <ul className="upload-strip" data-testid="upload-strip" aria-label="Uploads">
+      {attention.map(({ session, warning, copy }) => (
+        <li key={`check-${session.id}`} data-testid="upload-attention" data-session-id={session.id}>
+          <span className="upload-name">{formatDate(session.createdAt)}</span>
+          <span className="upload-text warn" data-testid="recording-verdict">
+            {warning}
+          </span>
+          <button
+            type="button"
+            data-testid="upload-full-copy"
+            aria-label={`Upload the full copy of the session from ${formatDate(session.createdAt)}`}
+            onClick={() =>
+              act(api.publishLocalCopy({ localRecordingId: copy, sessionId: session.id }))
+            }
+          >
+            Upload the full copy
+          </button>
+        </li>
+      ))}
+      {uploads.map((u) => (
+        <li key={u.id} data-testid="upload-line" data-state={u.state}>
+          <span className="upload-name" title={u.file}>
+            {u.name}
+          </span>
+          <span className="upload-text" data-testid="upload-progress">
+            {uploadText(u, service)}
+          </span>
+          {(u.state === 'uploading' || u.state === 'paused') && (
+            <progress max={u.size} value={u.sent} aria-label={`Upload of ${u.name}`} />
+          )}
+          {u.state === 'uploading' && (
+            <button
+              type="button"
+              className="secondary"
+              data-testid="upload-pause"
+              aria-label={`Pause the upload of ${u.name}`}
+              onClick={() => act(api.pauseUpload(u.id))}
+            >
+              Pause
+            </button>
+          )}
+          {(u.state === 'paused' || u.state === 'failed') && (
+            <button
+              type="button"
+              className="secondary"
+              data-testid="upload-resume"
+              aria-label={`Resume the upload of ${u.name}`}
+              onClick={() => act(api.resumeUpload(u.id))}
+            >
+              Resume
+            </button>
+          )}
+          {(u.state === 'uploading' || u.state === 'paused') && (
+            <button
+              type="button"
+              className="secondary"
+              data-testid="upload-cancel"
+              aria-label={`Cancel the upload of ${u.name}`}
+              onClick={() => act(api.cancelUpload(u.id))}
+            >
+              Cancel
+            </button>
+          )}
+          {(u.state === 'ready' || u.state === 'failed') && (
+            <button
+              type="button"
+              className="link"
+              data-testid="upload-dismiss"
+              aria-label={`Dismiss the upload of ${u.name} from ${formatDate(u.startedAt)}`}
+              onClick={() => act(api.dismissUpload(u.id))}
+            >
+              Dismiss
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
   )
 }

@@ -1,7 +1,8 @@
-// Every upload of the app, kept current by the upload:progress event (progress comes several times
-// a second; the list is small).
+// Every upload of the app, kept current by the upload:progress event, and the recording checks of
+// the sessions that have a local copy (what the service recorded against the copy).
 import { useEffect, useState } from 'react'
-import type { UploadView } from '../../../../shared/uploads'
+import type { SessionView } from '../../../../shared/contract'
+import type { RecordingCheck, UploadView } from '../../../../shared/uploads'
 import { useApi } from '../../lib/api'
 
 export function useUploads(): UploadView[] {
@@ -28,3 +29,48 @@ export function useUploads(): UploadView[] {
 /** A session's newest upload. */
 export const uploadOf = (list: UploadView[], sessionId: string): UploadView | undefined =>
   [...list].reverse().find((u) => u.sessionId === sessionId)
+
+/** At most this many sessions are checked (the newest with a finished local copy). */
+const MAX_CHECKS = 50
+
+/** What can change a check's answer: the copy's length and the recording's status. */
+const checkKey = (s: SessionView): string =>
+  `${s.id}:${s.localRecording?.durationSec ?? ''}:${s.recordingStatus ?? ''}`
+
+/** Checks already answered, kept across the list's re-renders and screens. */
+const answered = new Map<string, RecordingCheck>()
+
+/** The recording checks of the sessions with a finished local copy, by session id. */
+export function useRecordingChecks(sessions: SessionView[]): Map<string, RecordingCheck> {
+  const api = useApi()
+  const [, setTick] = useState(0)
+  const wanted = sessions
+    .filter(
+      (s) => s.localRecording?.durationSec !== undefined && s.localRecording.state !== 'recording'
+    )
+    .slice(0, MAX_CHECKS)
+  const keys = wanted.map(checkKey).join(',')
+  useEffect(() => {
+    let live = true
+    for (const s of wanted) {
+      const key = checkKey(s)
+      if (answered.has(key)) continue
+      void api.checkRecording(s.id).then((r) => {
+        if (!r.ok) return
+        answered.set(key, r.value)
+        if (live) setTick((n) => n + 1)
+      })
+    }
+    return () => {
+      live = false
+    }
+    // `keys` stands for `wanted`: the same sessions in the same states need no new checks.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, keys])
+  const out = new Map<string, RecordingCheck>()
+  for (const s of wanted) {
+    const c = answered.get(checkKey(s))
+    if (c) out.set(s.id, c)
+  }
+  return out
+}
