@@ -143,8 +143,10 @@ export default {
       }
     }
     const row = rooms[room]
-    // '<self>' in a row's globs is the folder the room matched (for a `*` room: this feature).
-    const self = roomMatch(rooms, rel).path
+    // '<self>' in a row's globs is the folder the room matched (for a `*` room: this feature; for a
+    // one-file room: the folder it is in).
+    const matched = roomMatch(rooms, rel).path
+    const self = SOURCE_EXT.test(matched) ? posix(dirname(matched)) : matched
     const rule = {
       ...row,
       imports: row.imports === '*' ? '*' : row.imports.map((g) => g.split('<self>').join(self))

@@ -213,6 +213,10 @@ describe('folder boundaries', () => {
       ['src/main/core/x.ts', 'export const _m = import(`./core`)'],
       ['src/renderer/src/features/player/x.ts', "export const _m = import('hls.js')"],
       ['src/renderer/src/features/live/live-mux.ts', "import { Output as _O } from 'mediabunny'"],
+      [
+        'src/renderer/src/features/live/live-mux.ts',
+        "import { fitFrame as _f } from './frame-fit'"
+      ],
       ['src/renderer/src/main.tsx', "import { createRoot as _c } from 'react-dom/client'"],
       [
         'src/renderer/src/features/streams/x.tsx',
