@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
+import { assetService } from '../../../src/main/core/uploads/publish'
 import { Uploader, type AssetService } from '../../../src/main/core/uploads/uploader'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import type { UploadView } from '../../../src/shared/uploads'
@@ -74,21 +75,13 @@ function serviceVia(studio: TestStudio, proxy: CuttingProxy): AssetService {
     return url.toString()
   }
   const client = new ApiClient({ baseUrl: via(studio.apiUrl), apiKey: studio.apiKey })
+  const service = assetService(async () => client)
   return {
+    ...service,
     requestUpload: async (name) => {
-      const r = await client.requestUpload(name)
-      return { tusEndpoint: via(r.tusEndpoint), assetId: r.asset.id! }
-    },
-    getAsset: async (id) => {
-      const a = await client.getAsset(id)
-      return {
-        phase: a.status?.phase,
-        errorMessage: a.status?.errorMessage,
-        playbackId: a.playbackId,
-        playbackUrl: a.playbackUrl
-      }
-    },
-    deleteAsset: (id) => client.deleteAsset(id)
+      const r = await service.requestUpload(name)
+      return { ...r, tusEndpoint: via(r.tusEndpoint) }
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs'
 import type { OnairCalls } from '../../../shared/contract'
 import { AppFailure } from '../../../shared/result'
 import { compareRecording, type RecordingCheck, type UploadView } from '../../../shared/uploads'
+import type { ApiClient } from '../api-client'
 import type { ActiveService } from '../connections'
 import { recordingFileName } from '../download-name'
 import { sharedTransport } from '../http-transport'
@@ -55,10 +56,30 @@ export async function hlsSeconds(url: string, timeoutMs = 15_000): Promise<numbe
   return sum > 0 ? Math.round(sum * 1000) / 1000 : undefined
 }
 
+/** What the uploader needs of a service, by its API client. */
+export function assetService(client: () => Promise<ApiClient>): AssetService {
+  return {
+    requestUpload: async (name) => {
+      const r = await (await client()).requestUpload(name)
+      return { tusEndpoint: r.tusEndpoint, assetId: r.asset.id! }
+    },
+    getAsset: async (id) => {
+      const a = await (await client()).getAsset(id)
+      return {
+        phase: a.status?.phase,
+        errorMessage: a.status?.errorMessage,
+        playbackId: a.playbackId,
+        playbackUrl: a.playbackUrl
+      }
+    },
+    deleteAsset: async (id) => (await client()).deleteAsset(id)
+  }
+}
+
 export function uploadCalls(o: UploadsOptions): { calls: UploadCalls; stop(): Promise<void> } {
   /** The service of the connection an upload was started on, while that connection is active. */
-  const service = (connectionId: string): AssetService => {
-    const client = async () => {
+  const service = (connectionId: string): AssetService =>
+    assetService(async () => {
       const a = await o.active()
       if (a.conn.id !== connectionId)
         throw new AppFailure({
@@ -67,24 +88,7 @@ export function uploadCalls(o: UploadsOptions): { calls: UploadCalls; stop(): Pr
           hint: 'Make that connection active again to go on with it.'
         })
       return a.client
-    }
-    return {
-      requestUpload: async (name) => {
-        const r = await (await client()).requestUpload(name)
-        return { tusEndpoint: r.tusEndpoint, assetId: r.asset.id! }
-      },
-      getAsset: async (id) => {
-        const a = await (await client()).getAsset(id)
-        return {
-          phase: a.status?.phase,
-          errorMessage: a.status?.errorMessage,
-          playbackId: a.playbackId,
-          playbackUrl: a.playbackUrl
-        }
-      },
-      deleteAsset: async (id) => (await client()).deleteAsset(id)
-    }
-  }
+    })
   const uploader = new Uploader({
     appDataDir: o.appDataDir,
     service,
