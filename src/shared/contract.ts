@@ -8,6 +8,7 @@ import type { DestinationState, HealthCondition } from './stream-states'
 import type { MicSettings } from './audio'
 import type { HotkeyAction, HotkeySettings, KeyPlatform } from './hotkeys'
 import type { PublishArgs, RecordingCheck, UploadView } from './uploads'
+import type { AddedWebhook, AddWebhookArgs, WebhookDelivery, WebhookView } from './webhooks'
 
 export type ShellKind = 'electron' | 'web'
 
@@ -632,6 +633,16 @@ export interface OnairCalls {
   /** Forgets a finished (ready or failed) upload. */
   dismissUpload(id: string): Promise<void>
 
+  /** The account's webhooks on the active service, newest first. */
+  listWebhooks(): Promise<WebhookView[]>
+  /** Adds one with a new signing secret (answered here once, never again). */
+  addWebhook(args: AddWebhookArgs): Promise<AddedWebhook>
+  deleteWebhook(id: string): Promise<void>
+  /** Its last deliveries (the service's webhook log), newest first. */
+  listWebhookDeliveries(webhookId: string): Promise<WebhookDelivery[]>
+  /** Sends a logged delivery again now; answers the new attempt. */
+  resendWebhookDelivery(webhookId: string, deliveryId: string): Promise<WebhookDelivery>
+
   getSettings(): Promise<DeviceSettings>
   saveSettings(settings: DeviceSettings): Promise<DeviceSettings>
   /**
@@ -755,6 +766,11 @@ export const CALL_NAMES = [
   'resumeUpload',
   'cancelUpload',
   'dismissUpload',
+  'listWebhooks',
+  'addWebhook',
+  'deleteWebhook',
+  'listWebhookDeliveries',
+  'resendWebhookDelivery',
   'getSettings',
   'saveSettings',
   'saveSceneImage',

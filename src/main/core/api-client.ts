@@ -20,6 +20,8 @@ type NewStream = components['schemas']['new-stream-payload']
 export type ApiTarget = components['schemas']['multistream-target']
 type TargetAdd = components['schemas']['target-add-payload']
 type ClipPayload = components['schemas']['clip-payload']
+export type ApiWebhook = components['schemas']['webhook']
+export type ApiWebhookLog = components['schemas']['webhook-log']
 
 export const LIVEPEER_API = 'https://livepeer.studio/api'
 /** Used when a service does not answer GET /ingest: Livepeer's public addresses. */
@@ -250,6 +252,33 @@ export class ApiClient {
     await this.call('DELETE', `/asset/${enc(id)}`, 'clip')
   }
 
+  // ---- webhooks ----
+  async listWebhooks(args: PageArgs = {}): Promise<Page<ApiWebhook>> {
+    const r = await this.call('GET', `/webhook?${pageQuery(args, {})}`, 'webhook list')
+    return pageOf<ApiWebhook>(r)
+  }
+
+  /**
+   * The secret signs every delivery; the URL may carry a token of its own (a chat service's
+   * webhook address): neither appears in an error text.
+   */
+  createWebhook(body: ApiWebhook & { sharedSecret: string }): Promise<ApiWebhook> {
+    return this.jsonWith('POST', '/webhook', 'webhook', body, [body.sharedSecret, body.url])
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    await this.call('DELETE', `/webhook/${enc(id)}`, 'webhook')
+  }
+
+  async listWebhookLogs(id: string, args: PageArgs = {}): Promise<Page<ApiWebhookLog>> {
+    const r = await this.call('GET', `/webhook/${enc(id)}/log?${pageQuery(args, {})}`, 'webhook')
+    return pageOf<ApiWebhookLog>(r)
+  }
+
+  resendWebhookLog(id: string, logId: string): Promise<ApiWebhookLog> {
+    return this.json('POST', `/webhook/${enc(id)}/log/${enc(logId)}/resend`, 'webhook log')
+  }
+
   // ---- playback & ingest (no key needed) ----
   getPlayback(playbackId: string): Promise<ApiPlayback> {
     return this.json('GET', `/playback/${enc(playbackId)}`, 'playback')
@@ -274,8 +303,18 @@ export class ApiClient {
   }
 
   // ---- plumbing ----
-  private async json<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
-    const r = await this.call(method, path, what, body)
+  private json<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
+    return this.jsonWith(method, path, what, body, [])
+  }
+
+  private async jsonWith<T>(
+    method: string,
+    path: string,
+    what: string,
+    body: unknown,
+    secrets: readonly string[]
+  ): Promise<T> {
+    const r = await this.call(method, path, what, body, secrets)
     try {
       return JSON.parse(r.body) as T
     } catch {

@@ -14,6 +14,7 @@ import {
 } from '../../shared/scenes'
 import { DESTINATION_LIMITS } from '../../shared/destinations'
 import { MARKER_LABEL_MAX } from '../../shared/markers'
+import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from '../../shared/webhooks'
 import { GATE_DB, type MicSettings } from '../../shared/audio'
 import {
   HOTKEY_ACTIONS,
@@ -358,6 +359,25 @@ export const CALL_ARGS = {
   resumeUpload: z.tuple([id]),
   cancelUpload: z.tuple([id]),
   dismissUpload: z.tuple([id]),
+  listWebhooks: none,
+  addWebhook: z.tuple([
+    z
+      .object({
+        name: z.string().trim().min(1).max(WEBHOOK_LIMITS.name),
+        // http(s) only: the service POSTs there (the service checks the rest of the URL again).
+        url: z
+          .string()
+          .trim()
+          .max(WEBHOOK_LIMITS.url)
+          .regex(/^https?:\/\/[^\s/]+/i, 'an http:// or https:// address'),
+        events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
+        streamId: id.optional()
+      })
+      .strict()
+  ]),
+  deleteWebhook: z.tuple([id]),
+  listWebhookDeliveries: z.tuple([id]),
+  resendWebhookDelivery: z.tuple([id, id]),
   getSettings: none,
   saveSettings: z.tuple([settings]),
   // The re-encoded picture (PNG or JPEG, checked again by its first bytes in the core).

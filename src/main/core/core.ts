@@ -33,6 +33,7 @@ import { GlobalHotkeys, type GlobalShortcutLike } from './global-hotkeys'
 import { keyPlatform, readHotkeys } from '../../shared/hotkeys'
 import { WhipRuns, whipUrl } from './whip'
 import { uploadCalls } from './uploads/publish'
+import { webhookCalls } from './webhooks'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -448,6 +449,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
     localRecordingInfo: () => recordings.info(),
     ...uploads.calls,
+    ...webhookCalls(async () => (await api()).client),
     async openLocalRecording(id, action) {
       const r = recordings.get(id)
       if (!r)

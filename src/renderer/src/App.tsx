@@ -16,6 +16,7 @@ import { SessionsScreen } from './features/sessions/SessionsScreen'
 import { PlayerDialog, type PlayerSource } from './features/player/PlayerDialog'
 import { AboutPanel } from './features/about/AboutPanel'
 import { KeysPanel } from './features/keys/KeysPanel'
+import { WebhooksScreen } from './features/webhooks/WebhooksScreen'
 import { HotkeysProvider } from './lib/use-hotkeys'
 import { AppGone, useAppReachable } from './features/app/AppGone'
 import { monitorUrl } from '../../shared/viewers'
@@ -25,6 +26,7 @@ const NAV: { route: Route; label: string }[] = [
   { route: { name: 'streams' }, label: 'Streams' },
   { route: { name: 'live' }, label: 'Go live' },
   { route: { name: 'sessions' }, label: 'Sessions' },
+  { route: { name: 'webhooks' }, label: 'Webhooks' },
   { route: { name: 'keys' }, label: 'Keys' },
   { route: { name: 'about' }, label: 'About' }
 ]
@@ -111,6 +113,7 @@ export function App(): ReactNode {
             {route.name === 'sessions' && (
               <SessionsScreen onPlay={play} onWatch={watch} navigate={setRoute} />
             )}
+            {route.name === 'webhooks' && <WebhooksScreen />}
             {route.name === 'keys' && <KeysPanel />}
             {route.name === 'about' && <AboutPanel />}
           </main>

@@ -7,6 +7,7 @@ export type Route =
   | { name: 'live'; streamId?: string }
   | { name: 'sessions' }
   | { name: 'keys' }
+  | { name: 'webhooks' }
   | { name: 'about' }
 
 export type Navigate = (route: Route) => void
