@@ -72,7 +72,12 @@ const validateTargetPatch = ajv.compile<Partial<TargetBody>>(
 const validateTargetAdd = ajv.compile<TargetRef>(schemas['target-add-payload'])
 const validateClip = ajv.compile<ClipBody>(schemas['clip-payload'])
 const validateWebhook = ajv.compile<WebhookBody>(schemas['webhook'])
-const validateNewAsset = ajv.compile<NewAssetBody>(schemas['new-asset-payload'])
+// new-asset-payload names no `type` (Ajv's strict mode warns at every start without one): an object,
+// which is what checkNewAsset hands it anyway.
+const validateNewAsset = ajv.compile<NewAssetBody>({
+  type: 'object',
+  ...schemas['new-asset-payload']
+})
 // The profiles field alone (array or null of ffmpeg-profile), exactly as new-stream-payload says,
 // at the same place, so its errors carry the same instancePath and schemaPath as a whole body's.
 const validateProfilesField = ajv.compile<{ profiles?: Profile[] | null }>({
