@@ -63,7 +63,7 @@ export const shot = (page: Page, name: string, fullPage = true): Promise<Buffer>
 
 export async function nav(
   page: Page,
-  label: 'Connection' | 'Streams' | 'Go live' | 'Sessions' | 'Keys' | 'About'
+  label: 'Connection' | 'Streams' | 'Go live' | 'Sessions' | 'Webhooks' | 'Keys' | 'About'
 ) {
   await page
     .getByRole('navigation', { name: 'Main' })

@@ -174,7 +174,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               testId="golive-error"
             />
           )}
-          <div className="actions">
+          <div className="actions golive-actions">
             <button
               type="button"
               className="golive-button"

@@ -34,7 +34,7 @@ export function OutputForm({
   const issue = outputIssue(value)
   const support = useEncoderSupport(value)
   return (
-    <fieldset className="output" disabled={disabled}>
+    <fieldset className="output output-grid" disabled={disabled}>
       <legend>Output</legend>
       <label>
         Resolution
@@ -99,7 +99,9 @@ export function OutputForm({
         </p>
       )}
       <EncoderSelect value={value} onChange={onChange} support={support} />
-      <p className="muted">Keyframe every {value.keyframeIntervalSec} s, no B-frames.</p>
+      <p className="muted output-keyframes">
+        Keyframe every {value.keyframeIntervalSec} s, no B-frames.
+      </p>
       {issue && (
         <p className="field-issue" role="alert" id="output-issue">
           {issue}
