@@ -377,21 +377,22 @@ describe('broadcast supervisor: the uplink (#19)', () => {
   const block = (sent: number, bytes: number): string =>
     `frame=${Math.round(sent * 30)}\nfps=30\nbitrate=1000kbits/s\ntotal_size=${bytes}\nout_time_us=${Math.round(sent * 1e6)}\ndrop_frames=0\ndup_frames=0\nspeed=1.0x\nprogress=continue\n`
 
-  it('a queue that builds lowers the encoder to what the socket takes, drops past 700 ms with a keyframe asked, and says so', async () => {
-    const encoder: EncoderTargetEvent[] = []
-    const health: LiveHealthEvent[] = []
+  /**
+   * A live run of the page's media (2.6 Mbit/s: 100 ms clusters of three 10.8 KB frames) whose fake
+   * ffmpeg reports, every 250 ms, how much media went out and how many bytes the socket took.
+   */
+  async function mediaRun(extra: Partial<ConstructorParameters<typeof BroadcastSupervisor>[0]>) {
     const { sup, child } = setup({
       source: { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' },
       output: { ...output, videoBitrateKbps: 2500 },
-      onEncoder: (e) => encoder.push(e),
-      onHealth: (h) => health.push(h),
-      // An idle computer: what queues is the upload's.
-      cpuBusy: () => 0.3
+      ...extra
     })
     sup.start()
     await sup.pushMedia(streamHeader())
     let at = 0 // media ms pushed
-    // 100 ms clusters of three 10.8 KB frames: 2.6 Mbit/s, what the page's encoder makes.
+    let handed = 0 // media ms the page has made by now
+    let bytes = 0
+    let sent = 0
     const pushTo = async (ms: number): Promise<void> => {
       for (; at < ms; at += 100)
         await sup.pushMedia(
@@ -400,25 +401,43 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     }
     await pushTo(100)
     child().opensOutput()
-    // The link carries all of it for 2 s: live, no word to the encoder.
-    for (let s = 1; s <= 8; s++) {
-      await pushTo(s * 250)
-      child().stdout.write(block(s * 0.25, s * 85_000))
-      await tick(250)
+    /**
+     * `n` blocks 250 ms apart; each, the socket takes `bytesEach` and `sentEach` s more media went
+     * out ('all': all that was handed to ffmpeg, the link open).
+     */
+    const blocks = async (
+      n: number,
+      bytesEach: number,
+      sentEach: number | 'all'
+    ): Promise<void> => {
+      for (let s = 1; s <= n; s++) {
+        handed += 250
+        await pushTo(handed)
+        bytes += bytesEach
+        sent = sentEach === 'all' ? at / 1000 : sent + sentEach
+        child().stdout.write(block(sent, bytes))
+        await tick(250)
+      }
     }
+    return { sup, blocks }
+  }
+
+  it('a queue that builds lowers the encoder to what the socket takes, drops past 700 ms with a keyframe asked, and says so', async () => {
+    const encoder: EncoderTargetEvent[] = []
+    const health: LiveHealthEvent[] = []
+    const { sup, blocks } = await mediaRun({
+      onEncoder: (e) => encoder.push(e),
+      onHealth: (h) => health.push(h),
+      // An idle computer: what queues is the upload's.
+      cpuBusy: () => 0.3
+    })
+    // The link carries all of it for 2 s: live, no word to the encoder.
+    await blocks(8, 85_000, 0.25)
     expect(sup.state).toBe('live')
     expect(encoder, JSON.stringify(encoder)).toEqual([])
     // Now the socket takes ~1.05 Mbit/s while 2.6 arrive: ffmpeg's sent time falls behind what it
     // is handed, main hands it no more than 300 ms ahead of it, and media piles up in main.
-    let bytes = 8 * 85_000
-    let sent = 2
-    for (let s = 1; s <= 20; s++) {
-      await pushTo(2000 + s * 250)
-      bytes += 33_000
-      sent += 0.1
-      child().stdout.write(block(sent, bytes))
-      await tick(250)
-    }
+    await blocks(20, 33_000, 0.1)
     const lowered = encoder.filter((e) => !e.keyframe)
     expect(lowered.length).toBeGreaterThan(0)
     // Within 5 s of the slowdown: under what the socket takes for video (1,056 - 128 kbit/s), with
@@ -440,13 +459,7 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     // in the uplink bench); then, the queue empty, the bitrate is on its way back.
     const lastDropAt = last.uplink!.lastDropAt!
     const from = health.length
-    for (let s = 1; s <= 24; s++) {
-      await pushTo(7000 + s * 250)
-      bytes += 85_000
-      sent = at / 1000
-      child().stdout.write(block(sent, bytes))
-      await tick(250)
-    }
+    await blocks(24, 85_000, 'all')
     const after = health.slice(from)
     expect(after.length).toBeGreaterThan(4)
     expect(after.some((h) => h.uplink?.lastDropAt !== lastDropAt)).toBe(false)
@@ -459,38 +472,13 @@ describe('broadcast supervisor: the uplink (#19)', () => {
 
   it('a queue on a computer too busy to keep up names the computer, not the upload', async () => {
     const health: LiveHealthEvent[] = []
-    const { sup, child } = setup({
-      source: { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' },
-      output: { ...output, videoBitrateKbps: 2500 },
+    const { sup, blocks } = await mediaRun({
       onHealth: (h) => health.push(h),
       cpuBusy: () => 0.97
     })
-    sup.start()
-    await sup.pushMedia(streamHeader())
-    let at = 0
-    const pushTo = async (ms: number): Promise<void> => {
-      for (; at < ms; at += 100)
-        await sup.pushMedia(
-          cluster({ timeMs: at, key: at % 2000 === 0, frames: 3, payload: 10_800 })
-        )
-    }
-    await pushTo(100)
-    child().opensOutput()
-    for (let s = 1; s <= 8; s++) {
-      await pushTo(s * 250)
-      child().stdout.write(block(s * 0.25, s * 85_000))
-      await tick(250)
-    }
+    await blocks(8, 85_000, 0.25)
     // ffmpeg, starved of CPU, takes what it is handed late: the same queue a short link makes.
-    let bytes = 8 * 85_000
-    let sent = 2
-    for (let s = 1; s <= 20; s++) {
-      await pushTo(2000 + s * 250)
-      bytes += 33_000
-      sent += 0.1
-      child().stdout.write(block(sent, bytes))
-      await tick(250)
-    }
+    await blocks(20, 33_000, 0.1)
     const last = health[health.length - 1]!
     expect(last.uplink).toMatchObject({ state: 'limited', cause: 'computer', cpuPercent: 97 })
     expect(last.shortfall).toMatch(
