@@ -343,7 +343,7 @@ export interface UplinkView {
   lastDropAt?: number
   /**
    * What holds the stream back when it queues or drops: the upload (`network`), or a computer too busy
-   * to encode and send in real time (`computer`: its CPU was at least 90 % busy), as OBS tells frames
+   * to encode and send in real time (`computer`: its CPU was at least 97 % busy), as OBS tells frames
    * dropped by the network from frames skipped for lack of CPU.
    */
   cause?: 'network' | 'computer'
