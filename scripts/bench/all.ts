@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
-import { tableRow } from './results'
+import { sectionTable } from './results'
 import type { BenchRow } from './types'
 
 type Suite = { title: string; load: () => Promise<BenchRow[]> }
@@ -19,7 +19,8 @@ const SUITES: Suite[] = [
   {
     title: 'Uplink (WebRTC)',
     load: async () => (await import('./uplink-webrtc')).runWebRtcUplinkBench()
-  }
+  },
+  { title: 'Uploads', load: async () => (await import('./uploads')).runUploadsBench() }
 ]
 
 /** Livepeer Studio's documented figures: no way to measure them here (no internet), so quoted as such. */
@@ -63,9 +64,9 @@ async function main(): Promise<void> {
         }
       ]
     }
-    sections.push(table(suite.title, rows))
+    sections.push(sectionTable(suite.title, rows))
   }
-  sections.push(table('References documented by Livepeer Studio', DOCUMENTED))
+  sections.push(sectionTable('References documented by Livepeer Studio', DOCUMENTED))
   const md = [
     '# Onair benchmark report',
     '',
@@ -78,17 +79,6 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true })
   writeFileSync(join(out, 'results.md'), md + '\n')
   console.log(md)
-}
-
-function table(title: string, rows: BenchRow[]): string {
-  const lines = [
-    `## ${title}`,
-    '',
-    '| figure | value | reference (measured in the same run, unless the note says quoted) | ratio | note |',
-    '| --- | --- | --- | --- | --- |'
-  ]
-  for (const r of rows) lines.push(tableRow(r))
-  return lines.join('\n') + '\n'
 }
 
 main().then(

@@ -26,15 +26,34 @@ export function tableRow(r: BenchRow): string {
   return `| ${r.name} | ${fmt(r.value)} ${r.unit} | ${ref} | ${ratio} | ${r.note ?? ''} |`
 }
 
+/** A section of the report: its `## ` heading and a table of its rows. */
+export function sectionTable(title: string, rows: BenchRow[]): string {
+  const lines = [
+    `## ${title}`,
+    '',
+    '| figure | value | reference (measured in the same run, unless the note says quoted) | ratio | note |',
+    '| --- | --- | --- | --- | --- |'
+  ]
+  for (const r of rows) lines.push(tableRow(r))
+  return lines.join('\n') + '\n'
+}
+
+/** Where a section the report does not have yet goes: before the documented references, else last. */
+const LAST_SECTION = '## References documented by Livepeer Studio'
+
 /**
- * The report with `rows` put into `section` (its `## ` heading): a row whose figure has the same name
+ * The report with `rows` put into `section` (its `## ` heading, made when the report has none): a row
+ * whose figure has the same name
  * is replaced; a new one goes after the last row of the same figure for another case (its name up to
  * " ("), else after the section's last row. `how` (the command and the time) ends each note.
  */
 export function withRows(md: string, section: string, rows: BenchRow[], how: string): string {
   const lines = md.split('\n')
+  if (!lines.some((l) => l.trim() === `## ${section}`)) {
+    const at = lines.findIndex((l) => l.trim() === LAST_SECTION)
+    lines.splice(at < 0 ? lines.length : at, 0, ...sectionTable(section, []).split('\n'))
+  }
   const start = lines.findIndex((l) => l.trim() === `## ${section}`)
-  if (start < 0) throw new Error(`bench/results.md has no section "${section}"`)
   let end = lines.findIndex((l, i) => i > start && l.startsWith('## '))
   if (end < 0) end = lines.length
   const nameOf = (l: string): string | undefined =>
