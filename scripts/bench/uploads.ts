@@ -15,51 +15,12 @@ import { ApiClient } from '../../src/main/core/api-client'
 import { assetService } from '../../src/main/core/uploads/publish'
 import { Uploader } from '../../src/main/core/uploads/uploader'
 import type { UploadView } from '../../src/shared/uploads'
-import { makeMediaFile, startTestStudio, waitFor } from '../../tests/helpers/studio'
+import { makeLongCopy, startTestStudio, waitFor } from '../../tests/helpers/studio'
 import { writeRows } from './results'
 import { median, runAsScript, type BenchRow } from './types'
 
 /** Alternated runs of each, after one of each to warm up (the first tus run took twice as long). */
 const RUNS = 5
-
-/** ~200 MB: 10 s of 720p at a high bitrate, looped 11 times without re-encoding (as the test's). */
-function makeCopy(dir: string): string {
-  const base = makeMediaFile(join(dir, 'base.mp4'), [
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1280x720:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
-    '-t',
-    '10',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-qp',
-    '6',
-    '-g',
-    '30',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-shortest'
-  ])
-  return makeMediaFile(join(dir, 'local copy.mp4'), [
-    '-stream_loop',
-    '10',
-    '-i',
-    base,
-    '-c',
-    'copy',
-    '-movflags',
-    '+faststart'
-  ])
-}
 
 /** A server on loopback that writes each PUT's body to a file: the plain reference. */
 async function plainServer(dir: string): Promise<{ server: Server; url: string }> {
@@ -97,7 +58,7 @@ export async function runUploadsBench(): Promise<BenchRow[]> {
   const studio = await startTestStudio()
   const plain = await plainServer(tmp)
   try {
-    const file = makeCopy(tmp)
+    const file = makeLongCopy(tmp)
     const size = (await stat(file)).size
     const client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
     const service = assetService(async () => client)

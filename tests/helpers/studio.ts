@@ -24,6 +24,48 @@ export function makeMediaFile(out: string, args: readonly string[]): string {
   return out
 }
 
+/**
+ * A ~200 MB local copy in `dir`: 10 s of 720p at a high bitrate (about 19 MB) looped 11 times without
+ * re-encoding, with a tone. For the uploads test and bench.
+ */
+export function makeLongCopy(dir: string): string {
+  const base = makeMediaFile(join(dir, 'base.mp4'), [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    '10',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-qp',
+    '6',
+    '-g',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest'
+  ])
+  return makeMediaFile(join(dir, 'local copy.mp4'), [
+    '-stream_loop',
+    '10',
+    '-i',
+    base,
+    '-c',
+    'copy',
+    '-movflags',
+    '+faststart'
+  ])
+}
+
 export type TestStudio = RunningStudio & {
   apiKey: string
   cleanup(): Promise<void>

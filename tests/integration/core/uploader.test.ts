@@ -14,7 +14,7 @@ import { assetService } from '../../../src/main/core/uploads/publish'
 import { Uploader, type AssetService } from '../../../src/main/core/uploads/uploader'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import type { UploadView } from '../../../src/shared/uploads'
-import { makeMediaFile, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
+import { makeLongCopy, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 
 /** A TCP proxy to the studio that counts what the app sends and can drop every connection. */
 class CuttingProxy {
@@ -128,41 +128,7 @@ beforeAll(async () => {
   studio = await startTestStudio()
   tmp = await mkdtemp(join(tmpdir(), 'onair-uploader-'))
   // 10 s of 720p at a high bitrate (about 19 MB), looped 11 times without re-encoding: ~200 MB.
-  const base = makeMediaFile(join(tmp, 'base.mp4'), [
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1280x720:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
-    '-t',
-    '10',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-qp',
-    '6',
-    '-g',
-    '30',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-shortest'
-  ])
-  big = makeMediaFile(join(tmp, 'local copy.mp4'), [
-    '-stream_loop',
-    '10',
-    '-i',
-    base,
-    '-c',
-    'copy',
-    '-movflags',
-    '+faststart'
-  ])
+  big = makeLongCopy(tmp)
   size = (await stat(big)).size
   source = await framesOf(big)
 }, 180_000)
