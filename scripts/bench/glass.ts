@@ -176,28 +176,8 @@ export async function glassToGlassRows(page: Page, streamId: string): Promise<Be
   await page.getByTestId('live-banner').and(page.locator('[data-state=live]')).waitFor({
     timeout: 90_000
   })
-  await page.getByTestId('watch-live').click()
-  await page.getByTestId('live-monitor').waitFor()
-  await page.waitForFunction(
-    () =>
-      ((
-        globalThis as unknown as {
-          document: { querySelector(s: string): { currentTime: number } | null }
-        }
-      ).document.querySelector('[data-testid=player-video]')?.currentTime ?? 0) > 2,
-    undefined,
-    { timeout: 90_000 }
-  )
-  const samples: number[] = []
-  const shown: number[] = []
-  const until = Date.now() + SAMPLE_SECONDS * 1000
-  while (Date.now() < until) {
-    const d = await page.evaluate(readDelay)
-    if (d !== null) samples.push(d / 1000)
-    const said = Number(await page.getByTestId('live-latency').getAttribute('data-seconds'))
-    if (said > 0) shown.push(said)
-    await page.waitForTimeout(250)
-  }
+  await watchLive(page)
+  const { measured: samples, shown } = await sampleMonitor(page)
   await page.evaluate(() => (globalThis as unknown as { __glass: { stop(): void } }).__glass.stop())
   await page.getByTestId('live-monitor').getByRole('button', { name: 'Close' }).click()
   await page.getByTestId('stop-live').click()
