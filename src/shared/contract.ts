@@ -7,7 +7,7 @@ import type { ScenesState } from './scenes'
 import type { DestinationState, HealthCondition } from './stream-states'
 import type { MicSettings } from './audio'
 import type { HotkeyAction, HotkeySettings, KeyPlatform } from './hotkeys'
-import type { PublishArgs, RecordingCheck, UploadView } from './uploads'
+import type { PublishArgs, RecordingCheck, UploadSettings, UploadView } from './uploads'
 import type { AddedWebhook, AddWebhookArgs, WebhookDelivery, WebhookView } from './webhooks'
 
 export type ShellKind = 'electron' | 'web'
@@ -632,6 +632,9 @@ export interface OnairCalls {
   cancelUpload(id: string): Promise<void>
   /** Forgets a finished (ready or failed) upload. */
   dismissUpload(id: string): Promise<void>
+  /** Whether the full copy goes up by itself when the service's recording is missing or short. */
+  getUploadSettings(): Promise<UploadSettings>
+  setUploadSettings(settings: UploadSettings): Promise<UploadSettings>
 
   /** The account's webhooks on the active service, newest first. */
   listWebhooks(): Promise<WebhookView[]>
@@ -766,6 +769,8 @@ export const CALL_NAMES = [
   'resumeUpload',
   'cancelUpload',
   'dismissUpload',
+  'getUploadSettings',
+  'setUploadSettings',
   'listWebhooks',
   'addWebhook',
   'deleteWebhook',

@@ -82,3 +82,20 @@ export interface PublishArgs {
   name?: string
   sessionId?: string
 }
+
+/** The creator's upload choices (getUploadSettings / setUploadSettings). */
+export interface UploadSettings {
+  /**
+   * Upload the full copy by itself when the service's recording is missing, failed or short: main
+   * compares them once the service's recording is final and starts the upload. Off unless turned on.
+   */
+  autoUploadFullCopy: boolean
+}
+
+/** The settings as kept, or the defaults (off) for anything absent or malformed. */
+export const readUploadSettings = (v: unknown): UploadSettings => ({
+  autoUploadFullCopy:
+    !!v &&
+    typeof v === 'object' &&
+    (v as { autoUploadFullCopy?: unknown }).autoUploadFullCopy === true
+})

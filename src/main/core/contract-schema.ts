@@ -359,6 +359,8 @@ export const CALL_ARGS = {
   resumeUpload: z.tuple([id]),
   cancelUpload: z.tuple([id]),
   dismissUpload: z.tuple([id]),
+  getUploadSettings: none,
+  setUploadSettings: z.tuple([z.object({ autoUploadFullCopy: z.boolean() }).strict()]),
   listWebhooks: none,
   addWebhook: z.tuple([
     z

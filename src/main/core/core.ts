@@ -2,7 +2,12 @@
 // expected failures are thrown as AppFailure and turned into Result by the shells.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { OnairCalls, SessionView, ShellKind } from '../../shared/contract'
+import type {
+  LocalRecordingView,
+  OnairCalls,
+  SessionView,
+  ShellKind
+} from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { killAllTracked } from '../../node/process'
 import { readAppInfo } from './app-info'
@@ -31,6 +36,7 @@ import * as destinations from './destinations'
 import { LocalRecordings, type LocalRecording } from './local-recording/recordings'
 import { GlobalHotkeys, type GlobalShortcutLike } from './global-hotkeys'
 import { keyPlatform, readHotkeys } from '../../shared/hotkeys'
+import { readUploadSettings } from '../../shared/uploads'
 import { WhipRuns, whipUrl } from './whip'
 import { uploadCalls } from './uploads/publish'
 import { webhookCalls } from './webhooks'
@@ -119,9 +125,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     folder: () => store.get().devices.localRecording?.folder,
     defaultFolder: opts.recordingsDir,
     ffmpeg: () => resolveFfmpeg().path,
-    emit: (v) => events.emit('live:local-recording', v),
+    emit: (v) => {
+      events.emit('live:local-recording', v)
+      // A finished copy may go up by itself (the automatic upload); uploads is made just below.
+      copyChanged(v)
+    },
     log: opts.log
   })
+  let copyChanged = (_v: LocalRecordingView): void => undefined
   // Copies the previous process was writing when it died: marked, and made whole in the background.
   void recordings.finishInterrupted()
   // A run the previous process never ended (it crashed or was killed while live): told once.
@@ -148,8 +159,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     active: api,
     recordings,
     emit: (v) => events.emit('upload:progress', v),
-    log: opts.log
+    log: opts.log,
+    settings: {
+      get: () => readUploadSettings(store.get().uploads),
+      set: (u) => readUploadSettings(store.update((x) => (x.uploads = u)).uploads)
+    }
   })
+  copyChanged = uploads.copyChanged
   const markers = new Markers(opts.appDataDir)
   /** Markers belong to the connection they were made on (stream ids are per service). */
   const connectionId = async (): Promise<string> => (await c.status()).active?.id ?? ''

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { ConnectionKind, DeviceSettings } from '../../shared/contract'
 import type { HotkeySettings } from '../../shared/hotkeys'
 import { migrateScenes, readScenes, type ScenesState } from '../../shared/scenes'
+import type { UploadSettings } from '../../shared/uploads'
 import { dataUrlBytes, SceneImages } from './scene-images'
 
 export interface StoredConnection {
@@ -31,6 +32,8 @@ export interface Settings {
   localPorts?: LocalPorts
   /** The keys chosen for the actions (shared/hotkeys.ts, read back through readHotkeys). */
   hotkeys?: HotkeySettings
+  /** The upload choices (shared/uploads.ts, read back through readUploadSettings). */
+  uploads?: UploadSettings
 }
 
 export const LOCAL_ID = 'local'

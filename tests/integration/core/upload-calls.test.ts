@@ -74,7 +74,8 @@ beforeAll(async () => {
     appDataDir: join(tmp, 'app'),
     active,
     recordings,
-    emit: (v) => events.push(v)
+    emit: (v) => events.push(v),
+    settings: { get: () => ({ autoUploadFullCopy: false }), set: (u) => u }
   })
 }, 120_000)
 afterAll(async () => {

@@ -1,10 +1,18 @@
 // The contract's upload calls (#35) on top of the uploader: "Publish as a video" of a local copy,
 // "Upload the full copy" of a session whose service recording is missing, failed or short, and the
 // comparison that decides it. Uploads belong to the connection they were started on.
+// With the creator's switch on (UploadSettings.autoUploadFullCopy), each local copy that finishes is
+// watched: once the service's recording of its session is final (ready, failed or none), the two
+// are compared and a missing, failed or short recording has the full copy uploaded by itself.
 import { existsSync } from 'node:fs'
-import type { OnairCalls } from '../../../shared/contract'
+import type { LocalRecordingView, OnairCalls } from '../../../shared/contract'
 import { AppFailure } from '../../../shared/result'
-import { compareRecording, type RecordingCheck, type UploadView } from '../../../shared/uploads'
+import {
+  compareRecording,
+  type RecordingCheck,
+  type UploadSettings,
+  type UploadView
+} from '../../../shared/uploads'
 import type { ApiClient } from '../api-client'
 import type { ActiveService } from '../connections'
 import { recordingFileName } from '../download-name'
@@ -22,6 +30,8 @@ export type UploadCalls = Pick<
   | 'resumeUpload'
   | 'cancelUpload'
   | 'dismissUpload'
+  | 'getUploadSettings'
+  | 'setUploadSettings'
 >
 
 export interface UploadsOptions {
@@ -30,7 +40,18 @@ export interface UploadsOptions {
   recordings: LocalRecordings
   emit: (v: UploadView) => void
   log?: (line: string) => void
+  /** The creator's upload choices, as kept (the settings file). */
+  settings: { get(): UploadSettings; set(s: UploadSettings): UploadSettings }
+  /** How often a finished copy's session is asked about until its recording is final. */
+  autoPollMs?: number
+  /** How long a copy is watched at most before the automatic upload gives up on it. */
+  autoGiveUpMs?: number
 }
+
+/** A finished copy's session is asked about every 10 s... */
+const AUTO_POLL_MS = 10_000
+/** ...for at most 6 hours (Livepeer may take long to make a long recording). */
+const AUTO_GIVE_UP_MS = 6 * 3600_000
 
 /** Seconds of media in an HLS playlist: a master's first variant, else the playlist itself. */
 export async function hlsSeconds(url: string, timeoutMs = 15_000): Promise<number | undefined> {
@@ -76,7 +97,12 @@ export function assetService(client: () => Promise<ApiClient>): AssetService {
   }
 }
 
-export function uploadCalls(o: UploadsOptions): { calls: UploadCalls; stop(): Promise<void> } {
+export function uploadCalls(o: UploadsOptions): {
+  calls: UploadCalls
+  /** A local copy changed (the recordings' emit): a finished one may be uploaded by itself. */
+  copyChanged(copy: LocalRecordingView): void
+  stop(): Promise<void>
+} {
   /** The service of the connection an upload was started on, while that connection is active. */
   const service = (connectionId: string): AssetService =>
     assetService(async () => {
@@ -180,7 +206,74 @@ export function uploadCalls(o: UploadsOptions): { calls: UploadCalls; stop(): Pr
     dismissUpload: async (id) => {
       must(uploader.get(id))
       uploader.dismiss(id)
+    },
+    getUploadSettings: async () => o.settings.get(),
+    setUploadSettings: async (s) => o.settings.set(s)
+  }
+  /** Copies watched (or already decided) by the automatic upload in this process. */
+  const watched = new Set<string>()
+  const timers = new Set<NodeJS.Timeout>()
+  let stopped = false
+  const later = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t)
+        resolve()
+      }, ms)
+      timers.add(t)
+    })
+
+  /** The copy's session on the active service (the session it was recorded for). */
+  const sessionOf = async (copy: LocalRecordingView): Promise<string | undefined> => {
+    const { client } = await o.active()
+    const page = await client.listStreamSessions(copy.streamId, { limit: 20 })
+    return page.items
+      .map(toSessionView)
+      .find((s) => o.recordings.forSession(s)?.id === copy.id)?.id
+  }
+
+  /** Watches a finished copy until the service's recording is final, then decides once. */
+  const autoUpload = async (copy: LocalRecordingView): Promise<void> => {
+    const until = Date.now() + (o.autoGiveUpMs ?? AUTO_GIVE_UP_MS)
+    const every = o.autoPollMs ?? AUTO_POLL_MS
+    while (!stopped && Date.now() < until) {
+      if (!o.settings.get().autoUploadFullCopy) return
+      try {
+        const sessionId = await sessionOf(copy)
+        const check = sessionId ? await calls.checkRecording(sessionId) : undefined
+        if (check && check.verdict.kind !== 'pending') {
+          const k = check.verdict.kind
+          if (k === 'complete' || check.localRecordingId !== copy.id) return
+          if (stopped || !o.settings.get().autoUploadFullCopy) return
+          // Once per copy: an upload of it already there (going, done or failed) is the creator's.
+          if (uploader.views().some((u) => u.file === copy.file || u.sessionId === sessionId))
+            return
+          o.log?.(`uploads: the ${k} recording of session ${sessionId}: uploading the full copy`)
+          await calls.publishLocalCopy({ localRecordingId: copy.id, sessionId })
+          return
+        }
+      } catch (e) {
+        o.log?.(`uploads: checking the recording of ${copy.file}: ${(e as Error).message}`)
+      }
+      await later(every)
     }
   }
-  return { calls, stop: () => uploader.stop() }
+
+  const copyChanged = (copy: LocalRecordingView): void => {
+    if (stopped || copy.state === 'recording' || copy.durationSec === undefined) return
+    if (copy.moreFiles?.length || watched.has(copy.id)) return
+    if (!o.settings.get().autoUploadFullCopy) return
+    watched.add(copy.id)
+    void autoUpload(copy)
+  }
+
+  return {
+    calls,
+    copyChanged,
+    stop: async () => {
+      stopped = true
+      for (const t of timers) clearTimeout(t)
+      await uploader.stop()
+    }
+  }
 }
