@@ -4,6 +4,7 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { ffprobe } from '../helpers/studio'
 import {
   attr,
@@ -75,7 +76,7 @@ describe('renderer journey', () => {
         timeout: 15_000
       }
     )
-    await page.waitForTimeout(8000)
+    await onAirFor(page, 8)
     const mbps = parseFloat((await page.getByTestId('health-kbps').textContent()) ?? '0')
     expect(mbps).toBeGreaterThan(0)
     await eventually(() => text(page.getByTestId('live-elapsed'))).not.toBe('0:00')
@@ -156,7 +157,7 @@ describe('renderer journey', () => {
     await eventually(async () => (await app.shell.core.getSettings()).sourceKind).toBe(
       'test-pattern'
     )
-    await page.waitForTimeout(6000)
+    await onAirFor(page, 6)
     await stopLive(page)
     await nav(page, 'Streams')
     await page.getByRole('button', { name: PLAIN }).click()
@@ -223,3 +224,17 @@ describe('renderer journey', () => {
     await shot(page, 'streams')
   })
 })
+
+/** Waits until the live bar's elapsed clock (m:ss or h:mm:ss) says at least `seconds` on air. */
+async function onAirFor(page: Page, seconds: number): Promise<void> {
+  await page.waitForFunction(
+    (want) => {
+      const t = document.querySelector('[data-testid=live-elapsed]')?.textContent ?? ''
+      const parts = t.split(':').map(Number)
+      if (parts.length < 2 || parts.some((n) => !Number.isFinite(n))) return false
+      return parts.reduce((acc, n) => acc * 60 + n, 0) >= want
+    },
+    seconds,
+    { timeout: seconds * 1000 + 30_000 }
+  )
+}

@@ -114,7 +114,18 @@ describe('secrets', () => {
         if (s?.state === 'live') break
         await sleep(250)
       }
-      await sleep(6000)
+      // Six seconds of media out (the run's own clock: its health's at - mediaEpoch), then stop.
+      const sent = (): number =>
+        Math.max(
+          0,
+          ...seen.map((e) => {
+            const h = e as { runId?: string; at?: number; mediaEpoch?: number }
+            return h.runId === runId && h.at !== undefined && h.mediaEpoch !== undefined
+              ? h.at - h.mediaEpoch
+              : 0
+          })
+        )
+      for (let i = 0; i < 120 && sent() < 6000; i++) await sleep(250)
       await call(onair.stopLive(runId))
       let ready = false
       for (let i = 0; i < 60 && !ready; i++) {

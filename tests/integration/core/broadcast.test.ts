@@ -10,14 +10,8 @@ import { MediaBuffer } from '../../../src/main/core/broadcast/media-buffer'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import type { ApiStream } from '../../../src/main/core/views'
 import { decodeAll, ffprobe, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
-import {
-  feedPaced,
-  ffmpegChildren,
-  liveBroadcaster,
-  makeCameraFile,
-  OUTPUT,
-  sleep
-} from './live-helpers'
+import { feedPaced, ffmpegChildren, liveBroadcaster, makeCameraFile, OUTPUT } from './live-helpers'
+import type { LiveHealthEvent } from '../../../src/shared/contract'
 
 const run = promisify(execFile)
 let studio: TestStudio
@@ -91,13 +85,25 @@ describe('reconnect start point', () => {
   })
 })
 
+/** Waits until the run's media clock says `seconds` of media went out (its health's at - mediaEpoch). */
+async function untilSent(health: LiveHealthEvent[], seconds: number, after = 0): Promise<void> {
+  await waitFor(
+    async () => {
+      const h = health.slice(after).at(-1)
+      return h?.mediaEpoch !== undefined && h.at - h.mediaEpoch >= seconds * 1000 && h.fps > 0
+    },
+    seconds * 1000 + 30_000,
+    `${seconds} s of media sent`
+  )
+}
+
 describe('broadcaster against the local studio', () => {
   it('test pattern: live for 8 s, stop, a session of the stream with a ready recording', async () => {
     const s = await newStream('pattern')
     const { b, states, health, waitState } = liveBroadcaster()
     const runId = startRun(b, s, { kind: 'test-pattern' })
     await waitState('live')
-    await sleep(8000)
+    await untilSent(health, 8)
     expect(health.length).toBeGreaterThanOrEqual(4)
     expect(health.at(-1)!.fps).toBeGreaterThan(0)
     await b.stop(runId)
@@ -111,11 +117,11 @@ describe('broadcaster against the local studio', () => {
 
   it('camera-like chunks: H.264 is copied, Opus becomes AAC, the recording plays', async () => {
     const s = await newStream('camera')
-    const { b, waitState } = liveBroadcaster()
+    const { b, health, waitState } = liveBroadcaster()
     const runId = startRun(b, s, { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' })
     const feed = feedPaced((c) => b.pushMedia(runId, c), camera, 20)
     await waitState('live')
-    await sleep(8000)
+    await untilSent(health, 8)
     feed.stop()
     await feed.done
     await b.stop(runId)
@@ -131,16 +137,22 @@ describe('broadcaster against the local studio', () => {
 
   it('ingest stops mid-stream and comes back: reconnects and media flows again (media path)', async () => {
     const s = await newStream('reconnect', false)
-    const { b, states, waitState } = liveBroadcaster()
+    const { b, states, health, waitState } = liveBroadcaster()
     const runId = startRun(b, s, { kind: 'media', mimeType: 'video/webm;codecs=h264,opus' })
     const feed = feedPaced((c) => b.pushMedia(runId, c), camera, 20)
     await waitState('live')
-    await sleep(2000)
+    await untilSent(health, 2)
     const before = states.length
     await studio.stopIngest()
     const rec = await waitState('reconnecting', 20_000, before)
     expect(rec.error?.message ?? '').not.toContain(s.streamKey!)
-    await sleep(1500)
+    // The ingest stays down until a retry has met it closed (a second attempt is announced).
+    await waitFor(
+      async () =>
+        states.slice(before).some((x) => x.state === 'reconnecting' && (x.attempt ?? 0) >= 2),
+      30_000,
+      'a retry against the closed ingest'
+    )
     await studio.startIngest()
     await waitState('live', 30_000, before)
     // Media flows again: the studio sees the stream active with a fresh publish.
@@ -149,7 +161,8 @@ describe('broadcaster against the local studio', () => {
       20_000,
       'stream active again'
     )
-    await sleep(2000)
+    // Media flows again: two more seconds go out on the new connection.
+    await untilSent(health, 2, health.length)
     expect(b.status()!.state).toBe('live')
     feed.stop()
     await feed.done

@@ -11,10 +11,14 @@ import { ApiClient } from '../../../src/main/core/api-client'
 import { createCore, type Core } from '../../../src/main/core/core'
 import { MARKER_FILE } from '../../../src/main/core/crash-marker'
 import { Keychain } from '../../../src/main/core/keychain'
-import type { ConnectionStatus, LiveStateEvent } from '../../../src/shared/contract'
+import type {
+  ConnectionStatus,
+  LiveHealthEvent,
+  LiveStateEvent
+} from '../../../src/shared/contract'
 import { startStudio } from '../../../src/studio/index'
 import { testFfmpeg, waitFor } from '../../helpers/studio'
-import { ffmpegChildren, OUTPUT, sleep } from './live-helpers'
+import { ffmpegChildren, OUTPUT } from './live-helpers'
 import { NO_KEYCHAIN, useSecretService } from './secret-service'
 
 const ss = await useSecretService()
@@ -100,6 +104,8 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
 
         const states: LiveStateEvent[] = []
         core.events.on('live:state', (s) => states.push(s))
+        const health: LiveHealthEvent[] = []
+        core.events.on('live:health', (h) => health.push(h))
         const { runId } = await core.goLive({
           streamId: stream.id,
           source: { kind: 'test-pattern' },
@@ -117,7 +123,12 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
         // A running broadcast has its crash marker; nothing was cut off before this start.
         expect(existsSync(join(dir, MARKER_FILE))).toBe(true)
         expect(await core.cutOffNotice()).toBeNull()
-        await sleep(4000)
+        // Four seconds of media out by the run's own clock, then the studio is still the same child.
+        await waitFor(
+          async () => health.some((h) => h.mediaEpoch !== undefined && h.at - h.mediaEpoch >= 4000),
+          30_000,
+          '4 s of media sent'
+        )
         const studioPid = (await studioPidOf(core))!
         expect(alive(studioPid)).toBe(true)
       } finally {

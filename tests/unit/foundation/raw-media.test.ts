@@ -26,8 +26,8 @@ describe('raw media messages', () => {
     const r = readAllRaw(both)
     if (!r.ok) throw new Error(r.error)
     expect(r.messages.map((m) => m.header)).toEqual([video, audio])
-    expect([...r.messages[0].payload]).toEqual([...pic])
-    expect([...new Float32Array(r.messages[1].payload.slice().buffer)]).toEqual([
+    expect([...r.messages[0]!.payload]).toEqual([...pic])
+    expect([...new Float32Array(r.messages[1]!.payload.slice().buffer)]).toEqual([
       0.5, -0.5, 0.25, 1, 0, -1
     ])
   })
