@@ -219,9 +219,61 @@ export interface OutputSettings {
    * straight from the page, with WebRTC's own congestion control.
    */
   transport?: OutputTransport
+  /**
+   * Onair's own encoder (#33), outside the page: the page hands raw frames (pushFrames) to an encoder
+   * process (x264, or a hardware encoder ffmpeg offers here) whose packets feed every output. 'browser'
+   * keeps the page's WebCodecs encoder (EncoderChoice above). Absent: 'x264', as OBS's default.
+   */
+  videoEncoder?: VideoEncoderId | 'browser'
+  /** x264's speed/quality trade-off when videoEncoder is x264. Absent: 'veryfast' (OBS's default). */
+  x264Preset?: X264Preset
 }
 
 export type OutputTransport = 'rtmp' | 'webrtc'
+
+/** The encoders Onair's encoder process can run (#33): x264, or a hardware one ffmpeg offers. */
+export const VIDEO_ENCODER_IDS = [
+  'x264',
+  'nvenc',
+  'qsv',
+  'amf',
+  'videotoolbox',
+  'vaapi',
+  'mediafoundation'
+] as const
+export type VideoEncoderId = (typeof VIDEO_ENCODER_IDS)[number]
+
+/** x264's presets Onair offers, fastest first (OBS offers the same list; slower ones cannot keep up live). */
+export const X264_PRESETS = [
+  'ultrafast',
+  'superfast',
+  'veryfast',
+  'faster',
+  'fast',
+  'medium'
+] as const
+export type X264Preset = (typeof X264_PRESETS)[number]
+
+/** One encoder this machine was asked to open (probed once per app start). */
+export interface EncoderInfo {
+  id: VideoEncoderId
+  /** "x264 (software)", "NVIDIA NVENC H.264" */
+  label: string
+  hardware: boolean
+  /** It opened on a small test frame here. */
+  available: boolean
+  /** Why it cannot start here (the encoder's own error), when it cannot. */
+  reason?: string
+}
+
+/**
+ * Which encoder makes a run's picture: Onair's encoder process (the page sends raw frames with
+ * pushFrames), or the page's own WebCodecs (pushMedia as before), with the reason when Onair's could
+ * not start.
+ */
+export type RunEncoder =
+  | { kind: 'app'; id: VideoEncoderId; label: string }
+  | { kind: 'browser'; reason?: string }
 
 export type EncoderChoice = 'hardware' | 'software'
 
@@ -298,6 +350,8 @@ export interface LiveStateEvent {
   nextRetryAt?: number
   /** failed (or a reconnect cause): what went wrong, redacted. */
   error?: { code: string; message: string; hint?: string }
+  /** The run's encoder (GoLiveResult.encoder), for the live bar to name it. */
+  encoder?: RunEncoder
 }
 
 export interface LiveHealthEvent {
@@ -342,13 +396,17 @@ export interface UplinkView {
   drops: number
   lastDropAt?: number
   /**
-   * What holds the stream back when it queues or drops: the upload (`network`), or a computer too busy
-   * to encode and send in real time (`computer`: its CPU was at least 97 % busy), as OBS tells frames
+   * What holds the stream back when it queues or drops: the upload (`network`: media dropped before
+   * the socket), Onair's encoder (`encoder`: frames skipped before the encoder in the last 3 s because
+   * it could not keep up, OBS's "encoding overloaded"), or a computer too busy to encode and send in
+   * real time (`computer`: its CPU was at least 97 % busy, when the page encodes), as OBS tells frames
    * dropped by the network from frames skipped for lack of CPU.
    */
-  cause?: 'network' | 'computer'
+  cause?: 'network' | 'encoder' | 'computer'
   /** The computer's CPU load over the last seconds (all its cores, %), when known. */
   cpuPercent?: number
+  /** Onair's encoder: frames skipped before it so far this run (it or its host could not keep up). */
+  encoderSkipped?: number
 }
 
 /**
@@ -414,6 +472,11 @@ export interface MarkerView {
 
 export interface GoLiveResult {
   runId: string
+  /**
+   * 'app': send raw frames with pushFrames(runId); 'browser': encode in the page with WebCodecs and
+   * send with pushMedia(runId), as before (a test pattern run says 'browser' too: it sends nothing).
+   */
+  encoder: RunEncoder
 }
 
 /**
@@ -575,6 +638,13 @@ export interface OnairCalls {
   goLive(args: GoLiveArgs): Promise<GoLiveResult>
   /** One MediaRecorder chunk, in order. Resolves when main has taken it (backpressure). */
   pushMedia(runId: string, chunk: Uint8Array): Promise<void>
+  /**
+   * Raw frames and sound for Onair's encoder (GoLiveResult.encoder.kind 'app'): one or more whole
+   * raw-media messages (shared/raw-media.ts packRaw), in order. Resolves when main has taken them.
+   */
+  pushFrames(runId: string, chunk: Uint8Array): Promise<void>
+  /** The encoders this machine can start (probed once per app start, then cached). */
+  listEncoders(): Promise<EncoderInfo[]>
   stopLive(runId: string): Promise<void>
   retryNow(runId: string): Promise<void>
   /** Low latency (WebRTC): posts the page's offer to the service's WHIP URL; one run at a time. */
@@ -710,7 +780,7 @@ export type OnairApi = { [K in CallName]: Promised<OnairCalls[K]> } & {
 
 /**
  * The most one call may carry, 16 MiB: set for a pushMedia chunk (far above what a 250 ms
- * MediaRecorder slice holds at any sane bitrate). The web shell refuses a larger body on any call,
+ * MediaRecorder slice holds at any sane bitrate) and a pushFrames chunk (a 1080p I420 frame is 3 MiB). The web shell refuses a larger body on any call,
  * JSON or bytes, and the dispatcher's schema a larger chunk. Scene pictures travel on their own
  * (saveSceneImage) and have a tighter bound, LIMITS.imageBytes in shared/scenes.ts.
  */
@@ -743,6 +813,8 @@ export const CALL_NAMES = [
   'getIngest',
   'goLive',
   'pushMedia',
+  'pushFrames',
+  'listEncoders',
   'stopLive',
   'retryNow',
   'whipStart',

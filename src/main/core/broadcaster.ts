@@ -138,6 +138,16 @@ export class Broadcaster {
     return run.pushMedia(buf)
   }
 
+  /** Raw frames for Onair's encoder (#33): only a run whose GoLiveResult said encoder 'app' takes them. */
+  async pushFrames(runId: string, _chunk: Uint8Array): Promise<void> {
+    this.get(runId)
+    throw new AppFailure({
+      code: 'bad-request',
+      message: 'This broadcast takes encoded media from the page (pushMedia), not raw frames.',
+      hint: 'Send with pushMedia, as Go live answered (encoder: browser).'
+    })
+  }
+
   async stop(runId: string): Promise<void> {
     await this.get(runId).stop()
   }

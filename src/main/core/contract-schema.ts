@@ -1,7 +1,14 @@
 // Runtime validators for every call's arguments: whatever arrives over IPC or HTTP is untrusted until it
 // passes here. One tuple schema per call, checked by the single dispatcher both shells use.
 import { z } from 'zod'
-import { CAPTURE_KINDS, MAX_CALL_BYTES, type CallName } from '../../shared/contract'
+import {
+  CAPTURE_KINDS,
+  MAX_CALL_BYTES,
+  VIDEO_ENCODER_IDS,
+  X264_PRESETS,
+  type CallName
+} from '../../shared/contract'
+import { readAllRaw } from '../../shared/raw-media'
 import { impossibleProfiles, type Profile } from '../../shared/profiles'
 import { CORNERS } from '../../shared/scene-layout'
 import {
@@ -83,9 +90,25 @@ const output = z
     audioBitrateKbps: z.number().int().min(32).max(512),
     keyframeIntervalSec: z.number().min(0.5).max(10),
     encoder: z.enum(['hardware', 'software']).optional(),
-    transport: z.enum(['rtmp', 'webrtc']).optional()
+    transport: z.enum(['rtmp', 'webrtc']).optional(),
+    videoEncoder: z.enum([...VIDEO_ENCODER_IDS, 'browser']).optional(),
+    x264Preset: z.enum(X264_PRESETS).optional()
   })
   .strict()
+
+/**
+ * pushFrames' bytes: whole raw-media messages (shared/raw-media.ts), checked here before they reach
+ * the encoder, so a malformed one is refused with the format's own words.
+ */
+const rawFrames = z
+  .instanceof(Uint8Array)
+  .refine((b) => b.byteLength > 0 && b.byteLength <= MAX_CALL_BYTES, {
+    message: `raw media of 1 to ${MAX_CALL_BYTES} bytes`
+  })
+  .superRefine((b, ctx) => {
+    const r = readAllRaw(b)
+    if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error })
+  })
 
 const source = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('media'), mimeType: z.string().min(1).max(200) }).strict(),
@@ -292,6 +315,8 @@ export const CALL_ARGS = {
       .strict()
   ]),
   pushMedia: z.tuple([id, z.instanceof(Uint8Array).refine((b) => b.byteLength <= MAX_CALL_BYTES)]),
+  pushFrames: z.tuple([id, rawFrames]),
+  listEncoders: none,
   stopLive: z.tuple([id]),
   retryNow: z.tuple([id]),
   // An SDP offer is a few KiB (Chromium's, with every codec, under 10).

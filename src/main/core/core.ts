@@ -339,12 +339,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         ingestRtmp: ingest.rtmp
       })
       marker.started({ runId, streamId: args.streamId, streamName: stream.name, connectionId })
-      return { runId }
+      return { runId, encoder: { kind: 'browser' } }
     },
     async pushMedia(runId, chunk) {
       if (whipCopy?.runId !== runId) return live.pushMedia(runId, chunk)
       whipCopy.rec.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
     },
+    pushFrames: (runId, chunk) => live.pushFrames(runId, chunk),
+    listEncoders: async () => [],
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
     async whipStart({ streamId, offer, recordLocally }) {

@@ -77,6 +77,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 /** The arguments of a call whose body is bytes: the chunk, and what the query string adds. */
 const BINARY_ARGS: Partial<Record<CallName, (url: URL, bytes: Uint8Array) => unknown[]>> = {
   pushMedia: (url, chunk) => [url.searchParams.get('runId') ?? '', chunk],
+  pushFrames: (url, chunk) => [url.searchParams.get('runId') ?? '', chunk],
   saveSceneImage: (_url, bytes) => [bytes]
 }
 

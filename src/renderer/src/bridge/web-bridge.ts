@@ -30,6 +30,10 @@ const BINARY: Record<string, (args: unknown[]) => [string, Uint8Array]> = {
     `/rpc/pushMedia?runId=${encodeURIComponent(String(args[0]))}`,
     args[1] as Uint8Array
   ],
+  pushFrames: (args) => [
+    `/rpc/pushFrames?runId=${encodeURIComponent(String(args[0]))}`,
+    args[1] as Uint8Array
+  ],
   saveSceneImage: (args) => ['/rpc/saveSceneImage', args[0] as Uint8Array]
 }
 
