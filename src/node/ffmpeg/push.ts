@@ -11,16 +11,8 @@ export function pushOutputArgs(url: string, o: { sendBufferBytes?: number } = {}
     ? ['-f', 'mpegts']
     : ['-f', 'flv', '-flvflags', 'no_duration_filesize']
   // A socket send buffer of our choosing (the OS doubles it) instead of one that grows to megabytes:
-  // what waits there is delay we can neither see nor drop.
+  // what waits there is delay we can neither see nor drop (the broadcaster's: sendBufferFor, in the
+  // uplink's tuning table).
   const sndbuf = o.sendBufferBytes ? ['-send_buffer_size', String(o.sendBufferBytes)] : []
   return [...container, ...sndbuf, '-rw_timeout', '10000000', url]
-}
-
-/**
- * The broadcaster's send buffer: about 150 ms of the stream, at least 16 KiB. Smaller hides less delay
- * from the uplink's queue (media-feed.ts) on a slow link; larger keeps a long, fast path full (the OS
- * doubles it: 2 x 49 KiB at 2.6 Mbit/s carries the full rate up to ~300 ms of round trip).
- */
-export function sendBufferFor(kbps: number): number {
-  return Math.max(16 * 1024, Math.round((kbps * 1000 * 0.15) / 8))
 }

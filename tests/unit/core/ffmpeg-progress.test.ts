@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CongestionMeter, explainShortfall } from '../../../src/main/core/broadcast/congestion'
+import {
+  CongestionMeter,
+  explainShortfall
+} from '../../../src/main/core/broadcast/uplink/congestion'
 import {
   FLOWING_AFTER_US,
   ProgressParser,

@@ -4,18 +4,18 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { MatroskaScanner } from '../../../src/main/core/broadcast/matroska-scanner'
+import { MediaFeed } from '../../../src/main/core/broadcast/media-feed'
 import {
-  BLOCKED_FOR_MS,
-  DROP_AFTER_MS,
-  MediaFeed,
-  PIPE_BYTES
-} from '../../../src/main/core/broadcast/media-feed'
-import {
-  CALM_MS,
-  CONGESTED_MS,
   UplinkController,
   uplinkShortfall
-} from '../../../src/main/core/broadcast/uplink'
+} from '../../../src/main/core/broadcast/uplink/controller'
+import {
+  BLOCKED_FOR_MS,
+  CALM_MS,
+  CONGESTED_MS,
+  DROP_AFTER_MS,
+  PIPE_BYTES
+} from '../../../src/main/core/broadcast/uplink/tuning'
 import { block, cluster, open, streamHeader, uint } from '../../helpers/matroska-writer'
 
 /** A stdin that takes bytes only when told to, like a pipe to an ffmpeg blocked on its socket. */

@@ -1,14 +1,14 @@
 // Pure builders for the broadcaster's ffmpeg command line. Every flag that is not obvious says why.
 import type { LiveSource, OutputSettings } from '../../../shared/contract'
 import { quietWithProgress } from '../../../node/ffmpeg/progress'
-import { pushOutputArgs, sendBufferFor } from '../../../node/ffmpeg/push'
+import { pushOutputArgs } from '../../../node/ffmpeg/push'
 import { TONE_CHANNELS, TONE_RATE } from './tone-feed'
-
-/**
- * ffmpeg's progress ten times a second: the feed hands it media up to LEAD_MS ahead of what it has
- * sent (media-feed.ts), so the sooner it says, the faster a free link takes a burst.
- */
-export const PROGRESS_PERIOD_S = 0.1
+import {
+  FFMPEG_INPUT_PACKETS,
+  INTERLEAVE_DELTA_US,
+  PROGRESS_PERIOD_S,
+  sendBufferFor
+} from './uplink/tuning'
 
 export interface BroadcastArgsInput {
   source: LiveSource
@@ -61,7 +61,7 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
       // Little waits inside ffmpeg: the uplink's queue lives in main, where it is measured and
       // dropped (media-feed.ts). (ffmpeg 5.1 reads a single input on its main thread anyway.)
       '-thread_queue_size',
-      '16',
+      String(FFMPEG_INPUT_PACKETS),
       '-i',
       'pipe:0'
     )
@@ -72,7 +72,7 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   // The muxer interleaves by time and by default holds one stream up to 10 s waiting for the other:
   // the page's sound runs late when its thread is starved (up to 1 s, webcodecs-pusher.ts), and the
   // pictures held meanwhile were delay main could neither see nor drop. A packet waits at most 0.3 s.
-  if (source.kind === 'media') args.push('-max_interleave_delta', '300000')
+  if (source.kind === 'media') args.push('-max_interleave_delta', String(INTERLEAVE_DELTA_US))
   // The test pattern ends with its tone: when the app stops writing it (a stop, or the app died).
   if (source.kind === 'test-pattern') args.push('-shortest')
   const file = source.kind === 'test-pattern' ? input.localFile?.() : undefined

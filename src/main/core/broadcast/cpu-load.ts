@@ -4,17 +4,10 @@
 // it to tell a computer too busy to send in real time from an upload too slow to carry the stream
 // (OBS's "skipped frames due to encoding lag" against "dropped frames" on the network).
 import { cpus } from 'node:os'
+import { CPU_WINDOW_MS } from './uplink/tuning'
 
 /** The OS's per-core counters (ms spent in each mode since boot), as os.cpus() gives them. */
 export type CpuCounters = () => ReadonlyArray<{ times: Readonly<Record<string, number>> }>
-
-/**
- * A machine this busy starves the encoder and the sender alike: what queues is not the network's.
- * Nearly all of every core: the uplink e2e's own Chromium, studio and app kept this 2-core machine at
- * 91-94 % through a real 40 % network throttle, and at 90 % that throttle was put on the computer;
- * spinning processes on every core read 100 %.
- */
-export const BUSY_SHARE = 0.97
 
 interface Reading {
   at: number
@@ -29,7 +22,7 @@ export class CpuLoad {
     private readonly read: CpuCounters = cpus,
     private readonly now: () => number = Date.now,
     /** The share is judged over at least this much time. */
-    private readonly windowMs = 3000
+    private readonly windowMs = CPU_WINDOW_MS
   ) {}
 
   /** The share of CPU time spent working (0..1) over the last window, or undefined until one. */

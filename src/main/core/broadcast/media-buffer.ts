@@ -3,6 +3,7 @@
 // video keyframe. Memory is bounded: beyond maxBytes the oldest whole clusters go. Every byte it hands
 // on says which cluster it belongs to, so the feed can drop whole clusters (media-feed.ts).
 import { MatroskaScanner } from './matroska-scanner'
+import { MEDIA_BUFFER_BYTES } from './uplink/tuning'
 
 /** One Cluster of the stream, as far as it has arrived. */
 export interface MediaUnit {
@@ -27,8 +28,6 @@ export interface MediaPiece {
   blockMs?: number
 }
 
-export const DEFAULT_MEDIA_BUFFER_BYTES = 32 * 1024 * 1024
-
 export class MediaBuffer {
   private scanner = new MatroskaScanner()
   /** Bytes received but not yet classified (an element header split across chunks). */
@@ -46,7 +45,7 @@ export class MediaBuffer {
   /** The latest SimpleBlock's start (stream offset) and time: the piece that begins there says so. */
   private blockAt: { at: number; ms: number } | undefined
 
-  constructor(private readonly maxBytes = DEFAULT_MEDIA_BUFFER_BYTES) {}
+  constructor(private readonly maxBytes = MEDIA_BUFFER_BYTES) {}
 
   /**
    * Takes the next chunk; returns the bytes it newly classified, in stream order, so a live ffmpeg

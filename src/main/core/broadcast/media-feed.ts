@@ -15,49 +15,19 @@
 import type { Writable } from 'node:stream'
 import { AppFailure } from '../../../shared/result'
 import { MediaBuffer, type MediaPiece, type MediaUnit } from './media-buffer'
-
-/** OBS drops frames once about 700 ms are waiting to be sent; so do we. */
-export const DROP_AFTER_MS = 700
-/** What stdin is handed at a time: enough to keep ffmpeg busy, small enough to stay droppable here. */
-export const PIPE_BYTES = 32 * 1024
-
-/**
- * The most media handed to ffmpeg ahead of what it has sent out. Past PIPE_BYTES in Node, the OS
- * holds what stdin was written (measured here: ~95 KB in Linux's socketpair before a write waits; a
- * Windows named pipe and a macOS socketpair hold other amounts), and ffmpeg its read buffer: at
- * 1 Mbit/s that was about a second of media that main could neither see nor drop. Paced by media
- * time, what waits beyond the lead waits here, where it is measured and dropped. A lead of a few
- * progress periods keeps ffmpeg fed (its audio encoder and interleaving hold ~0.1 s), and lets a
- * free link take a catch-up burst at ~4× real time.
- */
-export const LEAD_MS = 300
-/**
- * Media arriving this much later than the stream's earliest arrival (against its media time) came
- * from a page that stalled (measured here: 235 KB, 0.75 s of media, held in a busy page and handed
- * over at once). Until ffmpeg has sent it, what waits is the page's catch-up: reported as the link's
- * queue, it made the controller lower the bitrate on an open link to a quarter.
- */
-const LATE_MS = 250
-/**
- * The most a late arrival keeps the controller from hearing of the queue: a link that cannot send the
- * page's catch-up within this is short itself (else a page that stalls on a short link would leave the
- * bitrate too high for as long as the link takes to send the catch-up).
- */
-const LATE_GRACE_MS = 1000
-/** The page's encoder rate is judged over this much wall time (as the socket's, supervisor). */
-const ARRIVAL_SPAN_MS = 2000
-/** ffmpeg's sent time moving at least this much faster than the wall clock: it is catching up. */
-const CATCHING_UP = 1.2
-const CATCH_UP_SPAN_MS = 200
-/** While the lead holds media back, look again this often (ffmpeg's sent time is extrapolated). */
-const LEAD_RECHECK_MS = 40
-
-/**
- * A backlog counts only once ffmpeg has stopped taking what main hands it for this long. A burst from
- * a page that stalled and caught up is no backlog: ffmpeg, with a free socket, takes it faster than
- * real time, and that restarts this clock (CATCHING_UP).
- */
-export const BLOCKED_FOR_MS = 250
+// Its numbers (what each is, and why that much): the uplink's one tuning table.
+import {
+  ARRIVAL_SPAN_MS,
+  BLOCKED_FOR_MS,
+  CATCH_UP_SPAN_MS,
+  CATCHING_UP,
+  DROP_AFTER_MS,
+  LATE_GRACE_MS,
+  LATE_MS,
+  LEAD_MS,
+  LEAD_RECHECK_MS,
+  PIPE_BYTES
+} from './uplink/tuning'
 
 export interface FeedStats {
   /**

@@ -11,7 +11,7 @@ import type {
   OutputSettings
 } from '../../../shared/contract'
 import type { AppError } from '../../../shared/result'
-import { buildBroadcastArgs, PROGRESS_PERIOD_S, videoPath } from './args'
+import { buildBroadcastArgs, videoPath } from './args'
 import { MediaFeed } from './media-feed'
 import { ToneFeed } from './tone-feed'
 import type { ProgressBlock } from '../../../node/ffmpeg/progress'
@@ -20,10 +20,22 @@ import { forceKill, stopChild, terminate } from '../../../node/process'
 import type { SupervisedChild } from '../../../node/supervised'
 import { RECONNECT_BACKOFF, type Backoff } from '../../../shared/backoff'
 import { isFinal } from '../../../shared/live-state'
-import { CongestionMeter, deliveredFps, explainShortfall } from './congestion'
+import { CongestionMeter, deliveredFps, explainShortfall } from './uplink/congestion'
 import { describeExit, looksLikeNetwork } from './exit-info'
-import { UplinkController, uplinkShortfall } from './uplink'
-import { BUSY_SHARE, CpuLoad } from './cpu-load'
+import { UplinkController, uplinkShortfall } from './uplink/controller'
+import { pageEncoder, type EncoderControl } from './uplink/encoder-control'
+import {
+  BUSY_SHARE,
+  DROP_NEWS_MS,
+  HEALTH_EVERY_MS,
+  KEYFRAME_ASK_MS,
+  METER_WINDOW_S,
+  MIN_RATE_SPAN_MS,
+  PROGRESS_PERIOD_S,
+  RECENT_MS,
+  SENT_SPAN_MS
+} from './uplink/tuning'
+import { CpuLoad } from './cpu-load'
 
 /** What the supervisor needs of its ffmpeg child (tests pass fakes). */
 export type ChildLike = SupervisedChild
@@ -57,18 +69,16 @@ export interface SupervisorOptions {
   outputBytes?: () => number | undefined
   onState?: (ev: LiveStateEvent) => void
   onHealth?: (ev: LiveHealthEvent) => void
+  /**
+   * The encoder the uplink controller steers (a new bitrate, a keyframe after a drop). Without it,
+   * `onEncoder` reaches the page's encoder by its event (pageEncoder).
+   */
+  encoder?: EncoderControl
   /** The page's encoder follows the uplink: a new bitrate, or a keyframe after a drop. */
   onEncoder?: (ev: EncoderTargetEvent) => void
   /** How busy the computer is (0..1, cpu-load.ts), read once a second; tests inject it. */
   cpuBusy?: () => number | undefined
 }
-
-/** The rate leaving the computer and the speed are judged over this much wall time, not since start. */
-const RECENT_MS = 2000
-/** Keyframes asked after drops come at most this often. */
-const KEYFRAME_ASK_MS = 1000
-/** A drop this recent is still news for the health strip. */
-const DROP_NEWS_MS = 3000
 
 interface Sample {
   at: number
@@ -87,6 +97,8 @@ export class BroadcastSupervisor {
   private meter: CongestionMeter
   /** The page's encoder only: the test pattern's ffmpeg encodes at one fixed rate. */
   private uplink: UplinkController | null
+  /** Where the controller's output goes (EncoderControl). */
+  private readonly encoder: EncoderControl | undefined
   private lastDropAt: number | undefined
   /** The computer's load when health was last sent (0..1), while the page encodes. */
   private cpuShare: number | undefined
@@ -118,12 +130,15 @@ export class BroadcastSupervisor {
             audioKbps: o.output.audioBitrateKbps
           })
         : null
+    this.encoder =
+      o.encoder ??
+      (o.onEncoder ? pageEncoder(o.runId, o.output.videoBitrateKbps, o.onEncoder) : undefined)
     // A copied H.264 stream runs at whatever the capture encoder chose (a still scene compresses far under
     // the target): judging its bitrate against the target would cry wolf, so only speed and drops count.
     this.meter = new CongestionMeter(
       videoPath(o.source) === 'copy' ? 0 : o.output.videoBitrateKbps + o.output.audioBitrateKbps,
-      // Its window: the last 3 s of progress blocks.
-      Math.round(3 / PROGRESS_PERIOD_S)
+      // Its window: the last METER_WINDOW_S of progress blocks.
+      Math.round(METER_WINDOW_S / PROGRESS_PERIOD_S)
     )
     this.done = new Promise((r) => (this.resolveDone = r))
     this.ffmpeg = new SupervisedFfmpeg<ChildLike>({
@@ -235,11 +250,7 @@ export class BroadcastSupervisor {
     const asked = this.lastDropAt !== undefined && at - this.lastDropAt < KEYFRAME_ASK_MS
     this.lastDropAt = at
     if (asked) return
-    this.o.onEncoder?.({
-      runId: this.o.runId,
-      videoBitrateKbps: this.uplink?.videoKbps ?? this.o.output.videoBitrateKbps,
-      keyframe: true
-    })
+    this.encoder?.requestKeyframe()
   }
 
   /**
@@ -256,14 +267,14 @@ export class BroadcastSupervisor {
     while (this.recent.length > 2 && at - this.recent[1]!.at >= RECENT_MS) this.recent.shift()
     const rate = (from: Sample): number | undefined => {
       const dt = at - from.at
-      return dt < 900 ? undefined : ((b.totalSize - from.totalSize) * 8) / dt
+      return dt < MIN_RATE_SPAN_MS ? undefined : ((b.totalSize - from.totalSize) * 8) / dt
     }
     const first = this.recent[0]!
-    const lastSecond = [...this.recent].reverse().find((x) => at - x.at >= 1000) ?? first
+    const lastSecond = [...this.recent].reverse().find((x) => at - x.at >= SENT_SPAN_MS) ?? first
     const dt = at - first.at
     return {
       kbps: rate(first),
-      speed: dt < 900 ? undefined : (b.outTimeUs - first.outTimeUs) / 1000 / dt,
+      speed: dt < MIN_RATE_SPAN_MS ? undefined : (b.outTimeUs - first.outTimeUs) / 1000 / dt,
       kbpsNow: rate(lastSecond)
     }
   }
@@ -291,12 +302,11 @@ export class BroadcastSupervisor {
         console.log(
           `UPTRACE ${JSON.stringify({ ...sample, qb: fs.queuedBytes, drops: fs.drops, next, t: this.uplink.videoKbps, ao: this.uplink.audioOutKbps })}`
         )
-      if (next !== undefined)
-        this.o.onEncoder?.({ runId: this.o.runId, videoBitrateKbps: next, keyframe: false })
+      if (next !== undefined) this.encoder?.setBitrate(next)
     }
     const droppingNow = this.lastDropAt !== undefined && at - this.lastDropAt < DROP_NEWS_MS
     const need = this.o.output.videoBitrateKbps + this.o.output.audioBitrateKbps
-    const healthDue = this.st.state === 'live' && at - this.lastHealthAt >= 1000
+    const healthDue = this.st.state === 'live' && at - this.lastHealthAt >= HEALTH_EVERY_MS
     // A computer too busy to keep up queues media just as a short upload does (its ffmpeg takes
     // what it is handed late): the machine's load says which it is.
     if (healthDue && this.uplink) this.cpuShare = this.cpuBusy()

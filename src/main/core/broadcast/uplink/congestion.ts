@@ -1,6 +1,16 @@
 // The broadcaster's congestion level, from a sliding window of ffmpeg progress blocks: encoder speed
 // below real time, frames being dropped, or the bitrate collapsing far under the target.
-import type { ProgressBlock } from '../../../node/ffmpeg/progress'
+import type { ProgressBlock } from '../../../../node/ffmpeg/progress'
+import {
+  DROP_RATIO_LEVELS,
+  METER_MIN_BLOCKS,
+  MIN_FPS_MEDIA_S,
+  MIN_RATE_MEDIA_S,
+  RATE_RATIO_LEVELS,
+  SHORT_FPS_SHARE,
+  SHORT_SPEED,
+  SPEED_LEVELS
+} from './tuning'
 
 export type Congestion = 0 | 1 | 2 | 3
 
@@ -44,23 +54,23 @@ export class CongestionMeter {
       if (l > level) level = l
     }
     // Speed: the first seconds after start often read low while ffmpeg warms up; judge the window.
-    if (w.length >= 3) {
+    if (w.length >= METER_MIN_BLOCKS) {
       const speed = median(w.map((x) => x.speed))
-      if (speed > 0 && speed < 0.75) bump(3)
-      else if (speed > 0 && speed < 0.9) bump(2)
-      else if (speed > 0 && speed < 0.97) bump(1)
+      if (speed > 0 && speed < SPEED_LEVELS[0]) bump(3)
+      else if (speed > 0 && speed < SPEED_LEVELS[1]) bump(2)
+      else if (speed > 0 && speed < SPEED_LEVELS[2]) bump(1)
     }
     const newDrops = last.dropFrames - first.dropFrames
     const frames = Math.max(1, last.frame - first.frame)
     const dropRatio = newDrops / (frames + newDrops)
-    if (dropRatio > 0.2) bump(3)
-    else if (dropRatio > 0.05) bump(2)
+    if (dropRatio > DROP_RATIO_LEVELS[0]) bump(3)
+    else if (dropRatio > DROP_RATIO_LEVELS[1]) bump(2)
     else if (newDrops > 0) bump(1)
     const kbps = this.recentKbps()
-    if (this.targetKbps > 0 && w.length >= 3 && kbps !== undefined) {
+    if (this.targetKbps > 0 && w.length >= METER_MIN_BLOCKS && kbps !== undefined) {
       const ratio = kbps / this.targetKbps
-      if (ratio < 0.1) bump(3)
-      else if (ratio < 0.25) bump(2)
+      if (ratio < RATE_RATIO_LEVELS[0]) bump(3)
+      else if (ratio < RATE_RATIO_LEVELS[1]) bump(2)
     }
     return level
   }
@@ -69,7 +79,7 @@ export class CongestionMeter {
 /** ffmpeg's bitrate field is an average since the start; health wants the recent rate. */
 export function windowKbps(first: ProgressBlock, last: ProgressBlock): number | undefined {
   const dt = (last.outTimeUs - first.outTimeUs) / 1e6
-  if (dt <= 0.2) return undefined
+  if (dt <= MIN_RATE_MEDIA_S) return undefined
   return ((last.totalSize - first.totalSize) * 8) / 1000 / dt
 }
 
@@ -92,7 +102,7 @@ export function deliveredFps(
   const last = window[window.length - 1]
   if (!first || !last) return undefined
   const seconds = (last.outTimeUs - first.outTimeUs) / 1e6
-  if (seconds <= 0.5) return undefined
+  if (seconds <= MIN_FPS_MEDIA_S) return undefined
   const frames = last.frame - first.frame
   const dups = path === 'encode' ? last.dupFrames - first.dupFrames : 0
   return Math.max(0, frames - dups) / seconds
@@ -111,17 +121,17 @@ export function explainShortfall(
 ): string | undefined {
   const first = window[0]
   const last = window[window.length - 1]
-  if (!first || !last || window.length < 3) return undefined
+  if (!first || !last || window.length < METER_MIN_BLOCKS) return undefined
   const seconds = (last.outTimeUs - first.outTimeUs) / 1e6
-  if (seconds <= 0.5) return undefined
+  if (seconds <= MIN_FPS_MEDIA_S) return undefined
   const speed = median(window.map((x) => x.speed))
   const drops = last.dropFrames - first.dropFrames
-  if (drops > 0 || (path === 'encode' && speed > 0 && speed < 0.9))
+  if (drops > 0 || (path === 'encode' && speed > 0 && speed < SHORT_SPEED))
     return 'the encoder cannot keep up: lower the resolution or the frame rate, or close other apps'
-  if (path === 'copy' && speed > 0 && speed < 0.9)
+  if (path === 'copy' && speed > 0 && speed < SHORT_SPEED)
     return 'the network cannot keep up: the ingest takes the stream slower than real time'
   const delivered = deliveredFps(window, path) ?? targetFps
-  if (targetFps > 0 && delivered < targetFps * 0.9)
+  if (targetFps > 0 && delivered < targetFps * SHORT_FPS_SHARE)
     return `the camera delivers ${Math.round(delivered)} fps (of ${targetFps})`
   return undefined
 }

@@ -11,6 +11,29 @@
 // while they hold, as TCP does past its last loss.
 
 import { median } from './congestion'
+import {
+  CALM_BEFORE_RAISE_MS,
+  CALM_MS,
+  CONGESTED_MS,
+  EASY_RAISE_MS,
+  FLOOR_VIDEO_KBPS,
+  HEADROOM,
+  KEPT_UP_SHARE,
+  NO_LOWER_SHARE,
+  PROBE_PROVEN_SHARE,
+  PROBE_SHARE,
+  PROBE_TESTED_SHARE,
+  PROVEN_SHARE,
+  RAISE_EVERY_MS,
+  RAISE_FACTOR,
+  RAISE_MIN_SHARE,
+  SETTLE_MS,
+  SKEW_AFTER_DROP_MS,
+  SKEW_MIN_SAMPLES,
+  SKEW_SAMPLES,
+  STEP_DOWN,
+  UNPROVEN_RAISE_MS
+} from './tuning'
 
 export interface UplinkSample {
   /** ms since epoch */
@@ -38,63 +61,6 @@ export interface UplinkOptions {
   floorVideoKbps?: number
 }
 
-/** A queue this deep means the link carries less than we send. */
-export const CONGESTED_MS = 250
-/** A queue this shallow means the link keeps up. */
-export const CALM_MS = 120
-/** Ask for this share of what the link carried, so its queues drain. */
-const HEADROOM = 0.85
-/** Give the encoder a second to reach a new rate before judging it again. */
-const SETTLE_MS = 1000
-/** Raise only after the queue has stayed empty this long, then one step per RAISE_EVERY_MS. */
-const CALM_BEFORE_RAISE_MS = 2000
-const RAISE_EVERY_MS = 1500
-const RAISE_FACTOR = 1.25
-/**
- * A raise needs the link to have carried most of the present target: an encoder that makes far
- * less (easy content, a starved page) says nothing of what the link can take. Measured in the
- * uplink bench: at 360p the encoder made 0.57 Mbit/s while the target rose 0.52 -> 1.02 -> 2.0 in
- * 16 s; the picture then stepped back up to 720p, which strong noise fills past 2.5 Mbit/s, and the
- * queue built again. Without that proof it rises only every UNPROVEN_RAISE_MS of calm, or every
- * EASY_RAISE_MS when the link is seen to take all the encoder makes.
- */
-const PROVEN_SHARE = 0.85
-const UNPROVEN_RAISE_MS = 6000
-/** The link took this share of what the encoder made: it keeps up (see keptUp). */
-const KEPT_UP_SHARE = 0.95
-/** A raise while the encoder makes less than its target and the link takes all it makes. */
-const EASY_RAISE_MS = 3000
-/**
- * Past what the link carried when it was last found short (the ceiling), the first step is this share
- * of the creator's bitrate, and each step that holds doubles it (as TCP probes past its last loss).
- * Measured in the uplink bench at 80%: 1.25× steps went from 1.8 straight to 2.3 and 2.5 Mbit/s over a
- * link that carried 2.0, and each probe queued a second of media before it was found.
- */
-const PROBE_SHARE = 0.05
-/** At or past the ceiling, a raise every RAISE_EVERY_MS needs the link to have carried this share. */
-const PROBE_PROVEN_SHARE = 0.95
-/**
- * ...or, where what the encoder made is known and the link took all of it, this share: the probe
- * tested most of its step. Measured in the uplink bench after a 40% throttle: the starved page's
- * encoder made 85-90% of each target, the link took all of it, and yet each step of 125 kbit/s
- * waited 6 s (300 -> 1575 kbit/s in 30 s), as if the link held it back.
- */
-const PROBE_TESTED_SHARE = 0.8
-/**
- * The sound on the wire is not the sound the page made: main's ffmpeg re-encodes the page's Opus to
- * AAC, whose rate follows the sound. Measured in the uplink bench: a tone made at 128 kbit/s went out
- * at ~48; silence (a muted microphone) goes out at less. Those ~80 kbit/s are a fifth of a 400 kbit/s
- * stream, and read as "the link takes less than is made" they lowered the bitrate to its floor on an
- * open link. While the queue stays empty ffmpeg writes all it is handed, so what the page made less
- * what ffmpeg wrote is that difference: learned as the median of the last SKEW_SAMPLES calm samples,
- * used once SKEW_MIN_SAMPLES are in. Not within SKEW_AFTER_DROP_MS of a drop: media dropped, and
- * skipped up to the next keyframe, was made and never written (in the bench's traces that put the
- * median at 100-170 kbit/s during throttles against 40-80 at the full rate).
- */
-const SKEW_SAMPLES = 100
-const SKEW_MIN_SAMPLES = 20
-const SKEW_AFTER_DROP_MS = 5000
-
 export type UplinkState = 'full' | 'limited' | 'recovering'
 
 export class UplinkController {
@@ -112,7 +78,7 @@ export class UplinkController {
 
   constructor(private readonly o: UplinkOptions) {
     this.target = o.maxVideoKbps
-    this.floor = Math.min(o.maxVideoKbps, o.floorVideoKbps ?? 300)
+    this.floor = Math.min(o.maxVideoKbps, o.floorVideoKbps ?? FLOOR_VIDEO_KBPS)
   }
 
   /** The video bitrate to encode at now (kbit/s). */
@@ -166,8 +132,8 @@ export class UplinkController {
       const carried = s.sentKbps === undefined ? undefined : Math.max(0, s.sentKbps - audioOut)
       // What the link carried, with headroom; if that is no lower (the window still held faster
       // seconds), step down by a fifth: the queue says the link carries less than we send.
-      let next = carried === undefined ? this.target * 0.8 : carried * HEADROOM
-      if (next >= this.target * 0.95) next = this.target * 0.8
+      let next = carried === undefined ? this.target * STEP_DOWN : carried * HEADROOM
+      if (next >= this.target * NO_LOWER_SHARE) next = this.target * STEP_DOWN
       next = Math.round(Math.max(this.floor, next))
       this.carried = carried
       // The ceiling: what the link carried, or where this target was when it proved too much.
@@ -208,7 +174,10 @@ export class UplinkController {
       calmFor >= CALM_BEFORE_RAISE_MS &&
       s.at - this.lastChange >= wait
     ) {
-      let step = Math.max(this.target * RAISE_FACTOR, this.target + this.o.maxVideoKbps * 0.05)
+      let step = Math.max(
+        this.target * RAISE_FACTOR,
+        this.target + this.o.maxVideoKbps * RAISE_MIN_SHARE
+      )
       if (ceiling !== undefined && !past) step = Math.min(step, ceiling)
       else if (past && (fills || !linkTakesAll)) {
         if (!carries) this.probeShare = PROBE_SHARE
