@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # System packages Onair's tests and local studio need on Debian/Ubuntu: ffmpeg (+ffprobe) for the
 # broadcaster and the studio, Chromium for the e2e tests, gnome-keyring + D-Bus for a real Secret Service,
-# procps for process checks. Runs as root, or through sudo when available.
+# procps for process checks; mate-backgrounds only for the encoder bench (its clips pan over those
+# photographs, scripts/bench/clips). Runs as root, or through sudo when available.
 set -euo pipefail
-PKGS=(ffmpeg chromium gnome-keyring dbus libsecret-1-0 procps ca-certificates)
+PKGS=(ffmpeg chromium gnome-keyring dbus libsecret-1-0 procps ca-certificates mate-backgrounds)
 
 missing=()
 for p in "${PKGS[@]}"; do
