@@ -128,11 +128,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     emit: (v) => {
       events.emit('live:local-recording', v)
       // A finished copy may go up by itself (the automatic upload); uploads is made just below.
-      copyChanged(v)
+      void copyChanged(v)
     },
     log: opts.log
   })
-  let copyChanged = (_v: LocalRecordingView): void => undefined
+  let copyChanged = async (_v: LocalRecordingView): Promise<unknown> => undefined
   // Copies the previous process was writing when it died: marked, and made whole in the background.
   void recordings.finishInterrupted()
   // A run the previous process never ended (it crashed or was killed while live): told once.

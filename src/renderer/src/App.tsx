@@ -40,6 +40,8 @@ export function App(): ReactNode {
   const api = useApi()
   const play = (session: SessionView): void => setPlaying({ kind: 'recording', session })
   const playClip = (clip: ClipView): void => setPlaying({ kind: 'clip', clip })
+  const playAsset = (assetId: string, name: string): void =>
+    setPlaying({ kind: 'asset', assetId, name })
   // The live monitor plays the stream's own live HLS, as its viewers get it.
   const watch = (streamId: string): void =>
     void api.getStream(streamId).then((r) => {
@@ -111,7 +113,12 @@ export function App(): ReactNode {
             )}
             {route.name === 'live' && <GoLiveScreen initialStreamId={route.streamId} />}
             {route.name === 'sessions' && (
-              <SessionsScreen onPlay={play} onWatch={watch} navigate={setRoute} />
+              <SessionsScreen
+                onPlay={play}
+                onPlayAsset={playAsset}
+                onWatch={watch}
+                navigate={setRoute}
+              />
             )}
             {route.name === 'webhooks' && <WebhooksScreen />}
             {route.name === 'keys' && <KeysPanel />}
@@ -119,7 +126,13 @@ export function App(): ReactNode {
           </main>
           {playing && (
             <PlayerDialog
-              key={playing.kind === 'clip' ? playing.clip.id : playing.kind}
+              key={
+                playing.kind === 'clip'
+                  ? playing.clip.id
+                  : playing.kind === 'asset'
+                    ? playing.assetId
+                    : playing.kind
+              }
               source={playing}
               onClose={() => setPlaying(null)}
               onPlayClip={playClip}

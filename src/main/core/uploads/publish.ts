@@ -48,6 +48,16 @@ export interface UploadsOptions {
   autoGiveUpMs?: number
 }
 
+/** What the automatic upload did with a copy. */
+export type AutoDecision =
+  | 'off'
+  | 'not-finished'
+  | 'already-watched'
+  | 'complete'
+  | 'already-uploaded'
+  | 'uploaded'
+  | 'gave-up'
+
 /** A finished copy's session is asked about every 10 s... */
 const AUTO_POLL_MS = 10_000
 /** ...for at most 6 hours (Livepeer may take long to make a long recording). */
@@ -99,8 +109,11 @@ export function assetService(client: () => Promise<ApiClient>): AssetService {
 
 export function uploadCalls(o: UploadsOptions): {
   calls: UploadCalls
-  /** A local copy changed (the recordings' emit): a finished one may be uploaded by itself. */
-  copyChanged(copy: LocalRecordingView): void
+  /**
+   * A local copy changed (the recordings' emit): a finished one may be uploaded by itself. Answers
+   * what was decided for it, once its recording is final (for the log and the tests).
+   */
+  copyChanged(copy: LocalRecordingView): Promise<AutoDecision>
   stop(): Promise<void>
 } {
   /** The service of the connection an upload was started on, while that connection is active. */
@@ -227,44 +240,48 @@ export function uploadCalls(o: UploadsOptions): {
   const sessionOf = async (copy: LocalRecordingView): Promise<string | undefined> => {
     const { client } = await o.active()
     const page = await client.listStreamSessions(copy.streamId, { limit: 20 })
-    return page.items
-      .map(toSessionView)
-      .find((s) => o.recordings.forSession(s)?.id === copy.id)?.id
+    return page.items.map(toSessionView).find((s) => o.recordings.forSession(s)?.id === copy.id)?.id
   }
 
   /** Watches a finished copy until the service's recording is final, then decides once. */
-  const autoUpload = async (copy: LocalRecordingView): Promise<void> => {
+  const autoUpload = async (copy: LocalRecordingView): Promise<AutoDecision> => {
     const until = Date.now() + (o.autoGiveUpMs ?? AUTO_GIVE_UP_MS)
     const every = o.autoPollMs ?? AUTO_POLL_MS
     while (!stopped && Date.now() < until) {
-      if (!o.settings.get().autoUploadFullCopy) return
+      if (!o.settings.get().autoUploadFullCopy) return 'off'
       try {
         const sessionId = await sessionOf(copy)
         const check = sessionId ? await calls.checkRecording(sessionId) : undefined
         if (check && check.verdict.kind !== 'pending') {
           const k = check.verdict.kind
-          if (k === 'complete' || check.localRecordingId !== copy.id) return
-          if (stopped || !o.settings.get().autoUploadFullCopy) return
+          if (k === 'complete' || check.localRecordingId !== copy.id) return 'complete'
+          if (stopped) return 'gave-up'
+          if (!o.settings.get().autoUploadFullCopy) return 'off'
           // Once per copy: an upload of it already there (going, done or failed) is the creator's.
           if (uploader.views().some((u) => u.file === copy.file || u.sessionId === sessionId))
-            return
+            return 'already-uploaded'
           o.log?.(`uploads: the ${k} recording of session ${sessionId}: uploading the full copy`)
           await calls.publishLocalCopy({ localRecordingId: copy.id, sessionId })
-          return
+          return 'uploaded'
         }
       } catch (e) {
         o.log?.(`uploads: checking the recording of ${copy.file}: ${(e as Error).message}`)
       }
       await later(every)
     }
+    return 'gave-up'
   }
 
-  const copyChanged = (copy: LocalRecordingView): void => {
-    if (stopped || copy.state === 'recording' || copy.durationSec === undefined) return
-    if (copy.moreFiles?.length || watched.has(copy.id)) return
-    if (!o.settings.get().autoUploadFullCopy) return
+  const copyChanged = async (copy: LocalRecordingView): Promise<AutoDecision> => {
+    if (stopped || copy.state === 'recording' || copy.durationSec === undefined)
+      return 'not-finished'
+    if (copy.moreFiles?.length) return 'not-finished'
+    if (watched.has(copy.id)) return 'already-watched'
+    if (!o.settings.get().autoUploadFullCopy) return 'off'
     watched.add(copy.id)
-    void autoUpload(copy)
+    const decided = await autoUpload(copy)
+    if (decided === 'off') watched.delete(copy.id)
+    return decided
   }
 
   return {

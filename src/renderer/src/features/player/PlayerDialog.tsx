@@ -11,6 +11,7 @@ import { useHls, type Rendition } from './use-hls'
 import { useLive } from '../live/live-context'
 import { SessionMoments } from '../clips/SessionMoments'
 import { useWhep } from '../live/use-whep'
+import { useResult } from '../../lib/use-result'
 
 /**
  * "360p (640×360), 800 kbps": the bitrate is the profile's own when the session says which profile
@@ -92,10 +93,14 @@ function RecordingDownload({
 /** The download choice that is the session's own MP4 (every other choice is a rendition's playlist). */
 const MP4 = 'mp4'
 
-/** What the player shows: a session's recording, a clip, or a stream's live output (the live monitor). */
+/**
+ * What the player shows: a session's recording, a clip, an uploaded video (an asset, its playback
+ * read from the service: GET /asset/{id}), or a stream's live output (the live monitor).
+ */
 export type PlayerSource =
   | { kind: 'recording'; session: SessionView }
   | { kind: 'clip'; clip: ClipView }
+  | { kind: 'asset'; assetId: string; name: string }
   | {
       kind: 'live'
       streamId: string
@@ -123,11 +128,21 @@ export function PlayerDialog({
   const video = useRef<HTMLVideoElement>(null)
   const closeButton = useRef<HTMLButtonElement>(null)
   const live = source.kind === 'live'
+  const api = useApi()
+  // An uploaded video: where it plays is the service's answer about the asset (GET /asset/{id}).
+  const assetId = source.kind === 'asset' ? source.assetId : ''
+  const asset = useResult(
+    () =>
+      assetId ? api.getClip(assetId) : Promise.resolve({ ok: true as const, value: undefined }),
+    [api, assetId]
+  )
   const url = live
     ? source.url
     : source.kind === 'clip'
       ? (source.clip.playbackUrl ?? '')
-      : (source.session.recordingUrl ?? '')
+      : source.kind === 'asset'
+        ? (asset.value?.playbackUrl ?? '')
+        : (source.session.recordingUrl ?? '')
   const profiles = live
     ? source.profiles
     : source.kind === 'recording'
@@ -151,8 +166,9 @@ export function PlayerDialog({
     ? `Live monitor: ${source.streamName}`
     : source.kind === 'clip'
       ? `Clip: ${source.clip.name}`
-      : `${source.session.name || 'Recording'}: recorded ${formatDate(source.session.createdAt)}`
-  const api = useApi()
+      : source.kind === 'asset'
+        ? `Video: ${source.name}`
+        : `${source.session.name || 'Recording'}: recorded ${formatDate(source.session.createdAt)}`
   const [clipError, setClipError] = useState<AppError | null>(null)
   const [soundOn, setSoundOn] = useState(false)
 
@@ -168,7 +184,15 @@ export function PlayerDialog({
         role="dialog"
         aria-modal="true"
         aria-labelledby="player-title"
-        data-testid={live ? 'live-monitor' : source.kind === 'clip' ? 'clip-player' : 'player'}
+        data-testid={
+          live
+            ? 'live-monitor'
+            : source.kind === 'clip'
+              ? 'clip-player'
+              : source.kind === 'asset'
+                ? 'asset-player'
+                : 'player'
+        }
         onClick={(e) => e.stopPropagation()}
       >
         <div className="screen-head">
@@ -195,9 +219,27 @@ export function PlayerDialog({
           </button>
         )}
         {hls.loading && byHls && (
-          <Loading label={live ? 'Waiting for the live stream…' : 'Loading recording…'} />
+          <Loading
+            label={
+              live
+                ? 'Waiting for the live stream…'
+                : source.kind === 'asset'
+                  ? 'Loading video…'
+                  : 'Loading recording…'
+            }
+          />
         )}
         {hls.error && <ErrorNote error={hls.error} onRetry={hls.retry} testId="player-error" />}
+        {asset.error && (
+          <ErrorNote error={asset.error} onRetry={asset.reload} testId="player-error" />
+        )}
+        {asset.value && asset.value.state !== 'ready' && (
+          <p className="muted" data-testid="player-asset-state">
+            {asset.value.state === 'failed'
+              ? `This video could not be processed: ${asset.value.error ?? 'the service gave no reason'}`
+              : 'This video is still being processed by the service.'}
+          </p>
+        )}
         <div className="player-bar">
           <label>
             Quality
@@ -260,7 +302,7 @@ export function PlayerDialog({
               profiles={profiles}
             />
           )}
-          {hls.renditions.length === 1 && source.kind !== 'clip' && (
+          {hls.renditions.length === 1 && (source.kind === 'recording' || live) && (
             <span className="muted">
               Single rendition: {live ? 'this stream is' : 'this session was'} not transcoded.
             </span>

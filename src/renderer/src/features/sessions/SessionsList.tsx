@@ -9,6 +9,7 @@ import { Empty, ErrorNote, Loading } from '../../components/ErrorNote'
 import { isLiveSession, StatusBadge, statusOf } from './StatusBadge'
 import { useSessions } from './use-sessions'
 import { LocalCopy, LocalPathNote } from './LocalCopy'
+import { AutoUploadSwitch } from './AutoUploadSwitch'
 import { UploadCopy, UploadStrip } from './UploadCopy'
 import { uploadOf, useRecordingChecks, useUploads } from './use-uploads'
 
@@ -21,12 +22,15 @@ const PREFETCH = 60
 export function SessionsList({
   streamId,
   onPlay,
+  onPlayAsset,
   onWatch,
   streamNames,
   refreshKey
 }: {
   streamId?: string
   onPlay: (s: SessionView) => void
+  /** Plays an uploaded video (the service's asset) in the player. */
+  onPlayAsset?: (assetId: string, name: string) => void
   /** A live session's Watch: the live monitor of its stream. */
   onWatch: (streamId: string) => void
   streamNames?: Map<string, string>
@@ -192,6 +196,7 @@ export function SessionsList({
           {data.total ?? count} session{(data.total ?? count) === 1 ? '' : 's'}
           {data.hasMore ? ` (${count} loaded)` : ''}
         </span>
+        <AutoUploadSwitch onError={setCopyError} />
         <button
           type="button"
           className="secondary"
@@ -203,7 +208,13 @@ export function SessionsList({
       </div>
       {copyError && <ErrorNote error={copyError} />}
       {localPath && <LocalPathNote path={localPath} onClose={() => setLocalPath(null)} />}
-      <UploadStrip sessions={data.items} checks={checks} uploads={uploads} onError={setCopyError} />
+      <UploadStrip
+        sessions={data.items}
+        checks={checks}
+        uploads={uploads}
+        onError={setCopyError}
+        onPlay={onPlayAsset}
+      />
       {data.error && <ErrorNote error={data.error} onRetry={data.loadMore} />}
       <div
         className="vtable"

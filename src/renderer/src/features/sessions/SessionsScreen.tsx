@@ -9,9 +9,12 @@ import { SessionsList } from './SessionsList'
 /** Every session of the account, newest first. */
 export function SessionsScreen({
   onPlay,
+  onPlayAsset,
   onWatch
 }: {
   onPlay: (s: SessionView) => void
+  /** Plays an uploaded video (the service's asset) in the player. */
+  onPlayAsset?: (assetId: string, name: string) => void
   onWatch: (streamId: string) => void
   navigate: Navigate
 }): ReactNode {
@@ -28,6 +31,7 @@ export function SessionsScreen({
       <h1 id="sessions-title">Sessions</h1>
       <SessionsList
         onPlay={onPlay}
+        onPlayAsset={onPlayAsset}
         onWatch={onWatch}
         streamNames={names}
         refreshKey={live.run?.state}

@@ -84,12 +84,15 @@ export function UploadStrip({
   sessions,
   checks,
   uploads,
-  onError
+  onError,
+  onPlay
 }: {
   sessions: SessionView[]
   checks: Map<string, RecordingCheck>
   uploads: UploadView[]
   onError: (e: AppError) => void
+  /** Plays a published upload's video (its asset) in the app's player. */
+  onPlay?: (assetId: string, name: string) => void
 }): ReactNode {
   const api = useApi()
   const act = useAct(onError)
@@ -166,6 +169,17 @@ export function UploadStrip({
               onClick={() => act(api.cancelUpload(u.id))}
             >
               Cancel
+            </button>
+          )}
+          {u.state === 'ready' && u.assetId && onPlay && (
+            <button
+              type="button"
+              className="secondary"
+              data-testid="upload-play"
+              aria-label={`Play the published video ${u.name}`}
+              onClick={() => onPlay(u.assetId!, u.name)}
+            >
+              Play
             </button>
           )}
           {(u.state === 'ready' || u.state === 'failed') && (
