@@ -259,6 +259,5 @@ describe('multistream forwarding', () => {
     expect([s.isActive, s.isHealthy, s.issues]).toEqual([false, null, null])
     const lines = a.logLines().filter((l) => l.startsWith('multistream:'))
     expect(lines.some((l) => l.includes(tWrong.id) && l.includes('retrying'))).toBe(true)
-    console.log(`multistream: target live again ${backInMs} ms after its server returned`)
   })
 })
