@@ -2,8 +2,8 @@ import { resolve } from 'node:path'
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 
-// Three bundles: main (plus the local studio's entry, which the app runs as a child process with
-// ELECTRON_RUN_AS_NODE), preload (sandboxed, so one CommonJS file), renderer (React).
+// Three bundles: main (plus the local studio's and the encoder's entries, which the app runs as child
+// processes with ELECTRON_RUN_AS_NODE), preload (sandboxed, so one CommonJS file), renderer (React).
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
@@ -12,6 +12,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/electron/index.ts'),
           studio: resolve('src/studio/cli.ts'),
+          // Onair's encoder process (node-av stays external: a native package, loaded from node_modules).
+          encoder: resolve('src/encoder/cli.ts'),
           web: resolve('src/main/web/web-main.ts')
         }
       }

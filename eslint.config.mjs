@@ -108,6 +108,22 @@ export const ROOMS = {
     node: true,
     why: 'src/main/core is plain Node under both shells: no electron, no shell, studio or renderer code.'
   },
+  'src/main/core/encoder': {
+    imports: [SHARED, NODE, '<self>/**', 'src/main/core/child-command'],
+    packages: [],
+    node: true,
+    why:
+      "Main's host of the encoder process: src/shared, src/node (its only way to start a child) and " +
+      'itself; never node-av or src/encoder (GPL x264 runs in the encoder process only).'
+  },
+  'src/encoder': {
+    imports: [SHARED, 'src/encoder/**'],
+    packages: ['node-av'],
+    node: true,
+    why:
+      "The encoder process: src/shared, itself and node-av (FFmpeg with x264, GPL): the only room that " +
+      'imports node-av, and no other room imports it.'
+  },
   'src/main/core/uploads': {
     imports: [SHARED, NODE, CORE],
     packages: ['tus-js-client'],

@@ -2,10 +2,10 @@
 // it is the active connection, or on first use; it talks over a typed IPC channel (node/studio-channel);
 // its API key is provisioned into the keychain; it is restarted if it dies (node/supervised.ts) and
 // stopped on quit. When it dies, whatever it started (its transcoders, its forwarders) dies with it.
-import { join } from 'node:path'
 import type { ConnectionStatus } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { ApiClient } from './api-client'
+import { appChildCommand, type ChildCommand } from './child-command'
 import {
   forceKill,
   runChild,
@@ -22,11 +22,7 @@ import type { Backoff } from '../../shared/backoff'
 import type { Keychain } from './keychain'
 import { LOCAL_ID, type LocalPorts } from './settings-store'
 
-export interface StudioCommand {
-  command: string
-  args: string[]
-  env?: Record<string, string>
-}
+export type StudioCommand = ChildCommand
 
 export interface StudioInfo {
   apiUrl: string
@@ -72,10 +68,9 @@ const withPort = (url: string, port: number): string => {
   return u.toString().replace(/\/$/, '')
 }
 
-/** Dev and tests: node + tsx on the TypeScript CLI. The Electron shell passes its bundled script. */
+/** Dev and tests: node + tsx on the TypeScript CLI; bundled: studio.js beside main's script. */
 export function defaultStudioCommand(): StudioCommand {
-  const root = join(__dirname, '..', '..', '..')
-  return { command: process.execPath, args: ['--import', 'tsx', join(root, 'src/studio/cli.ts')] }
+  return appChildCommand('studio', 'src/studio/cli.ts')
 }
 
 export class StudioHost {
