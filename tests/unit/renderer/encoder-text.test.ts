@@ -1,6 +1,11 @@
 // The live bar's encoder line (encoder-text.ts): what it says of the page's encoder.
 import { describe, expect, it } from 'vitest'
-import { encoderText } from '../../../src/renderer/src/features/live/encoder-text'
+import {
+  appEncoderLabel,
+  encoderText,
+  fallbackNote
+} from '../../../src/renderer/src/features/live/encoder-text'
+import { DEFAULT_OUTPUT } from '../../../src/shared/output'
 import type { EncoderStats } from '../../../src/renderer/src/features/live/media-pusher'
 
 const stats = (o: Partial<EncoderStats>): EncoderStats => ({
@@ -47,5 +52,36 @@ describe('encoder line', () => {
         })
       )
     ).toBe("the browser's (MediaRecorder, avc1.42E01F), 960×540 30 fps, 0.9 Mbps of 2.5 Mbps")
+  })
+
+  it("names Onair's encoder (x264 with its preset), the frames sent and those this computer skipped", () => {
+    const app = stats({
+      path: 'app',
+      encoder: undefined,
+      label: 'x264 veryfast',
+      codec: 'H.264',
+      width: 1280,
+      height: 720
+    })
+    expect(encoderText(app)).toBe("x264 veryfast (Onair's encoder), 1280×720 30 fps")
+    expect(encoderText({ ...app, measuredFps: 29.8, pipeSkips: 0 })).toBe(
+      "x264 veryfast (Onair's encoder), 1280×720 30 fps, 29.8 fps sent"
+    )
+    expect(encoderText({ ...app, measuredFps: 24, pipeSkips: 1 })).toContain(
+      ', 24 fps sent, 1 frame skipped by this computer'
+    )
+    expect(encoderText({ ...app, pipeSkips: 12 })).toContain('12 frames skipped by this computer')
+    const x264 = { kind: 'app', id: 'x264', label: 'x264 (software)' } as const
+    expect(appEncoderLabel(x264, DEFAULT_OUTPUT)).toBe('x264 veryfast')
+    expect(appEncoderLabel(x264, { ...DEFAULT_OUTPUT, x264Preset: 'faster' })).toBe('x264 faster')
+    expect(
+      appEncoderLabel({ kind: 'app', id: 'nvenc', label: 'NVIDIA NVENC H.264' }, DEFAULT_OUTPUT)
+    ).toBe('NVIDIA NVENC H.264')
+  })
+
+  it("says why the browser's encoder is used when Onair's could not start", () => {
+    expect(fallbackNote('the encoder process exited (code 1).')).toBe(
+      "Onair's encoder could not start: the encoder process exited (code 1); the browser's encoder is used."
+    )
   })
 })

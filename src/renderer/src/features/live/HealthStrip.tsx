@@ -13,11 +13,14 @@ export const SUSTAINED_MS = 5000
 export function HealthStrip({
   health,
   troubleSince,
-  now
+  now,
+  pageSkips
 }: {
   health: LiveHealthEvent | null
   troubleSince: number | null
   now: number
+  /** Onair's encoder: frames this computer skipped before handing them over (raw-pusher.ts). */
+  pageSkips?: number | undefined
 }): ReactNode {
   if (!health)
     return (
@@ -67,6 +70,20 @@ export function HealthStrip({
             {up ? `${(up.droppedMs / 1000).toFixed(1)} s` : health.droppedFrames}
           </dd>
         </div>
+        {(pageSkips !== undefined || up?.encoderSkipped !== undefined) && (
+          <div>
+            <dt>Skipped</dt>
+            <dd
+              data-testid="health-skipped"
+              data-page={pageSkips ?? 0}
+              data-encoder={up?.encoderSkipped ?? 0}
+              aria-label={skippedWords(pageSkips ?? 0, up?.encoderSkipped ?? 0)}
+              title={skippedWords(pageSkips ?? 0, up?.encoderSkipped ?? 0)}
+            >
+              {(pageSkips ?? 0) + (up?.encoderSkipped ?? 0)}
+            </dd>
+          </div>
+        )}
         {up?.cpuPercent !== undefined && (
           <div>
             <dt>CPU</dt>
@@ -122,6 +139,11 @@ export function HealthStrip({
     </div>
   )
 }
+
+/** Frames that never reached the picture, and where: OBS's "skipped frames (encoding lag)". */
+const skippedWords = (page: number, encoder: number): string =>
+  `Frames skipped: ${page} by this computer (the way to the encoder was full), ` +
+  `${encoder} by the encoder (it could not keep up)`
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 

@@ -147,7 +147,13 @@ export function LiveBanner({
           health={live.health?.runId === run.runId ? live.health : null}
           troubleSince={live.troubleSince}
           now={now}
+          pageSkips={live.encoder?.pipeSkips}
         />
+      )}
+      {live.running && live.encoderNote && (
+        <p className="muted" role="status" data-testid="encoder-fallback">
+          {live.encoderNote}
+        </p>
       )}
       {(run.state === 'live' || run.state === 'connecting') && (
         <EncoderLine encoder={live.encoder} />

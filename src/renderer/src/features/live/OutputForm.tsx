@@ -1,6 +1,14 @@
 import { useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
-import type { EncoderChoice, OutputSettings } from '../../../../shared/contract'
+import {
+  X264_PRESETS,
+  type EncoderChoice,
+  type EncoderInfo,
+  type OutputSettings,
+  type VideoEncoderId,
+  type X264Preset
+} from '../../../../shared/contract'
+import { useApi } from '../../lib/api'
 import { defaultEncoderChoice, type EncoderSupport } from './encoder-plan'
 import { browserEncoderSupport } from './webcodecs-pusher'
 
@@ -33,6 +41,11 @@ export function OutputForm({
   const res = `${value.width}x${value.height}`
   const issue = outputIssue(value)
   const support = useEncoderSupport(value)
+  const encoders = useAppEncoders()
+  // WebRTC sends the page's own encoding (its peer connection encodes); RTMP goes through Onair's
+  // encoder unless the browser's is chosen.
+  const rtmp = value.transport !== 'webrtc'
+  const chosen = value.videoEncoder ?? 'x264'
   return (
     <fieldset className="output output-grid" disabled={disabled}>
       <legend>Output</legend>
@@ -98,9 +111,31 @@ export function OutputForm({
           computer encodes its copy a second time, here, at the Output's bitrate.
         </p>
       )}
-      <EncoderSelect value={value} onChange={onChange} support={support} />
-      <p className="muted output-keyframes">
-        Keyframe every {value.keyframeIntervalSec} s, no B-frames.
+      {rtmp && <AppEncoderSelect value={value} onChange={onChange} encoders={encoders} />}
+      {rtmp && chosen === 'x264' && (
+        <label>
+          x264 preset
+          <select
+            value={value.x264Preset ?? 'veryfast'}
+            data-testid="output-x264-preset"
+            aria-describedby="x264-preset-note"
+            onChange={(e) => onChange({ ...value, x264Preset: e.target.value as X264Preset })}
+          >
+            {X264_PRESETS.map((p) => (
+              <option key={p} value={p}>
+                {p === 'veryfast' ? 'veryfast (default)' : p}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {(!rtmp || chosen === 'browser') && (
+        <EncoderSelect value={value} onChange={onChange} support={support} />
+      )}
+      <p className="muted output-keyframes" id="x264-preset-note">
+        Keyframe every {value.keyframeIntervalSec} s,{' '}
+        {rtmp && chosen !== 'browser' ? '2 B-frames (as OBS).' : 'no B-frames.'}
+        {rtmp && chosen === 'x264' && ' Faster presets use less CPU, slower ones look better.'}
       </p>
       {issue && (
         <p className="field-issue" role="alert" id="output-issue">
@@ -108,6 +143,79 @@ export function OutputForm({
         </p>
       )}
     </fieldset>
+  )
+}
+
+/** The encoders Onair's encoder process can start here (main probes them once); [] while asked. */
+function useAppEncoders(): EncoderInfo[] | undefined {
+  const api = useApi()
+  const [list, setList] = useState<EncoderInfo[]>()
+  useEffect(() => {
+    let alive = true
+    void api.listEncoders().then((r) => alive && setList(r.ok ? r.value : []))
+    return () => {
+      alive = false
+    }
+  }, [api])
+  return list
+}
+
+/**
+ * Onair's encoders (x264, and each hardware one: those this machine cannot start disabled, their
+ * reason in the title and under the select when chosen), and the browser's (WebCodecs).
+ */
+function AppEncoderSelect({
+  value,
+  onChange,
+  encoders
+}: {
+  value: OutputSettings
+  onChange: (o: OutputSettings) => void
+  encoders: EncoderInfo[] | undefined
+}): ReactNode {
+  if (!encoders) return <p className="muted">Encoder: checking what this computer has…</p>
+  const chosen = value.videoEncoder ?? 'x264'
+  const info = encoders.find((e) => e.id === chosen)
+  const unavailable = info && !info.available ? info : undefined
+  return (
+    <>
+      <label>
+        Encoder
+        <select
+          value={chosen}
+          data-testid="output-video-encoder"
+          aria-describedby={unavailable ? 'video-encoder-issue' : undefined}
+          onChange={(e) =>
+            onChange({ ...value, videoEncoder: e.target.value as VideoEncoderId | 'browser' })
+          }
+        >
+          {encoders.map((e) => (
+            <option
+              key={e.id}
+              value={e.id}
+              disabled={!e.available}
+              title={
+                e.available ? undefined : `Not available here: ${e.reason ?? 'it did not start'}`
+              }
+              data-reason={e.reason ?? ''}
+            >
+              {e.available ? e.label : `${e.label} (not available here)`}
+            </option>
+          ))}
+          <option value="browser">Browser (WebCodecs)</option>
+        </select>
+      </label>
+      {unavailable && (
+        <p
+          className="field-issue"
+          id="video-encoder-issue"
+          data-testid="output-video-encoder-issue"
+        >
+          {unavailable.label} cannot start here: {unavailable.reason ?? 'it did not start'}. Onair
+          uses x264 instead.
+        </p>
+      )}
+    </>
   )
 }
 
@@ -150,7 +258,7 @@ function EncoderSelect({
       : (value.encoder ?? defaultEncoderChoice(support))
   return (
     <label>
-      Encoder
+      Browser encoder
       <select
         value={shown}
         data-testid="output-encoder"

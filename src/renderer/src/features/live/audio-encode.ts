@@ -2,7 +2,11 @@
 // (audio-worker.ts) so the sound is read on time whatever the page's thread is doing; where no worker
 // can start, the pusher runs it on the page's thread. One place for what both do: configure on the
 // first buffer, fill what the capture lost with silence, encode.
+//
+// For Onair's encoder (raw-pusher.ts) the same worker reads the sound and hands it over unencoded
+// instead: rawSoundOf, 48 kHz stereo f32 planar raw-media messages (raw-sound.ts).
 import { audioGapFrames } from './encoder-plan'
+import { packSound, type SoundToRaw } from './raw-sound'
 
 /** Encodes the capture's sound buffers in order, silence in place of any the capture lost. */
 export class CaptureOpus {
@@ -46,9 +50,27 @@ export class CaptureOpus {
   }
 }
 
+/** A capture buffer as raw-media messages (f32 planar copies, silence where the capture lost sound). */
+export function rawSoundOf(
+  data: AudioData,
+  sound: SoundToRaw
+): { bytes: Uint8Array; timestampUs: number }[] {
+  const planes: Float32Array[] = []
+  for (let c = 0; c < Math.min(2, data.numberOfChannels); c++) {
+    const plane = new Float32Array(data.numberOfFrames)
+    data.copyTo(plane, { planeIndex: c, format: 'f32-planar' })
+    planes.push(plane)
+  }
+  return sound
+    .take({ timestampUs: data.timestamp, sampleRate: data.sampleRate, planes })
+    .map((p) => ({ bytes: packSound(p), timestampUs: p.timestampUs }))
+}
+
 /** What the page tells the audio worker. */
 export type AudioWorkerIn =
   | { readable: ReadableStream<AudioData>; bitrateKbps: number }
+  /** Onair's encoder: hand the sound back unencoded (rawSoundOf). */
+  | { readable: ReadableStream<AudioData>; raw: true }
   /** Stop now: the track's stream did not end in time. */
   | { stop: true }
 
@@ -65,6 +87,8 @@ export type AudioWorkerOut =
   /** Loaded: the page hands over the sound only now (a worker that cannot load gets none). */
   | { ready: true }
   | { chunk: PostedChunk; meta?: EncodedAudioChunkMetadata; filledUs: number }
+  /** Raw sound for Onair's encoder: one raw-media message, and its start (µs). */
+  | { raw: ArrayBuffer; timestampUs: number; filledUs: number }
   | { error: string }
   /** The stream ended and every packet was posted. */
   | { ended: true }

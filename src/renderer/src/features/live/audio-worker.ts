@@ -3,7 +3,15 @@
 // whenever that thread was busy (measured in the uplink bench: 0.4-0.96 s behind the picture on a
 // starved page), and the page's muxer, which interleaves by time, held every picture back until the
 // sound caught up. Here the reading keeps the capture's pace. Every buffer read is closed here.
-import { CaptureOpus, postedChunk, type AudioWorkerIn, type AudioWorkerOut } from './audio-encode'
+// For Onair's encoder it posts the sound unencoded (raw-media messages, rawSoundOf) instead of Opus.
+import {
+  CaptureOpus,
+  postedChunk,
+  rawSoundOf,
+  type AudioWorkerIn,
+  type AudioWorkerOut
+} from './audio-encode'
+import { SoundToRaw } from './raw-sound'
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<AudioWorkerIn>) => void) | null
@@ -17,7 +25,8 @@ let done = false
 scope.onmessage = (e) => {
   if ('readable' in e.data) {
     reader = e.data.readable.getReader()
-    void pump(reader, e.data.bitrateKbps)
+    if ('raw' in e.data) void pumpRaw(reader)
+    else void pump(reader, e.data.bitrateKbps)
   } else void stop()
 }
 scope.postMessage({ ready: true })
@@ -35,25 +44,18 @@ async function stop(): Promise<void> {
   end()
 }
 
-async function pump(r: ReadableStreamDefaultReader<AudioData>, bitrateKbps: number): Promise<void> {
+/** Reads every buffer into `each` until one fails (said to the page once); closes each buffer. */
+async function readAll(
+  r: ReadableStreamDefaultReader<AudioData>,
+  each: (d: AudioData) => void
+): Promise<void> {
   let failed = false
-  const enc = new AudioEncoder({
-    output: (chunk, meta) => {
-      const posted = postedChunk(chunk)
-      scope.postMessage({ chunk: posted, meta, filledUs: opus.filledUs }, [posted.data])
-    },
-    error: (e) => {
-      failed = true
-      scope.postMessage({ error: e.message })
-    }
-  })
-  const opus = new CaptureOpus(enc, bitrateKbps)
   try {
     for (;;) {
       const { value, done } = await r.read()
       if (done || !value) break
       try {
-        if (!failed) opus.take(value)
+        if (!failed) each(value)
       } catch (e) {
         failed = true
         scope.postMessage({ error: String(e) })
@@ -64,8 +66,32 @@ async function pump(r: ReadableStreamDefaultReader<AudioData>, bitrateKbps: numb
   } catch {
     // The track stopped under us: same as its end.
   }
+}
+
+async function pump(r: ReadableStreamDefaultReader<AudioData>, bitrateKbps: number): Promise<void> {
+  const enc = new AudioEncoder({
+    output: (chunk, meta) => {
+      const posted = postedChunk(chunk)
+      scope.postMessage({ chunk: posted, meta, filledUs: opus.filledUs }, [posted.data])
+    },
+    error: (e) => scope.postMessage({ error: e.message })
+  })
+  const opus = new CaptureOpus(enc, bitrateKbps)
+  await readAll(r, (d) => opus.take(d))
   // What the encoder still holds goes out before the page hears of the end.
   if (enc.state === 'configured') await enc.flush().catch(() => undefined)
   if (enc.state !== 'closed') enc.close()
+  end()
+}
+
+/** Onair's encoder: the sound as raw-media messages (rawSoundOf), moved to the page, not copied. */
+async function pumpRaw(r: ReadableStreamDefaultReader<AudioData>): Promise<void> {
+  const sound = new SoundToRaw()
+  await readAll(r, (d) => {
+    for (const { bytes, timestampUs } of rawSoundOf(d, sound)) {
+      const raw = bytes.buffer as ArrayBuffer
+      scope.postMessage({ raw, timestampUs, filledUs: sound.filledUs }, [raw])
+    }
+  })
   end()
 }

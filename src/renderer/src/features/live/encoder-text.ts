@@ -1,9 +1,35 @@
 // The live bar's encoder line in words (HealthStrip.tsx shows it): pure, so tested in Node.
 import { formatBitrate } from '../../lib/format'
+import type { OutputSettings, RunEncoder } from '../../../../shared/contract'
 import type { EncoderStats } from './media-pusher'
+
+/** Onair's encoder as the live bar names it: x264 with its preset ("x264 veryfast"), else main's label. */
+export function appEncoderLabel(
+  e: Extract<RunEncoder, { kind: 'app' }>,
+  output: OutputSettings
+): string {
+  return e.id === 'x264' ? `x264 ${output.x264Preset ?? 'veryfast'}` : e.label
+}
+
+/** Why the browser's encoder makes the picture although Onair's was asked for. */
+export const fallbackNote = (reason: string): string =>
+  `Onair's encoder could not start: ${reason.replace(/[.\s]+$/, '')}; the browser's encoder is used.`
+
+/**
+ * "x264 veryfast (Onair's encoder), 1280×720 30 fps, 29.8 fps sent": Onair's encoder, the picture the
+ * page hands it, and what did not reach it.
+ */
+function appText(e: EncoderStats): string {
+  const sent = e.measuredFps == null ? '' : `, ${e.measuredFps} fps sent`
+  const skips = e.pipeSkips ?? 0
+  const skipped =
+    skips > 0 ? `, ${skips} frame${skips === 1 ? '' : 's'} skipped by this computer` : ''
+  return `${e.label ?? 'x264'} (Onair's encoder), ${e.width}×${e.height} ${e.fps} fps${sent}${skipped}`
+}
 
 /** "software H.264 (WebCodecs), 1280×720 30 fps": which encoder the run got and what it makes now. */
 export function encoderText(e: EncoderStats): string {
+  if (e.path === 'app') return appText(e)
   const what =
     e.path === 'webcodecs'
       ? `${e.encoder ?? 'software'} H.264 (WebCodecs)`

@@ -9,6 +9,10 @@
 //
 // The filter is bilinear with pixel centres aligned, which at a 2:1 step is the 2x2 box average: the
 // same smoothing the canvas gave, which is what lets strong camera noise fit a low bitrate.
+//
+// Onair's encoder (raw-pusher.ts) takes I420 only: RGB pictures (a screen, a scene) are converted here
+// too (rgbToI420), BT.709 limited range, as HD video is read by players that see no colour tags.
+import { i420Bytes } from '../../../../shared/raw-media'
 
 /** The YUV layouts scaled here (VideoFrame.format); others go through a canvas. */
 export type YuvFormat = 'I420' | 'I420A' | 'NV12'
@@ -49,9 +53,7 @@ export function fitBox(sw: number, sh: number, width: number, height: number): F
   return { x, y, w, h }
 }
 
-/** The bytes of an I420 frame of this size (odd sizes round the chroma up). */
-export const i420Bytes = (width: number, height: number): number =>
-  width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2)
+export { i420Bytes }
 
 /** Per output column: the left source sample and its weight (0-256); the same for every frame. */
 const tables = new Map<string, { xs: Int32Array; wx: Int32Array }>()
@@ -141,6 +143,61 @@ export function scaleToI420(
     if (!vl) throw new Error(`a ${s.format} frame without its V plane`)
     scalePlane(s.data, ul.offset, ul.stride, 1, scw, sch, dst, uOff, cw, cBox)
     scalePlane(s.data, vl.offset, vl.stride, 1, scw, sch, dst, vOff, cw, cBox)
+  }
+  return dst
+}
+
+/** The RGB layouts VideoFrame.copyTo writes (4 bytes a pixel; X is unused, as A is here). */
+export type RgbFormat = 'RGBA' | 'RGBX' | 'BGRA' | 'BGRX'
+
+export const isRgb = (format: string | null): format is RgbFormat =>
+  format === 'RGBA' || format === 'RGBX' || format === 'BGRA' || format === 'BGRX'
+
+/**
+ * An RGB picture (4 bytes a pixel, rows `stride` bytes apart) of width x height into I420 at the same
+ * size (`dst`, i420Bytes long): BT.709 limited range, 8-bit fixed point; each chroma sample from the
+ * 2x2 pixels it covers (the last row or column repeated for an odd size).
+ */
+export function rgbToI420(
+  src: Uint8Array,
+  stride: number,
+  format: RgbFormat,
+  width: number,
+  height: number,
+  dst: Uint8Array = new Uint8Array(i420Bytes(width, height))
+): Uint8Array {
+  const ri = format === 'RGBA' || format === 'RGBX' ? 0 : 2
+  const bi = 2 - ri
+  const cw = Math.ceil(width / 2)
+  const uOff = width * height
+  const vOff = uOff + cw * Math.ceil(height / 2)
+  for (let y = 0; y < height; y += 2) {
+    const y1 = Math.min(y + 1, height - 1)
+    const r0 = y * stride
+    const r1 = y1 * stride
+    const o0 = y * width
+    const o1 = y1 * width
+    const c = (y >> 1) * cw
+    for (let x = 0; x < width; x += 2) {
+      const x1 = Math.min(x + 1, width - 1)
+      let R = 0
+      let G = 0
+      let B = 0
+      // The four pixels of the block: (x, y), (x1, y), (x, y1), (x1, y1).
+      for (let k = 0; k < 4; k++) {
+        const px = k & 1 ? x1 : x
+        const i = (k & 2 ? r1 : r0) + px * 4
+        const r = src[i + ri]!
+        const g = src[i + 1]!
+        const b = src[i + bi]!
+        dst[(k & 2 ? o1 : o0) + px] = 16 + ((47 * r + 157 * g + 16 * b + 128) >> 8)
+        R += r
+        G += g
+        B += b
+      }
+      dst[uOff + c + (x >> 1)] = 128 + ((-26 * R - 86 * G + 112 * B + 512) >> 10)
+      dst[vOff + c + (x >> 1)] = 128 + ((112 * R - 102 * G - 10 * B + 512) >> 10)
+    }
   }
   return dst
 }

@@ -6,7 +6,8 @@ import type {
   CaptureKind,
   LiveHealthEvent,
   LiveStateEvent,
-  OutputSettings
+  OutputSettings,
+  RunEncoder
 } from '../../../../shared/contract'
 import { isFinal, isRunning } from '../../../../shared/live-state'
 import type { AppError } from '../../../../shared/result'
@@ -14,6 +15,8 @@ import { useApi } from '../../lib/api'
 import { pickMimeType, stopTracks } from '../../lib/capture'
 import { MediaPusher, type EncoderStats, type Pusher } from './media-pusher'
 import { WebCodecsPusher, browserEncoderSupport } from './webcodecs-pusher'
+import { RawPusher } from './raw-pusher'
+import { appEncoderLabel, fallbackNote } from './encoder-text'
 import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
 import { WhipPublisher, type WebRtcStats } from './whip-publisher'
@@ -40,6 +43,8 @@ export interface LiveContextValue {
   capture: Capture | null
   /** The run's encoder, as the health strip shows it; null without a run from the page. */
   encoder: EncoderStats | null
+  /** Why the browser's encoder makes this run's picture when Onair's was asked for; null otherwise. */
+  encoderNote: string | null
   /** A Low latency (WebRTC) run's figures from getStats(); null otherwise. */
   webrtc: WebRtcStats | null
   error: AppError | null
@@ -64,6 +69,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   const [capture, setCaptureState] = useState<Capture | null>(null)
   const [error, setError] = useState<AppError | null>(null)
   const [encoder, setEncoder] = useState<EncoderStats | null>(null)
+  const [encoderNote, setEncoderNote] = useState<string | null>(null)
   const [webrtc, setWebrtc] = useState<WebRtcStats | null>(null)
   const whip = useRef<WhipPublisher | null>(null)
   /** A WebRTC run's picture at the Output's size, and its local copy's encoder (Record on this computer). */
@@ -102,10 +108,11 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       setTroubleSince((since) => (h.congestion >= 2 || h.shortfall ? (since ?? h.at) : null))
     })
     // Main's uplink controller: the page's encoder follows its bitrate, and makes a keyframe after a
-    // drop. Only for the run this page is pushing (an event of an older run is stale).
+    // drop. Only for the run this page is pushing (an event of an older run is stale), and only when
+    // the page encodes: Onair's encoder hears the controller in main.
     const offEncoder = api.on('live:encoder', (e) => {
       const p = pusher.current
-      if (!p || e.runId !== runId.current) return
+      if (!p || e.runId !== runId.current || p.stats.path === 'app') return
       p.setVideoBitrate(e.videoBitrateKbps)
       if (e.keyframe) p.requestKeyframe()
     })
@@ -248,9 +255,12 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       let webcodecs: ReturnType<typeof chooseEncoder>
       if (c.kind !== 'test-pattern') {
         if (!c.stream) return setError({ code: 'media', message: 'The source is not open yet.' })
-        // The page's own encoder where WebCodecs has H.264; MediaRecorder where it has not.
+        // Onair's encoder unless the Output says the browser's (main answers which runs). The page's
+        // own, the fallback, is WebCodecs where it has H.264 and MediaRecorder where it has not.
         webcodecs = chooseEncoder(await browserEncoderSupport(output), output.encoder)
         mimeType = webcodecs ? WebCodecsPusher.mimeType(c.stream) : pickMimeType()
+        if (!mimeType && output.videoEncoder !== 'browser')
+          mimeType = WebCodecsPusher.mimeType(c.stream)
         if (!mimeType)
           return setError({
             code: 'media',
@@ -261,6 +271,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       setBusy(true)
       setHealth(null)
       setEncoder(null)
+      setEncoderNote(null)
       const r = await api.goLive({
         streamId,
         source: mimeType ? { kind: 'media', mimeType } : { kind: 'test-pattern' },
@@ -272,23 +283,36 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
         return setError(r.error)
       }
       runId.current = r.value.runId
+      const ran: RunEncoder = r.value.encoder ?? { kind: 'browser' }
+      if (ran.kind === 'browser' && ran.reason) setEncoderNote(fallbackNote(ran.reason))
       if (mimeType && c.stream) {
         const onError = (e: AppError): void => {
           setError(e)
           void api.stopLive(r.value.runId)
         }
         try {
-          const p: Pusher = webcodecs
-            ? new WebCodecsPusher(
-                api,
-                r.value.runId,
-                c.stream,
-                output,
-                webcodecs,
-                onError,
-                setEncoder
-              )
-            : new MediaPusher(api, r.value.runId, c.stream, mimeType, output, onError)
+          const p: Pusher =
+            ran.kind === 'app'
+              ? new RawPusher(
+                  api,
+                  r.value.runId,
+                  c.stream,
+                  output,
+                  { id: ran.id, label: appEncoderLabel(ran, output) },
+                  onError,
+                  setEncoder
+                )
+              : webcodecs
+                ? new WebCodecsPusher(
+                    api,
+                    r.value.runId,
+                    c.stream,
+                    output,
+                    webcodecs,
+                    onError,
+                    setEncoder
+                  )
+                : new MediaPusher(api, r.value.runId, c.stream, mimeType, output, onError)
           pusher.current = p
           await p.start()
           setEncoder(p.stats)
@@ -344,6 +368,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       troubleSince,
       capture,
       encoder,
+      encoderNote,
       webrtc,
       error,
       busy,
@@ -361,6 +386,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       troubleSince,
       capture,
       encoder,
+      encoderNote,
       webrtc,
       error,
       busy,

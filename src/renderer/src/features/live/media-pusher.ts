@@ -6,7 +6,10 @@ import type { AppError } from '../../../../shared/result'
 
 /** What the health strip says of the encoder in use. */
 export interface EncoderStats {
-  path: 'webcodecs' | 'mediarecorder'
+  /** app: Onair's encoder, fed raw frames (raw-pusher.ts); the others encode in the page. */
+  path: 'webcodecs' | 'mediarecorder' | 'app'
+  /** Onair's encoder in words: "x264 veryfast", "NVIDIA NVENC H.264". */
+  label?: string
   /** The WebCodecs encoder the run got; MediaRecorder does not say which it uses. */
   encoder?: EncoderChoice
   codec: string
@@ -38,6 +41,11 @@ export interface EncoderStats {
   audioIn?: 'worker' | 'page'
   /** Frames not encoded because the output had spent its bitrate's budget (a real cap). */
   budgetSkips?: number
+  /**
+   * Onair's encoder: frames this computer skipped before handing them over, because the way to the
+   * encoder was full (two hand-overs still waiting).
+   */
+  pipeSkips?: number
 }
 
 /** A run's encoder feeding main: MediaRecorder's or the page's own. */

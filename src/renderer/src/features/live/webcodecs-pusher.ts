@@ -30,34 +30,20 @@ import {
 } from './encoder-plan'
 import { packetAt, startLiveMux, type LiveMux } from './live-mux'
 import { FrameFitter } from './frame-fit'
-import { CaptureOpus, receivedChunk, type AudioWorkerIn, type AudioWorkerOut } from './audio-encode'
-
-// Chromium has these on the page (lib.dom does not yet): frames of a live track as a stream.
-declare class MediaStreamTrackProcessor<T> {
-  constructor(init: { track: MediaStreamTrack; maxBufferSize?: number })
-  readonly readable: ReadableStream<T>
-}
+import { CaptureOpus, receivedChunk } from './audio-encode'
+import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-reader'
 
 /** The output's measured bitrate is judged over windows of this much media time. */
 const WINDOW_US = 2_000_000
 /** Frames waiting in the encoder beyond this are dropped: live, late frames are worth nothing. */
 const MAX_ENCODE_QUEUE = 3
-/** The most a stop waits for the capture streams to close after their tracks were stopped. */
-const READ_END_MS = 1000
 /** Chromium's Opus packets: 20 ms, when a chunk does not say. */
 const OPUS_FRAME_US = 20_000
 /** Sound further behind the picture than this jumps forward (to AUDIO_CATCH_UP_US behind it). */
 const MAX_AUDIO_BEHIND_US = 1_000_000
 const AUDIO_CATCH_UP_US = 100_000
 /** Audio and video clocks further apart than this are not the same clock: align on arrival instead. */
-const SAME_CLOCK_US = 5_000_000
-/**
- * Sound buffers (10 ms each) the capture keeps for a reader that comes late: a second. Chromium's own
- * queue is a few buffers, and a busy page lost a fifth of its sound through it when it read the sound
- * on its own thread (see audioGapFrames); the worker reads on time, but a starved machine can still
- * hold it up. Video keeps Chromium's: a late frame is better dropped.
- */
-const AUDIO_QUEUE = 100
+export const SAME_CLOCK_US = 5_000_000
 
 export interface WebCodecsChoice {
   kind: 'hardware' | 'software'
@@ -210,58 +196,28 @@ export class WebCodecsPusher implements Pusher {
   }
 
   /**
-   * The sound, read and encoded in a worker; its packets come back to onAudioChunk. The track's sound
-   * is handed over only once the worker says it runs, so a worker that cannot load (a packaging or
-   * policy problem) leaves nothing behind: the sound is then read on this thread. Resolves once the
-   * sound has ended and every packet came back.
+   * The sound, read and encoded in a worker (readSoundInWorker); its packets come back to
+   * onAudioChunk. Where no worker loads, it is read and encoded on this thread.
    */
   private readAudio(track: MediaStreamTrack): Promise<void> {
-    let worker: Worker
-    try {
-      worker = new Worker(new URL('./audio-worker.ts', import.meta.url), { type: 'module' })
-    } catch {
-      return this.readAudioHere(track)
-    }
-    this.audioWorker = worker
-    return new Promise<void>((resolve) => {
-      let handedOver = false
-      worker.onmessage = (e: MessageEvent<AudioWorkerOut>) => {
-        const m = e.data
-        if ('ready' in m) {
-          if (this.stopped || this.failed) return resolve()
-          const readable = new MediaStreamTrackProcessor<AudioData>({
-            track,
-            maxBufferSize: AUDIO_QUEUE
-          }).readable
-          const start: AudioWorkerIn = { readable, bitrateKbps: this.output.audioBitrateKbps }
-          worker.postMessage(start, [readable as unknown as Transferable])
-          handedOver = true
-          this.audioIn = 'worker'
-        } else if ('chunk' in m) {
-          this.audioFilledUs = m.filledUs
-          this.onAudioChunk(receivedChunk(m.chunk), m.meta)
-        } else if ('error' in m) this.fail(`The audio encoder stopped: ${m.error}`)
-        else {
-          worker.terminate()
-          resolve()
-        }
-      }
-      worker.onerror = (e) => {
-        e.preventDefault()
-        worker.terminate()
-        this.audioWorker = undefined
-        if (!handedOver && !this.stopped && !this.failed) resolve(this.readAudioHere(track))
-        else {
-          this.fail('The audio encoder stopped: its worker failed.')
-          resolve()
-        }
-      }
+    return readSoundInWorker({
+      track,
+      mode: { bitrateKbps: this.output.audioBitrateKbps },
+      onMessage: (m) => {
+        if (!('chunk' in m)) return
+        this.audioFilledUs = m.filledUs
+        this.onAudioChunk(receivedChunk(m.chunk), m.meta)
+      },
+      onError: (message) => this.fail(`The audio encoder stopped: ${message}`),
+      gone: () => this.stopped || this.failed,
+      here: () => this.readAudioHere(track),
+      onWorker: (w) => (this.audioWorker = w),
+      onWhere: (where) => (this.audioIn = where)
     })
   }
 
   /** The sound, read and encoded on this thread: where no worker can start. */
   private readAudioHere(track: MediaStreamTrack): Promise<void> {
-    this.audioIn = 'page'
     const enc = (this.audio = new AudioEncoder({
       output: (chunk, meta) => this.onAudioChunk(chunk, meta),
       error: (e) => this.fail(`The audio encoder stopped: ${e.message}`)
@@ -277,26 +233,18 @@ export class WebCodecsPusher implements Pusher {
     )
   }
 
-  private async read<T extends VideoFrame | AudioData>(
+  private read<T extends VideoFrame | AudioData>(
     track: MediaStreamTrack,
     each: (item: T) => void | Promise<void>,
     maxBufferSize?: number
   ): Promise<void> {
-    const init = maxBufferSize === undefined ? { track } : { track, maxBufferSize }
-    const reader = new MediaStreamTrackProcessor<T>(init).readable.getReader()
-    for (;;) {
-      const r = await reader.read().catch(() => ({ done: true as const, value: undefined }))
-      if (r.done) return
-      // Every frame and sound buffer is closed here, used or not: they hold capture memory.
-      try {
-        // One at a time: a frame is closed only once it has been copied (fit).
-        if (!this.stopped && !this.failed) await each(r.value)
-      } catch (e) {
-        this.fail(`The encoder stopped: ${String(e)}`)
-      } finally {
-        r.value.close()
-      }
-    }
+    return readTrack<T>(
+      track,
+      // One at a time: a frame is closed only once it has been copied (fit).
+      (item) => (!this.stopped && !this.failed ? each(item) : undefined),
+      (e) => this.fail(`The encoder stopped: ${String(e)}`),
+      maxBufferSize
+    )
   }
 
   private async onFrame(frame: VideoFrame): Promise<void> {
@@ -561,17 +509,7 @@ export class WebCodecsPusher implements Pusher {
   async stop(): Promise<void> {
     if (this.stopped || this.failed) return
     this.stopped = true
-    for (const t of this.tracks) t.stop()
-    // The loops end once their streams have handed over what was queued; the stop waits for them at
-    // most READ_END_MS. Their streams are never cancelled: a cancel drops the frames still queued
-    // without closing them (Chromium warns of each one garbage-collected), while the stopped tracks
-    // end the streams after those frames, which a loop still running reads and closes.
-    let guard: ReturnType<typeof setTimeout> | undefined
-    await Promise.race([
-      Promise.all(this.loops),
-      new Promise<void>((resolve) => (guard = setTimeout(resolve, READ_END_MS)))
-    ])
-    clearTimeout(guard)
+    await endReading(this.tracks, this.loops)
     await Promise.all(
       [this.video, this.audio].map((enc) =>
         enc && enc.state === 'configured' ? enc.flush().catch(() => {}) : undefined

@@ -1,0 +1,336 @@
+// The capture handed to Onair's encoder (#33) as raw media, OBS's shape: the page is the compositor
+// (camera, screen, scene) and the encoder process, outside the page, makes the H.264 every output
+// shares. Each video frame is fitted to the Output's size as I420 (frame-fit.ts: copied as it is,
+// scaled in YUV, or converted from RGB), frames beyond the Output's rate left out on their own clock;
+// the sound is read in the audio worker as 48 kHz stereo f32 planar copies (raw-sound.ts, silence where
+// the capture lost sound). Both go in raw-media messages (shared/raw-media.ts) with their capture times,
+// a frame and the sound read since in one pushFrames call.
+//
+// The way to main holds two hand-overs: one call in flight and one waiting, sent in order (two calls in
+// flight at once could reach main out of order over the web shell's HTTP). A frame that finds both
+// taken is skipped and counted (pipeSkips: "skipped by this computer"); sound is never skipped for
+// that, it waits for the next call (up to MAX_SOUND_WAIT_US).
+import type { OnairApi, OutputSettings, VideoEncoderId } from '../../../../shared/contract'
+import { RAW_HEADER_BYTES, i420Bytes, writeRawHeader } from '../../../../shared/raw-media'
+import type { AppError } from '../../../../shared/result'
+import type { EncoderStats, Pusher } from './media-pusher'
+import { FrameFitter } from './frame-fit'
+import { rawSoundOf } from './audio-encode'
+import { RAW_CHANNELS, RAW_SAMPLE_RATE, SoundToRaw } from './raw-sound'
+import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-reader'
+import { SAME_CLOCK_US } from './webcodecs-pusher'
+
+/** Hand-overs to main at once: one in flight, one waiting. A frame finding both taken is skipped. */
+export const MAX_HANDOVERS = 2
+/** Sound sent on its own (no frame to go with it) once this much waits and the way is free. */
+const SOUND_ALONE_US = 100_000
+/** Sound waiting longer than this (the way to main blocked) is dropped, oldest first. */
+const MAX_SOUND_WAIT_US = 2_000_000
+/** The figures the live bar shows are made over this much of the frames' time. */
+const WINDOW_US = 1_000_000
+
+/** Onair's encoder for the run, as goLive answered it. */
+export interface AppEncoder {
+  id: VideoEncoderId
+  /** In words for the live bar: "x264 veryfast", "NVIDIA NVENC H.264". */
+  label: string
+}
+
+interface Sound {
+  bytes: Uint8Array
+  timestampUs: number
+  frames: number
+  /** When it came (performance.now()), to line a sound clock up with the picture's. */
+  at: number
+}
+
+export class RawPusher implements Pusher {
+  private tracks: MediaStreamTrack[] = []
+  private loops: Promise<void>[] = []
+  private audioWorker: Worker | undefined
+  private audioIn: 'worker' | 'page' | undefined
+  private readonly fitter = new FrameFitter()
+  private readonly soundIn = new SoundToRaw()
+  private readonly size: { width: number; height: number }
+  private readonly stepUs: number
+  private nextFrameUs = -Infinity
+  /** The first frame sent: its time, and when it came. */
+  private zero: { us: number; at: number } | undefined
+  /** Subtracted from the sound's times to put them on the picture's clock (0: the same clock). */
+  private soundShift: number | undefined
+  private sound: Sound[] = []
+  private waiting: Uint8Array | undefined
+  private inFlight: Promise<void> | undefined
+  /** A frame being copied holds its hand-over. */
+  private preparing = false
+  private drained: (() => void) | undefined
+  private ending = false
+  private failed = false
+  private filledUs = 0
+  /** Frames skipped because both hand-overs were taken. */
+  pipeSkips = 0
+  private window = { startUs: -1, sent: 0 }
+  private measuredFps: number | null = null
+
+  constructor(
+    private readonly api: OnairApi,
+    private readonly runId: string,
+    private readonly stream: MediaStream,
+    private readonly output: OutputSettings,
+    private readonly encoder: AppEncoder,
+    private readonly onError: (e: AppError) => void,
+    private readonly onStats: (s: EncoderStats) => void = () => {}
+  ) {
+    // Even sizes: 4:2:0 pictures cannot have odd ones.
+    this.size = { width: output.width & ~1, height: output.height & ~1 }
+    this.stepUs = 1e6 / output.fps
+  }
+
+  get stats(): EncoderStats {
+    return {
+      path: 'app',
+      label: this.encoder.label,
+      codec: 'H.264',
+      ...this.size,
+      fps: this.output.fps,
+      targetKbps: this.output.videoBitrateKbps,
+      measuredKbps: null,
+      measuredFps: this.measuredFps,
+      backlogBytes:
+        (this.waiting?.length ?? 0) + this.sound.reduce((n, s) => n + s.bytes.length, 0),
+      audioFilledMs: Math.round(this.filledUs / 1000),
+      ...(this.audioIn ? { audioIn: this.audioIn } : {}),
+      pipeSkips: this.pipeSkips
+    }
+  }
+
+  async start(): Promise<void> {
+    const [videoTrack] = this.stream.getVideoTracks()
+    if (!videoTrack) throw new Error('the source has no video')
+    const audioTrack = this.stream.getAudioTracks()[0]
+    this.onStats(this.stats)
+    // Clones: stopping the reading must not stop the preview's picture or sound.
+    const v = videoTrack.clone()
+    this.tracks.push(v)
+    this.loops.push(
+      readTrack<VideoFrame>(
+        v,
+        (f) => this.onFrame(f),
+        (e) => this.fail(`The picture could not be read: ${String(e)}`)
+      )
+    )
+    if (audioTrack) {
+      const a = audioTrack.clone()
+      this.tracks.push(a)
+      this.loops.push(this.readSound(a))
+    }
+  }
+
+  /** The sound, read in the audio worker as raw copies; on this thread where no worker loads. */
+  private readSound(track: MediaStreamTrack): Promise<void> {
+    return readSoundInWorker({
+      track,
+      mode: { raw: true },
+      onMessage: (m) => {
+        if (!('raw' in m)) return
+        this.filledUs = m.filledUs
+        this.onSound(new Uint8Array(m.raw), m.timestampUs)
+      },
+      onError: (message) => this.fail(`The sound could not be read: ${message}`),
+      gone: () => this.failed,
+      here: () =>
+        readTrack<AudioData>(
+          track,
+          (d) => {
+            if (this.failed) return
+            for (const p of rawSoundOf(d, this.soundIn)) this.onSound(p.bytes, p.timestampUs)
+            this.filledUs = this.soundIn.filledUs
+          },
+          (e) => this.fail(`The sound could not be read: ${String(e)}`),
+          AUDIO_QUEUE
+        ),
+      onWorker: (w) => (this.audioWorker = w),
+      onWhere: (where) => (this.audioIn = where)
+    })
+  }
+
+  private handoversTaken(): number {
+    return (this.inFlight ? 1 : 0) + (this.waiting ? 1 : 0) + (this.preparing ? 1 : 0)
+  }
+
+  private async onFrame(frame: VideoFrame): Promise<void> {
+    if (this.ending || this.failed) return
+    const ts = frame.timestamp
+    // Frames beyond the Output's rate are left out, on the frames' own clock.
+    if (ts < this.nextFrameUs) return
+    this.nextFrameUs = Math.max(this.nextFrameUs + this.stepUs, ts + this.stepUs / 2)
+    if (this.handoversTaken() >= MAX_HANDOVERS) {
+      this.pipeSkips++
+      return
+    }
+    this.zero ??= { us: ts, at: performance.now() }
+    const { width, height } = this.size
+    const pictureEnd = RAW_HEADER_BYTES + i420Bytes(width, height)
+    this.preparing = true
+    let bytes: Uint8Array
+    try {
+      const sound = this.takeSound()
+      bytes = new Uint8Array(pictureEnd + sound.reduce((n, s) => n + s.length, 0))
+      writeRawHeader(bytes, 0, { kind: 'video', width, height, timestampUs: ts })
+      await this.fitter.i420(frame, width, height, bytes.subarray(RAW_HEADER_BYTES, pictureEnd))
+      let at = pictureEnd
+      for (const s of sound) {
+        bytes.set(s, at)
+        at += s.length
+      }
+    } finally {
+      this.preparing = false
+    }
+    if (this.failed) return
+    this.measure(ts)
+    this.enqueue(bytes)
+  }
+
+  /** Frames sent a second, over windows of the frames' time. */
+  private measure(ts: number): void {
+    const w = this.window
+    if (w.startUs < 0) w.startUs = ts
+    w.sent++
+    const span = ts - w.startUs
+    if (span >= WINDOW_US) {
+      this.measuredFps = Math.round(((w.sent - 1) / (span / 1e6)) * 10) / 10
+      this.window = { startUs: ts, sent: 1 }
+      this.onStats(this.stats)
+    }
+  }
+
+  private onSound(bytes: Uint8Array, timestampUs: number): void {
+    if (this.failed) return
+    const frames = (bytes.length - RAW_HEADER_BYTES) / (4 * RAW_CHANNELS)
+    this.sound.push({ bytes, timestampUs, frames, at: performance.now() })
+    // Blocked for long: the oldest goes (a gap in the sound rather than a growing delay).
+    let waitingUs = this.soundWaitingUs()
+    while (waitingUs > MAX_SOUND_WAIT_US && this.sound.length > 1)
+      waitingUs -= (this.sound.shift()!.frames / RAW_SAMPLE_RATE) * 1e6
+    // No frame to carry it (a still screen sends none): it goes on its own once the way is free.
+    if (this.zero && waitingUs >= SOUND_ALONE_US && this.handoversTaken() === 0) this.sendSound()
+  }
+
+  private soundWaitingUs(): number {
+    return this.sound.reduce((n, s) => n + (s.frames / RAW_SAMPLE_RATE) * 1e6, 0)
+  }
+
+  /**
+   * The sound waiting, on the picture's clock. Capture clocks are usually shared; where they are not,
+   * the first sound lines up on arrival. Sound from before the first frame is left out.
+   */
+  private takeSound(): Uint8Array[] {
+    const zero = this.zero
+    if (!zero || this.sound.length === 0) return []
+    const first = this.sound[0]!
+    this.soundShift ??=
+      Math.abs(first.timestampUs - zero.us) < SAME_CLOCK_US
+        ? 0
+        : first.timestampUs - (zero.us + (first.at - zero.at) * 1000)
+    const shift = this.soundShift
+    const out: Uint8Array[] = []
+    for (const s of this.sound) {
+      const ts = s.timestampUs - shift
+      if (ts + (s.frames / RAW_SAMPLE_RATE) * 1e6 <= zero.us) continue
+      if (shift !== 0)
+        writeRawHeader(s.bytes, 0, {
+          kind: 'audio',
+          sampleRate: RAW_SAMPLE_RATE,
+          channels: RAW_CHANNELS,
+          frames: s.frames,
+          timestampUs: ts
+        })
+      out.push(s.bytes)
+    }
+    this.sound = []
+    return out
+  }
+
+  private sendSound(): void {
+    const parts = this.takeSound()
+    if (parts.length === 0) return
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+    let at = 0
+    for (const p of parts) {
+      bytes.set(p, at)
+      at += p.length
+    }
+    this.enqueue(bytes)
+  }
+
+  /** Next in line: behind what already waits (the stop's last sound, a frame copied meanwhile). */
+  private enqueue(bytes: Uint8Array): void {
+    const w = this.waiting
+    if (w) {
+      const joined = new Uint8Array(w.length + bytes.length)
+      joined.set(w)
+      joined.set(bytes, w.length)
+      this.waiting = joined
+    } else this.waiting = bytes
+    this.pump()
+  }
+
+  /** One call in flight; the next waits its turn, so main takes them in order. */
+  private pump(): void {
+    if (this.inFlight || this.failed) return
+    const bytes = this.waiting
+    if (!bytes) {
+      if (!this.preparing) this.drained?.()
+      return
+    }
+    this.waiting = undefined
+    this.inFlight = this.api.pushFrames(this.runId, bytes).then((r) => {
+      this.inFlight = undefined
+      if (!r.ok) this.failWith(r.error)
+      this.pump()
+    })
+  }
+
+  // Onair's encoder takes main's bitrate and keyframe requests itself (the uplink controller calls it
+  // directly): nothing to do in the page.
+  setVideoBitrate(): void {}
+  requestKeyframe(): void {}
+
+  private fail(message: string): void {
+    this.failWith({ code: 'media', message })
+  }
+
+  private failWith(e: AppError): void {
+    if (this.failed) return
+    this.abandon()
+    this.onError(e)
+  }
+
+  private release(): void {
+    for (const t of this.tracks) t.stop()
+    this.audioWorker?.terminate()
+  }
+
+  /** Stops reading, hands main the last frame and sound, and resolves once main has taken them. */
+  async stop(): Promise<void> {
+    if (this.ending || this.failed) return
+    this.ending = true
+    await endReading(this.tracks, this.loops)
+    this.sendSound()
+    const drained = new Promise<void>((resolve) => (this.drained = resolve))
+    this.pump()
+    if (this.inFlight || this.waiting || this.preparing) await drained
+    this.release()
+    this.onStats(this.stats)
+  }
+
+  /** Stops without waiting (the run already ended on main's side). */
+  abandon(): void {
+    if (this.failed) return
+    this.failed = true
+    this.release()
+    this.waiting = undefined
+    this.sound = []
+    this.drained?.()
+  }
+}
