@@ -124,6 +124,14 @@ export const ROOMS = {
       "The encoder process: src/shared, itself and node-av (FFmpeg with x264, GPL): the only room that " +
       'imports node-av, and no other room imports it.'
   },
+  'src/main/core/setup-test': {
+    imports: [SHARED, NODE, CORE],
+    packages: [],
+    node: true,
+    why:
+      'The setup test: core (the active service, the encoder host), src/node (ffmpeg through its ' +
+      'process helpers) and src/shared (the recommendation rule); nothing else.'
+  },
   'src/main/core/uploads': {
     imports: [SHARED, NODE, CORE],
     packages: ['tus-js-client'],

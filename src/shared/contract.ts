@@ -532,6 +532,8 @@ export interface DeviceSettings {
   scenes?: ScenesState
   /** Record on this computer: the switch's last position (default on) and the folder (default: Videos/Onair). */
   localRecording?: { enabled?: boolean; folder?: string }
+  /** The first-run guide (the setup test): finished or skipped; absent, it opens on the first start. */
+  setupGuide?: 'done' | 'skipped'
   /** The microphone's processing switches, noise gate and push-to-talk (shared/audio.ts, readMic). */
   mic?: MicSettings
 }
@@ -588,6 +590,67 @@ export interface DisplayChooseEvent {
   sources: DisplaySourceView[]
   /** ms since epoch: main answers "cancelled" by itself then, so the dialog closes too. */
   expiresAt: number
+}
+
+// ---- the setup test (shared/setup-test.ts decides; src/main/core/setup-test measures) --------------
+export interface UploadMeasure {
+  /** What the upload carried over the test's last seconds (kbit/s, the stream's bytes), or null. */
+  kbps: number | null
+  /** What the test stream pushed at (kbit/s). */
+  pushedKbps: number
+  /** Why there is no figure (the service refused the test stream, ...). */
+  error?: string
+}
+
+export interface EncoderHold {
+  width: number
+  height: number
+  fps: number
+  /** Frames per second the encoder got through (frames encoded / seconds). */
+  fpsReached: number
+  /** Frames skipped because it could not keep up. */
+  skipped: number
+  holds: boolean
+}
+
+export interface EncoderMeasure {
+  id: VideoEncoderId
+  label: string
+  /** What ran the test: Onair's encoder process, or ffmpeg's libx264 where the process cannot start. */
+  via: 'encoder-process' | 'ffmpeg'
+  sizes: EncoderHold[]
+  error?: string
+}
+
+export interface SetupRecommendation {
+  width: number
+  height: number
+  fps: number
+  videoBitrateKbps: number
+  audioBitrateKbps: number
+  videoEncoder: VideoEncoderId
+  /** 'upload': sized to the measured upload; 'encoder-only': no upload could be measured. */
+  basis: 'upload' | 'encoder-only'
+  /** The reasons, in the creator's words, one sentence each. */
+  reasons: string[]
+}
+
+export interface SetupTestResult {
+  service: { kind: 'local' | 'livepeer' | 'custom'; name: string }
+  upload: UploadMeasure
+  encoder: EncoderMeasure
+  recommendation: SetupRecommendation
+  /** ms since epoch */
+  finishedAt: number
+}
+
+/** 'upload' or 'encoder', with 0..1 of that part done and a line for the screen. */
+export interface SetupTestProgress {
+  testId: string
+  part: 'stream' | 'upload' | 'encoder' | 'done'
+  /** 0..1 of the whole test. */
+  fraction: number
+  message: string
 }
 
 // ---- the calls --------------------------------------------------------------------------------------
@@ -733,6 +796,16 @@ export interface OnairCalls {
 
   /** The creator's answer to a display:choose event: a source id from its list, or null to cancel. */
   chooseDisplaySource(requestId: string, sourceId: string | null): Promise<void>
+
+  /**
+   * The setup test (as OBS's Auto-Configuration Wizard): a short test stream to the active service's
+   * ingest (a throwaway stream, deleted after) measures the upload, the encoder is timed at a few sizes,
+   * and the answer recommends Output settings (applied by the page on consent). Progress comes as
+   * 'setup:progress' events; one test at a time.
+   */
+  runSetupTest(): Promise<SetupTestResult>
+  /** Stops the running setup test (it answers 'cancelled'); nothing when none runs. */
+  cancelSetupTest(): Promise<void>
 }
 
 export type CallName = keyof OnairCalls
@@ -765,6 +838,8 @@ export interface OnairEvents {
   'display:choose': DisplayChooseEvent
   /** Electron only: a chosen key pressed while Onair is in the background (globalShortcut). */
   'hotkey:action': HotkeyActionEvent
+  /** The setup test moved on: which part, how far, a line for the screen. */
+  'setup:progress': SetupTestProgress
 }
 
 export type EventName = keyof OnairEvents
@@ -854,7 +929,9 @@ export const CALL_NAMES = [
   'readSceneImage',
   'getHotkeys',
   'setHotkeys',
-  'chooseDisplaySource'
+  'chooseDisplaySource',
+  'runSetupTest',
+  'cancelSetupTest'
 ] as const satisfies readonly CallName[]
 
 // Compile-time check that CALL_NAMES lists every call exactly.
@@ -871,7 +948,8 @@ export const EVENT_NAMES = [
   'connection:status',
   'app:reachable',
   'display:choose',
-  'hotkey:action'
+  'hotkey:action',
+  'setup:progress'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel for a call: prefixed so nothing else collides. */

@@ -18,6 +18,7 @@ export type AppErrorCode =
   | 'studio-failed' // the local studio could not start or died
   | 'media' // camera/mic/screen capture problems (renderer side)
   | 'busy' // e.g. already live
+  | 'cancelled' // the creator stopped it (the setup test's Cancel)
   | 'disk-full' // Record on this computer: the folder's disk is full (the broadcast goes on)
   | 'local-recording' // Record on this computer could not start or go on for another reason
   | 'forbidden-sender' // IPC from a frame that is not ours

@@ -213,6 +213,7 @@ const settings = z
     audioDeviceId: z.string().max(500).optional(),
     output: output.partial().optional(),
     sourceKind: z.enum(CAPTURE_KINDS).optional(),
+    setupGuide: z.enum(['done', 'skipped']).optional(),
     scenes: scenes.optional(),
     localRecording: z
       .object({
@@ -416,7 +417,9 @@ export const CALL_ARGS = {
   readSceneImage: z.tuple([z.string().regex(IMAGE_FILE)]),
   getHotkeys: none,
   setHotkeys: z.tuple([hotkeys]),
-  chooseDisplaySource: z.tuple([id, id.nullable()])
+  chooseDisplaySource: z.tuple([id, id.nullable()]),
+  runSetupTest: none,
+  cancelSetupTest: none
 } satisfies Record<CallName, z.ZodType>
 
 /** A readable one-liner from a zod error: `arguments.0.name: expected string`. */

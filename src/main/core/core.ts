@@ -40,6 +40,7 @@ import { readUploadSettings } from '../../shared/uploads'
 import { WhipRuns, whipUrl } from './whip'
 import { uploadCalls } from './uploads/publish'
 import { webhookCalls } from './webhooks'
+import { SetupTests } from './setup-test/run'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -181,6 +182,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   hotkeys.apply(readHotkeys(store.get().hotkeys))
   /** Low latency (WebRTC) runs: the WHIP signalling for the page. */
   const whip = new WhipRuns()
+  /** The setup test (the first-run guide's): a test stream to the active service, the encoder timed. */
+  const setup = new SetupTests({
+    active: api,
+    ffmpeg: () => resolveFfmpeg().path,
+    busy: () => whip.open !== null || isRunning(live.status()?.state),
+    emit: (p) => events.emit('setup:progress', p),
+    log: opts.log
+  })
   /**
    * Record on this computer in a WHIP run: the page encodes the frames it sends a second time and
    * hands the Matroska over with pushMedia(runId); main writes it as it writes a camera run's.
@@ -216,6 +225,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     shutdown: () =>
       (shutdownP ??= (async () => {
         displayChooser.cancel()
+        setup.cancel()
         hotkeys.dispose()
         await live.shutdown().catch(() => undefined)
         await uploads.stop()
@@ -497,7 +507,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return { settings, status: hotkeys.apply(settings) }
     },
 
-    chooseDisplaySource: async (requestId, sourceId) => displayChooser.answer(requestId, sourceId)
+    chooseDisplaySource: async (requestId, sourceId) => displayChooser.answer(requestId, sourceId),
+
+    runSetupTest: () => setup.run(),
+    cancelSetupTest: async () => setup.cancel()
   }
   return core
 }

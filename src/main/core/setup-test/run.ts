@@ -1,0 +1,128 @@
+// The setup test (#34 §1), start to end: a throwaway stream on the active service (deleted after,
+// also when the test fails or is cancelled), the upload test to its ingest with its key, the encoder
+// test, and the recommendation (shared/setup-test.ts's rule). One test at a time; progress as
+// 'setup:progress' events; cancel() ends it and answers 'cancelled'.
+import { randomUUID } from 'node:crypto'
+import { AppFailure } from '../../../shared/result'
+import type { SetupTestProgress, SetupTestResult, UploadMeasure } from '../../../shared/contract'
+import { recommendSettings } from '../../../shared/setup-test'
+import type { ActiveService } from '../connections'
+import type { ChildCommand } from '../child-command'
+import { measureUpload } from './upload'
+import { measureEncoder } from './encoder'
+
+export interface SetupTestOptions {
+  active: () => Promise<ActiveService>
+  ffmpeg: () => string
+  encoderCommand?: ChildCommand
+  /** Another broadcast runs: the test would compete with it for the upload and the CPU. */
+  busy: () => boolean
+  emit: (p: SetupTestProgress) => void
+  log?: (line: string) => void
+}
+
+/** The upload takes this share of the bar, the encoder the rest. */
+const UPLOAD_SHARE_OF_BAR = 0.55
+
+export class SetupTests {
+  private running: { id: string; abort: AbortController } | null = null
+
+  constructor(private readonly o: SetupTestOptions) {}
+
+  cancel(): void {
+    this.running?.abort.abort()
+  }
+
+  async run(): Promise<SetupTestResult> {
+    if (this.running)
+      throw new AppFailure({
+        code: 'busy',
+        message: 'The setup test is already running.',
+        hint: 'Wait for it, or cancel it.'
+      })
+    if (this.o.busy())
+      throw new AppFailure({
+        code: 'busy',
+        message: 'A broadcast is running: the setup test would compete with it.',
+        hint: 'Stop the broadcast first, then run the test.'
+      })
+    const run = { id: randomUUID(), abort: new AbortController() }
+    this.running = run
+    const emit = (part: SetupTestProgress['part'], fraction: number, message: string): void =>
+      this.o.emit({ testId: run.id, part, fraction: Math.max(0, Math.min(1, fraction)), message })
+    try {
+      const { conn, client, ingest } = await this.o.active()
+      emit('stream', 0, 'Making a test stream…')
+      const upload = await this.upload(client, ingest.rtmp, run.abort.signal, emit)
+      const cancelled = (): never => {
+        throw new AppFailure({ code: 'cancelled', message: 'The setup test was cancelled.' })
+      }
+      if (run.abort.signal.aborted) cancelled()
+      const encoder = await measureEncoder({
+        command: this.o.encoderCommand,
+        ffmpeg: this.o.ffmpeg,
+        signal: run.abort.signal,
+        onProgress: (f, line) =>
+          emit('encoder', UPLOAD_SHARE_OF_BAR + f * (1 - UPLOAD_SHARE_OF_BAR), line)
+      })
+      if (run.abort.signal.aborted) cancelled()
+      const service = { kind: conn.kind, name: conn.name }
+      const recommendation = recommendSettings(service, upload, encoder)
+      emit('done', 1, 'Done')
+      this.o.log?.(
+        `setup test: upload ${upload.kbps ?? upload.error} kbit/s of ${upload.pushedKbps} pushed; ` +
+          `encoder ${encoder.via}: ${encoder.sizes.map((s) => `${s.height}p${s.fps} ${s.holds ? 'holds' : `no (${s.fpsReached} fps)`}`).join(', ')}; ` +
+          `recommended ${recommendation.height}p${recommendation.fps} at ${recommendation.videoBitrateKbps}+${recommendation.audioBitrateKbps} kbit/s (${recommendation.basis})`
+      )
+      return { service, upload, encoder, recommendation, finishedAt: Date.now() }
+    } finally {
+      this.running = null
+    }
+  }
+
+  /** The throwaway stream, the push, and the stream deleted whatever happened. */
+  private async upload(
+    client: ActiveService['client'],
+    ingestRtmp: string,
+    signal: AbortSignal,
+    emit: (part: SetupTestProgress['part'], fraction: number, message: string) => void
+  ): Promise<UploadMeasure> {
+    const stream = await client.createStream({
+      name: 'Onair setup test (deleted after)',
+      profiles: [],
+      record: false
+    })
+    const streamId = stream.id ?? ''
+    try {
+      if (!stream.streamKey) throw new Error('the service gave the test stream no stream key')
+      const key = stream.streamKey
+      emit('upload', 0.02, 'Pushing the test stream…')
+      return await measureUpload({
+        ffmpeg: this.o.ffmpeg(),
+        url: `${ingestRtmp.replace(/\/+$/, '')}/${key}`,
+        key,
+        signal,
+        onProgress: (f, kbps) =>
+          emit(
+            'upload',
+            f * UPLOAD_SHARE_OF_BAR,
+            kbps === null
+              ? 'Pushing the test stream…'
+              : `Upload: ${(kbps / 1000).toFixed(1)} Mbit/s`
+          )
+      })
+    } catch (e) {
+      if (e instanceof AppFailure) throw e
+      return { kbps: null, pushedKbps: 0, error: (e as Error).message }
+    } finally {
+      if (streamId)
+        await client
+          .deleteStream(streamId)
+          .catch((e: unknown) =>
+            this.o.log?.(
+              `setup test: the test stream ${streamId} could not be deleted: ${String(e)}`
+            )
+          )
+    }
+  }
+}

@@ -1,0 +1,134 @@
+// The setup test (#34 §1, as OBS's Auto-Configuration Wizard): what it measured, and the one rule that
+// turns that into Output settings. Main measures (src/main/core/setup-test); this file only decides,
+// so the rule is tested without a network or an encoder.
+//
+// The rule:
+// - The bitrate (picture + sound) is at most 75 % of the upload the test stream carried (the OBS
+//   wiki's 70-75 % of a stable upload: the rest is headroom for the link's dips and other traffic).
+// - The size and frame rate: the best of SIZES whose least bitrate fits that budget and that the
+//   encoder held in real time on this machine.
+// - The local studio on this computer has no upload to measure: its ingest is on loopback, so the
+//   test stream is never limited. Then the size is the best the encoder holds, at that size's usual
+//   bitrate, and the result says so.
+import type {
+  EncoderMeasure,
+  SetupRecommendation,
+  SetupTestResult,
+  UploadMeasure
+} from './contract'
+
+/** One output size and frame rate the encoder test tries, with the bitrates that suit it (kbit/s, picture). */
+export interface SetupSize {
+  width: number
+  height: number
+  fps: number
+  /** Below this the picture breaks up in motion: the size does not fit. */
+  minKbps: number
+  /** What it usually streams at (used when no upload was measured). */
+  typicalKbps: number
+  /** More than this buys little: the recommendation stops here. */
+  maxKbps: number
+}
+
+/** Best first: the encoder test runs the first five; 360p30 is the floor, always offered. */
+export const SETUP_SIZES: readonly SetupSize[] = [
+  { width: 1920, height: 1080, fps: 60, minKbps: 6000, typicalKbps: 6000, maxKbps: 8000 },
+  { width: 1920, height: 1080, fps: 30, minKbps: 4500, typicalKbps: 4500, maxKbps: 6000 },
+  { width: 1280, height: 720, fps: 60, minKbps: 4000, typicalKbps: 4500, maxKbps: 6000 },
+  { width: 1280, height: 720, fps: 30, minKbps: 2200, typicalKbps: 2500, maxKbps: 4000 },
+  { width: 854, height: 480, fps: 30, minKbps: 1000, typicalKbps: 1500, maxKbps: 2000 },
+  { width: 640, height: 360, fps: 30, minKbps: 400, typicalKbps: 800, maxKbps: 1000 }
+]
+
+/** The sizes the encoder test runs (the floor, 360p30, is not tried: it is offered regardless). */
+export const TESTED_SIZES = SETUP_SIZES.slice(0, 5)
+
+/** The share of the measured upload the recommendation may use. */
+export const UPLOAD_SHARE = 0.75
+/** The sound's bitrate (AAC), lowered on a thin upload. */
+export const AUDIO_KBPS = 128
+const THIN_AUDIO_KBPS = 96
+/** The test stream carried at least this share of what it pushed: the link did not limit it. */
+export const UNLIMITED_SHARE = 0.9
+
+const mbps = (kbps: number): string => `${(kbps / 1000).toFixed(1)} Mbit/s`
+export const sizeName = (s: { height: number; fps: number }): string => `${s.height}p${s.fps}`
+const same = (a: { width: number; height: number; fps: number }, b: typeof a): boolean =>
+  a.width === b.width && a.height === b.height && a.fps === b.fps
+
+/** Whether the upload figure is a real limit (the test stream was held back below what it pushed). */
+export function uploadLimited(u: UploadMeasure): boolean {
+  return u.kbps !== null && u.kbps < u.pushedKbps * UNLIMITED_SHARE
+}
+
+/** The sizes the encoder held, best first, with the untested floor (360p30) always last. */
+function heldSizes(enc: EncoderMeasure): SetupSize[] {
+  const floor = SETUP_SIZES[SETUP_SIZES.length - 1]!
+  const held = SETUP_SIZES.filter((s) => enc.sizes.some((h) => h.holds && same(h, s)))
+  return held.some((s) => same(s, floor)) ? held : [...held, floor]
+}
+
+const round50 = (kbps: number): number => Math.floor(kbps / 50) * 50
+
+export function recommendSettings(
+  service: SetupTestResult['service'],
+  upload: UploadMeasure,
+  enc: EncoderMeasure
+): SetupRecommendation {
+  const held = heldSizes(enc)
+  const reasons: string[] = []
+  const best = held[0]!
+  if (held.length === 1 && enc.sizes.length)
+    reasons.push(
+      `The encoder did not hold even ${sizeName(TESTED_SIZES[TESTED_SIZES.length - 1]!)} in real time here: ${sizeName(best)} is the least Onair offers.`
+    )
+  else if (enc.sizes.length)
+    reasons.push(`${enc.label} held ${sizeName(best)} in real time on this computer.`)
+  else reasons.push(`The encoder could not be tested (${enc.error ?? 'no result'}).`)
+
+  const measured = upload.kbps !== null && uploadLimited(upload)
+  if (!measured) {
+    if (service.kind === 'local' && upload.kbps !== null)
+      reasons.unshift(
+        'The local studio on this computer cannot measure an upload (its ingest is on this computer, so nothing limits the test stream): this is recommended from the encoder alone.'
+      )
+    else
+      reasons.unshift(
+        upload.kbps === null
+          ? `The upload could not be measured (${upload.error ?? 'no figure'}): this is recommended from the encoder alone.`
+          : `The upload carried all the test pushed: it is at least ${mbps(upload.kbps)}; this is recommended from the encoder alone.`
+      )
+    return {
+      width: best.width,
+      height: best.height,
+      fps: best.fps,
+      videoBitrateKbps: best.typicalKbps,
+      audioBitrateKbps: AUDIO_KBPS,
+      videoEncoder: enc.id,
+      basis: 'encoder-only',
+      reasons
+    }
+  }
+  const budget = UPLOAD_SHARE * upload.kbps!
+  const audio = budget < 1500 ? THIN_AUDIO_KBPS : AUDIO_KBPS
+  const video = budget - audio
+  const fits = held.find((s) => s.minKbps <= video) ?? held[held.length - 1]!
+  const videoKbps = Math.max(100, round50(Math.min(video, fits.maxKbps)))
+  reasons.unshift(
+    `The upload carried ${mbps(upload.kbps!)}: ${Math.round(UPLOAD_SHARE * 100)} % of it is ${mbps(budget)} for picture and sound, which fits ${sizeName(fits)}.`
+  )
+  if (fits.minKbps > video)
+    reasons.push(
+      `Even ${sizeName(fits)} wants ${mbps(fits.minKbps)}: the picture will break up in motion on this upload.`
+    )
+  return {
+    width: fits.width,
+    height: fits.height,
+    fps: fits.fps,
+    videoBitrateKbps: videoKbps,
+    audioBitrateKbps: audio,
+    videoEncoder: enc.id,
+    basis: 'upload',
+    reasons
+  }
+}

@@ -1,0 +1,77 @@
+// The setup test's rule (shared/setup-test.ts): at most 75 % of the measured upload for picture and
+// sound, the best size that fits that and that the encoder held, and the local studio's loopback
+// named as no upload at all.
+import { describe, expect, it } from 'vitest'
+import type { EncoderMeasure, UploadMeasure } from '../../../src/shared/contract'
+import { recommendSettings, TESTED_SIZES } from '../../../src/shared/setup-test'
+
+const remote = { kind: 'livepeer' as const, name: 'Livepeer' }
+const local = { kind: 'local' as const, name: 'Local studio' }
+const encoder = (held: string[]): EncoderMeasure => ({
+  id: 'x264',
+  label: 'x264 (software)',
+  via: 'encoder-process',
+  sizes: TESTED_SIZES.map((s) => {
+    const holds = held.includes(`${s.height}p${s.fps}`)
+    return { ...s, fpsReached: holds ? s.fps : s.fps / 2, skipped: holds ? 0 : 30, holds }
+  })
+})
+const all = encoder(['1080p60', '1080p30', '720p60', '720p30', '480p30'])
+const up = (kbps: number | null, pushedKbps = 10_000): UploadMeasure => ({ kbps, pushedKbps })
+const total = (r: { videoBitrateKbps: number; audioBitrateKbps: number }): number =>
+  r.videoBitrateKbps + r.audioBitrateKbps
+
+describe('the setup recommendation', () => {
+  it('keeps picture and sound within 75 % of a measured upload, at a size that fits', () => {
+    for (const kbps of [600, 1900, 2000, 3800, 5000, 8000]) {
+      const r = recommendSettings(remote, up(kbps), all)
+      expect(r.basis).toBe('upload')
+      expect(total(r), `${kbps} kbit/s`).toBeLessThanOrEqual(0.75 * kbps)
+      expect(total(r), `${kbps} kbit/s`).toBeGreaterThanOrEqual(0.6 * kbps)
+    }
+    // A 2 Mbit/s upload (1.9 carried, headers aside): 480p30, under 1.5 Mbit/s.
+    const two = recommendSettings(remote, up(1900), all)
+    expect([two.height, two.fps]).toEqual([480, 30])
+    expect(total(two)).toBeLessThanOrEqual(1500)
+    const four = recommendSettings(remote, up(3800), all)
+    expect([four.height, four.fps]).toEqual([720, 30])
+    const fast = recommendSettings(remote, up(7000), all)
+    expect([fast.height, fast.fps]).toEqual([1080, 30])
+  })
+
+  it('never picks a size the encoder did not hold', () => {
+    const r = recommendSettings(remote, up(8500), encoder(['720p30', '480p30']))
+    expect([r.height, r.fps]).toEqual([720, 30])
+    expect(r.videoBitrateKbps).toBeLessThanOrEqual(4000)
+    const none = recommendSettings(remote, up(8500), encoder([]))
+    expect([none.height, none.fps]).toEqual([360, 30])
+    expect(none.reasons.join(' ')).toMatch(/did not hold even 480p30/)
+  })
+
+  it('says the local studio cannot measure an upload when the test stream was never held back', () => {
+    const r = recommendSettings(local, up(9800), encoder(['720p30', '480p30']))
+    expect(r.basis).toBe('encoder-only')
+    expect(r.reasons[0]).toMatch(/local studio on this computer cannot measure an upload/)
+    expect([r.height, r.fps, r.videoBitrateKbps]).toEqual([720, 30, 2500])
+  })
+
+  it('measures the local studio too when something limits its link', () => {
+    const r = recommendSettings(local, up(1900), all)
+    expect(r.basis).toBe('upload')
+    expect(total(r)).toBeLessThanOrEqual(1425)
+  })
+
+  it('names an upload it could not measure, and one faster than the test pushed', () => {
+    const failed = recommendSettings(
+      remote,
+      { kbps: null, pushedKbps: 10_000, error: 'refused' },
+      all
+    )
+    expect(failed.basis).toBe('encoder-only')
+    expect(failed.reasons[0]).toMatch(/could not be measured \(refused\)/)
+    const wide = recommendSettings(remote, up(9950), all)
+    expect(wide.basis).toBe('encoder-only')
+    expect(wide.reasons[0]).toMatch(/at least 9\.9 Mbit\/s/)
+    expect([wide.height, wide.fps]).toEqual([1080, 60])
+  })
+})
