@@ -18,3 +18,41 @@ export function processesWith(...words: string[]): number[] {
   }
   return out
 }
+
+/** Every live process below `pid` (children, their children...), by each process's parent in /proc. */
+export function descendantsOf(pid: number): number[] {
+  const parent = new Map<number, number>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (rest[0] === 'Z') continue
+      parent.set(Number(name), Number(rest[1]))
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  const out: number[] = []
+  const below = new Set([pid])
+  let grew = true
+  while (grew) {
+    grew = false
+    for (const [p, pp] of parent)
+      if (below.has(pp) && !below.has(p)) {
+        below.add(p)
+        out.push(p)
+        grew = true
+      }
+  }
+  return out
+}
+
+/** A process's command line, words joined by spaces ('' once it is gone). */
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')
+  } catch {
+    return ''
+  }
+}

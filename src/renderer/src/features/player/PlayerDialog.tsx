@@ -24,9 +24,11 @@ export const renditionLabel = (r: Rendition, profiles: readonly Profile[] = []):
     ? undefined
     : (profiles.find((x) => r.name !== undefined && x.name === r.name) ??
       profiles.find((x) => x.width === r.width && x.height === r.height))
-  const name = source ? 'Source' : r.height ? `${r.height}p` : (r.name ?? `Level ${r.index + 1}`)
+  const name = source ? 'Source' : r.height ? `${r.height}p` : r.name || `Level ${r.index + 1}`
   const size = r.width ? ` (${r.width}×${r.height})` : ''
-  return `${name}${size}, ${formatBitrate(p?.bitrate ?? r.bitrate)}`
+  // A lone media playlist (a clip's, an uploaded video's) says no bitrate: none is shown.
+  const bitrate = p?.bitrate ?? r.bitrate
+  return bitrate ? `${name}${size}, ${formatBitrate(bitrate)}` : `${name}${size}`
 }
 
 /**
