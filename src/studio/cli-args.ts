@@ -3,6 +3,7 @@
 import { homedir } from 'node:os'
 import { posix, win32 } from 'node:path'
 import { defaultAppDataDir } from '../node/app-data'
+import { originOf } from '../shared/origin'
 
 /** Exit codes the app's studio host can tell apart. */
 export const EXIT = { usage: 64, portBusy: 2, notWritable: 3, ffmpegMissing: 4, failed: 1 } as const
@@ -27,6 +28,8 @@ export interface CliArgs {
   resumeWindowMs?: number
   /** --port-fallback: a taken --port or --rtmp-port gives way to any free port. */
   portFallback?: boolean
+  /** --app-origin O (repeatable): the app's renderer origins, allowed to upload by tus from a page. */
+  appOrigins?: string[]
   user?: string
 }
 
@@ -63,7 +66,11 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (flag === '--rtmp-port') out.rtmpPort = port(need(), flag)
     else if (flag === '--data') out.data = need()
     else if (flag === '--port-fallback') out.portFallback = true
-    else if (flag === '--resume-window') {
+    else if (flag === '--app-origin') {
+      const origin = originOf(need())
+      if (!origin) throw new Error('--app-origin needs an origin: scheme://host[:port]')
+      out.appOrigins = [...(out.appOrigins ?? []), origin]
+    } else if (flag === '--resume-window') {
       const ms = Number(need())
       if (!Number.isInteger(ms) || ms < 0 || ms > 3_600_000)
         throw new Error('--resume-window needs milliseconds, 0-3600000')

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     rtmpPort: args.rtmpPort,
     ...(args.resumeWindowMs !== undefined ? { resumeWindowMs: args.resumeWindowMs } : {}),
     portFallback: args.portFallback ?? false,
+    appOrigins: args.appOrigins ?? [],
     log: stamp
   })
   const ready = {

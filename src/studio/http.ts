@@ -97,7 +97,10 @@ export class Router {
     } catch {
       return sendError(res, 400, 'bad request URL')
     }
-    if (method === 'OPTIONS') {
+    if (
+      method === 'OPTIONS' &&
+      !this.routes.some((r) => r.method === 'OPTIONS' && r.pattern.test(url.pathname))
+    ) {
       res.writeHead(204, CORS_HEADERS)
       res.end()
       return

@@ -38,6 +38,12 @@ export interface StudioOptions {
   whipPorts?: [number, number]
   /** Uploads' size limit, expiry and free-space margin (tests lower them); the defaults otherwise. */
   uploads?: Pick<UploadsOptions, 'maxBytes' | 'expiryMs' | 'sweepMs' | 'minFreeBytes'>
+  /**
+   * The app's own origins (`scheme://host[:port]`, as shared/origin.ts compares them): pages there may
+   * upload by tus from a browser (CORS with the tus headers). Any other origin gets no CORS answer
+   * on the tus endpoint. The app passes its renderer's origins (--app-origin).
+   */
+  appOrigins?: readonly string[]
 }
 
 /** "50000-50015" -> [50000, 50015]; undefined for nothing or a malformed range (any port then). */
@@ -139,6 +145,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   ingest = new Ingest(host, live, log)
   const uploads = new Uploads({
     ...opts.uploads,
+    appOrigins: opts.appOrigins ?? [],
     db,
     dataDir,
     ffmpeg,

@@ -51,6 +51,8 @@ void app.whenReady().then(async () => {
     appDataDir: app.getPath('userData'),
     shell: 'electron',
     warmLocalStudio: true,
+    // The renderer's origins may use the local studio's tus endpoint from a page (its CORS).
+    studioArgs: target.origins.flatMap((o) => ['--app-origin', o]),
     appVersion: app.getVersion(),
     log: (line) => log(line),
     openOnDesktop: async (path, action) => {

@@ -19,7 +19,8 @@ export function uploadRoutes(router: Router, ctx: StudioContext, uploads: Upload
   // The tus endpoint and each upload's URL: the token (creation) or the upload's unguessable id
   // (the rest) is the authority, as Livepeer's, so tus clients need no API key.
   const tus = new RegExp(`^${escape(TUS_PATH)}(?:/[0-9a-f]{32})?/?$`)
-  for (const method of ['POST', 'HEAD', 'PATCH', 'DELETE'])
+  // OPTIONS too: a browser's preflight is @tus/server's to answer (the tus headers, the app's origins).
+  for (const method of ['OPTIONS', 'POST', 'HEAD', 'PATCH', 'DELETE'])
     router.add(method, tus, async (req, res) => {
       await uploads.handleTus(req.raw, res)
     })

@@ -25,6 +25,7 @@ import {
   type AssetRow
 } from '../clips'
 import { inTransaction, type Db } from '../db'
+import { isOwnOrigin } from '../../shared/origin'
 import { remux } from '../recordings'
 import { makeKeys } from '../stream-store'
 import { HttpError } from '../validate'
@@ -53,6 +54,8 @@ export interface UploadsOptions {
   expiryMs?: number
   sweepMs?: number
   minFreeBytes?: number
+  /** The app's origins: a browser page there may use the tus endpoint (CORS); nobody else. */
+  appOrigins?: readonly string[]
 }
 
 interface UploadRef {
@@ -68,9 +71,7 @@ const tusError = (status: number, message: string): { status_code: number; body:
 
 /** 32 GB, 1.5 GB, 50 MB. */
 const gb = (n: number): string =>
-  n >= 1024 ** 3
-    ? `${Math.round((n / 1024 ** 3) * 10) / 10} GB`
-    : `${Math.round(n / 1024 ** 2)} MB`
+  n >= 1024 ** 3 ? `${Math.round((n / 1024 ** 3) * 10) / 10} GB` : `${Math.round(n / 1024 ** 2)} MB`
 
 export class Uploads {
   readonly dir: string
@@ -90,6 +91,10 @@ export class Uploads {
       path: TUS_PATH,
       datastore: this.store,
       maxSize: this.maxBytes,
+      // CORS by @tus/server (its preflight allows and its answers expose the tus headers:
+      // Tus-Resumable, Upload-Offset, Upload-Length, Upload-Metadata, Location), for the app's
+      // origins only: another page's preflight gets no Access-Control-Allow-Origin.
+      allowedOrigins: (origin) => isOwnOrigin(origin, o.appOrigins ?? []),
       // The upload's id is the asset's, found by the token of its tusEndpoint.
       namingFunction: (req) => {
         const token = new URL(req.url).searchParams.get('token') ?? ''
@@ -202,7 +207,7 @@ export class Uploads {
     }
   }
 
-  /** A tus request (POST, HEAD, PATCH, DELETE under TUS_PATH): @tus/server answers it. */
+  /** A tus request (OPTIONS, POST, HEAD, PATCH, DELETE under TUS_PATH): @tus/server answers it. */
   handleTus(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return this.tus.handle(req, res)
   }
