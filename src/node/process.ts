@@ -44,6 +44,16 @@ interface Tracked {
   /** Has children of its own (the studio's ffmpegs): forced stops take the whole tree. */
   tree: boolean
   platform: ProcessPlatform
+  kind: ChildKind
+}
+
+/** What a child is, for the stats view's per-kind CPU and memory (src/main/core/app-stats). */
+export type ChildKind = 'studio' | 'encoder' | 'ffmpeg' | 'other'
+
+/** A command's kind when the caller names none: an ffmpeg by its file name, anything else 'other'. */
+export function kindOfCommand(command: string): ChildKind {
+  const base = command.split(/[\\/]/).pop() ?? ''
+  return /^ffmpeg(\.exe)?$/i.test(base) ? 'ffmpeg' : 'other'
 }
 
 const live = new Set<Tracked>()
@@ -53,9 +63,10 @@ let exitHooked = false
 export function track<C extends ChildHandle>(
   child: C,
   tree = false,
-  platform: ProcessPlatform = hostPlatform
+  platform: ProcessPlatform = hostPlatform,
+  kind: ChildKind = 'other'
 ): C {
-  const t: Tracked = { child, tree, platform }
+  const t: Tracked = { child, tree, platform, kind }
   live.add(t)
   child.once('exit', () => live.delete(t))
   if (!exitHooked) {
@@ -75,6 +86,8 @@ export interface SpawnChildOptions {
   platform?: ProcessPlatform
   /** Node's spawn, injectable so tests record what would be started. */
   spawnFn?: typeof spawn
+  /** What the child is, for the stats view; default: kindOfCommand(command). */
+  kind?: ChildKind
 }
 
 /** Starts and tracks a child. No console window pops up on Windows for any of them. */
@@ -93,7 +106,15 @@ export function spawnChild(
     // open a new console instead; the tree is reached with taskkill /T there.
     detached: (o.tree ?? false) && platform.platform !== 'win32'
   })
-  return track(child, o.tree ?? false, platform)
+  return track(child, o.tree ?? false, platform, o.kind ?? kindOfCommand(command))
+}
+
+/** The children running now, with their pid and kind (the stats view reads their CPU and memory). */
+export function trackedChildren(): { pid: number; kind: ChildKind }[] {
+  const out: { pid: number; kind: ChildKind }[] = []
+  for (const t of live)
+    if (t.child.pid !== undefined && !hasExited(t.child)) out.push({ pid: t.child.pid, kind: t.kind })
+  return out
 }
 
 function trackedOf(child: ChildHandle): Tracked | undefined {

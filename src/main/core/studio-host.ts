@@ -178,6 +178,7 @@ export class StudioHost {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // A tree: stopping the studio by force also reaches the ffmpegs it started.
       tree: true,
+      kind: 'studio',
       platform: this.o.platform,
       spawnFn: this.o.spawnFn
     })

@@ -78,7 +78,8 @@ export class EncoderHost {
     this.stopping = false
     const child = spawnChild(this.cmd.command, this.cmd.args, {
       env: { ...process.env, ...this.cmd.env },
-      stdio: ['pipe', 'pipe', 'pipe', 'ipc']
+      stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
+      kind: 'encoder'
     })
     this.child = child
     const stderrTail: string[] = []
