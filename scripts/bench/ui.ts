@@ -3,7 +3,8 @@
 // chunk; (2) time to show the sessions screen with 10,000 sessions, and frame times while scrolling it,
 // beside a reference: the same 10,000 rows rendered without windowing; (3) time from pressing Stop to the
 // recording shown as ready in the stream's list; (4) the live monitor's glass-to-glass delay
-// (glass.ts); (5) the page encoder's bitrate against its target (encoder.ts). Medians of several runs; nothing here is asserted.
+// (glass.ts); (5) the page encoder's bitrate against its target (encoder.ts); (6) the microphone's sync
+// offset, applied against set (audio-sync.ts). Medians of several runs; nothing here is asserted.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -24,6 +25,7 @@ import {
 import { inKeyringSession, keyringScriptMain } from './keyring-session'
 import { sceneRows } from './scenes'
 import { encoderRows } from './encoder'
+import { audioSyncRows } from './audio-sync'
 import { writeRows } from './results'
 import { median, percentile, type BenchRow } from './types'
 import { Keychain } from '../../src/main/core/keychain'
@@ -346,14 +348,28 @@ async function measureUi(): Promise<BenchRow[]> {
   if (process.env.ONAIR_BENCH_ONLY === 'webrtc') return liveMonitorRows(false)
   // ONAIR_BENCH_ONLY=encoder: just the page encoder's bitrate against its target.
   if (process.env.ONAIR_BENCH_ONLY === 'encoder') return encoderBenchRows()
+  // ONAIR_BENCH_ONLY=audio-sync: just the sync offset's row (audio-sync.ts).
+  if (process.env.ONAIR_BENCH_ONLY === 'audio-sync') return audioSyncBenchRows()
   return [
     ...bundleRows(),
     ...(await sessionsRows()),
     ...(await stopToReadyRows()),
     ...(await liveMonitorRows()),
     ...(await sceneBenchRows()),
-    ...(await encoderBenchRows())
+    ...(await encoderBenchRows()),
+    ...(await audioSyncBenchRows())
   ]
+}
+
+/** The microphone's sync offset, applied against set (audio-sync.ts). */
+async function audioSyncBenchRows(): Promise<BenchRow[]> {
+  const shell = await startWebShell()
+  try {
+    await waitLocalReady(shell)
+    return await audioSyncRows(shell)
+  } finally {
+    await shell.stop()
+  }
 }
 
 /** The page encoder's output bitrate against its target, on noisy cameras (encoder.ts). */
@@ -386,7 +402,8 @@ export function runUiBench(): Promise<BenchRow[]> {
 
 /**
  * The live monitor's runs (ONAIR_BENCH_ONLY=monitor or monitor-paths) put their "shown delay vs
- * measured" rows into bench/results.md themselves (results.ts); other runs only print.
+ * measured" rows, and the sync offset's run (audio-sync) its row, into bench/results.md themselves
+ * (results.ts); other runs only print.
  */
 async function runAndReport(): Promise<BenchRow[]> {
   const rows = await runUiBench()
@@ -397,6 +414,8 @@ async function runAndReport(): Promise<BenchRow[]> {
       rows.filter((r) => r.name.startsWith('live monitor: shown delay vs measured')),
       `ONAIR_BENCH_ONLY=${only} npm run bench:ui`
     )
+  if (only === 'audio-sync')
+    await writeRows('Renderer', rows, 'ONAIR_BENCH_ONLY=audio-sync npm run bench:ui')
   return rows
 }
 

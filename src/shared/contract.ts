@@ -5,7 +5,7 @@ import type { Result } from './result'
 import type { Profile } from './profiles'
 import type { ScenesState } from './scenes'
 import type { DestinationState, HealthCondition } from './stream-states'
-import type { MicSettings } from './audio'
+import type { AudioSettings, MicSettings } from './audio'
 import type { HotkeyAction, HotkeySettings, KeyPlatform } from './hotkeys'
 import type { PublishArgs, RecordingCheck, UploadSettings, UploadView } from './uploads'
 import type { AddedWebhook, AddWebhookArgs, WebhookDelivery, WebhookView } from './webhooks'
@@ -536,6 +536,8 @@ export interface DeviceSettings {
   setupGuide?: 'done' | 'skipped'
   /** The microphone's processing switches, noise gate and push-to-talk (shared/audio.ts, readMic). */
   mic?: MicSettings
+  /** Each source's gain, compressor, limiter, sync offset and monitoring (shared/audio.ts, readAudio). */
+  audio?: AudioSettings
 }
 
 // ---- keys (shared/hotkeys.ts) ---------------------------------------------------------------------

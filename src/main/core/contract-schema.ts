@@ -22,7 +22,13 @@ import {
 import { DESTINATION_LIMITS } from '../../shared/destinations'
 import { MARKER_LABEL_MAX } from '../../shared/markers'
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from '../../shared/webhooks'
-import { GATE_DB, type MicSettings } from '../../shared/audio'
+import {
+  AUDIO_RANGES,
+  GATE_DB,
+  MONITORING,
+  type AudioSettings,
+  type MicSettings
+} from '../../shared/audio'
 import {
   HOTKEY_ACTIONS,
   MAX_ACCELERATOR,
@@ -191,6 +197,45 @@ const mic = z
   .strict()
 type _MicSchemaIsMicSettings = Assert<Same<z.infer<typeof mic>, MicSettings>>
 
+// Each source's chain (shared/audio.ts; readAudio cleans what is read). A negative sync offset is
+// refused: sound cannot be played before it is captured (delay the other sources instead).
+const R = AUDIO_RANGES
+const within = (r: { min: number; max: number }) => z.number().min(r.min).max(r.max)
+const sourceAudio = z
+  .object({
+    gainDb: within(R.gainDb),
+    compressor: z
+      .object({
+        enabled: z.boolean(),
+        thresholdDb: within(R.thresholdDb),
+        ratio: within(R.ratio),
+        attackMs: within(R.attackMs),
+        releaseMs: within(R.releaseMs),
+        makeupDb: within(R.makeupDb)
+      })
+      .strict(),
+    limiter: z
+      .object({
+        enabled: z.boolean(),
+        ceilingDb: within(R.ceilingDb),
+        releaseMs: within(R.releaseMs)
+      })
+      .strict(),
+    syncOffsetMs: z
+      .number()
+      .min(0, { message: 'a sync offset cannot be negative: delay the other sources instead' })
+      .max(R.syncOffsetMs.max),
+    monitoring: z.enum(MONITORING)
+  })
+  .strict()
+const audio = z
+  .object({
+    sources: z.object({ mic: sourceAudio, screen: sourceAudio }).strict(),
+    monitorDeviceId: z.string().min(1).max(500).optional()
+  })
+  .strict()
+type _AudioSchemaIsAudioSettings = Assert<Same<z.infer<typeof audio>, AudioSettings>>
+
 // The keys (shared/hotkeys.ts): each action's accelerator or null; readHotkeys drops what does not parse.
 const hotkeys = z
   .object({
@@ -209,6 +254,7 @@ type _HotkeysSchemaIsHotkeySettings = Assert<Same<z.infer<typeof hotkeys>, Hotke
 const settings = z
   .object({
     mic: mic.optional(),
+    audio: audio.optional(),
     videoDeviceId: z.string().max(500).optional(),
     audioDeviceId: z.string().max(500).optional(),
     output: output.partial().optional(),

@@ -31,7 +31,9 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
     record,
     setRecord,
     mic,
-    setMic
+    setMic,
+    audio,
+    setAudio
   } = useGoLiveSettings()
   const source = useSource(choice, output)
   const isScene = choice?.kind === 'scene'
@@ -54,7 +56,8 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
     scenes,
     { videoDeviceId: choice?.videoDeviceId, audioDeviceId: choice?.audioDeviceId },
     changeScenes,
-    mic
+    mic,
+    audio
   )
   const stream = capture?.stream ?? null
 
@@ -96,6 +99,8 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               onChange={changeScenes}
               mic={mic}
               onMic={setMic}
+              audio={audio}
+              onAudio={setAudio}
               errors={scene.errors}
               onShareScreen={() => void scene.shareScreen()}
               onRetry={scene.retry}

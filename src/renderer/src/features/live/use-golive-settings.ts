@@ -5,7 +5,14 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DeviceSettings, OutputSettings } from '../../../../shared/contract'
 import { DEFAULT_OUTPUT } from '../../../../shared/output'
 import { readScenes, type ScenesState } from '../../../../shared/scenes'
-import { DEFAULT_MIC, readMic, type MicSettings } from '../../../../shared/audio'
+import {
+  DEFAULT_AUDIO,
+  DEFAULT_MIC,
+  readAudio,
+  readMic,
+  type AudioSettings,
+  type MicSettings
+} from '../../../../shared/audio'
 import { useApi } from '../../lib/api'
 import type { SourceChoice } from './use-source'
 import type { RecordChoice } from './RecordSwitch'
@@ -21,6 +28,8 @@ export function useGoLiveSettings() {
   const [record, setRecord] = useState<RecordChoice>({ enabled: true })
   // The microphone's switches, gate and push-to-talk: the creator's, on every scene.
   const [mic, setMic] = useState<MicSettings>(DEFAULT_MIC)
+  // Each source's chain (gain, compressor, limiter, sync offset, monitoring): the creator's, on every scene.
+  const [audio, setAudio] = useState<AudioSettings>(DEFAULT_AUDIO)
   const loaded = useRef(false)
 
   // Remembered choices first, so the camera opens once, on the device the creator used last time.
@@ -31,6 +40,7 @@ export function useGoLiveSettings() {
       setOutput(out)
       setScenes(readScenes(s.scenes, out.width / out.height))
       setMic(readMic(s.mic))
+      setAudio(readAudio(s.audio))
       setRecord({
         enabled: s.localRecording?.enabled ?? true,
         folder: s.localRecording?.folder
@@ -55,6 +65,7 @@ export function useGoLiveSettings() {
         audioDeviceId: choice.audioDeviceId,
         output,
         mic,
+        audio,
         ...(scenes ? { scenes } : {}),
         localRecording: record.folder
           ? { enabled: record.enabled, folder: record.folder }
@@ -64,7 +75,7 @@ export function useGoLiveSettings() {
     pendingSave.current = save
     const t = setTimeout(save, SAVE_AFTER_MS)
     return () => clearTimeout(t)
-  }, [api, choice, output, scenes, record, mic])
+  }, [api, choice, output, scenes, record, mic, audio])
   useEffect(() => () => pendingSave.current?.(), [])
 
   /** Applies a scenes reducer (shared/scenes.ts) to the scenes as they are then. */
@@ -83,6 +94,8 @@ export function useGoLiveSettings() {
     record,
     setRecord,
     mic,
-    setMic
+    setMic,
+    audio,
+    setAudio
   }
 }

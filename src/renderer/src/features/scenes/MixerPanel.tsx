@@ -1,21 +1,26 @@
 // The audio mixer: a meter, a gain and a mute per source, and the master meter with its clip light.
-// Meters move through refs on each animation frame (no React render per frame). Levels and mutes are
-// the scene's: a change goes through the program (heard at once) into the scenes, saved with them.
+// Meters are the app's one meter (LevelMeter: dBFS, peak hold, a clip light that stays until cleared).
+// Levels and mutes are the scene's: a change goes through the program (heard at once) into the scenes,
+// saved with them. "Audio settings" opens each source's chain (AudioPanel: gain, compressor, limiter,
+// sync offset, monitoring), saved once for the source.
 // Under it, the microphone's own settings (#20): the browser's processing switches with what the
 // browser applied, the noise gate (its threshold drawn on the microphone's meter) and push-to-talk.
-import { useEffect, useReducer, useRef, type ReactNode } from 'react'
+import { useEffect, useReducer, useState, type ReactNode } from 'react'
 import { setChannel } from '../../../../shared/scenes'
 import {
   GATE_DB,
   PROCESSING_KEYS,
   PROCESSING_LABELS,
   dbToLinear,
+  linearToDb,
+  meterFraction,
+  type AudioSettings,
   type MicSettings
 } from '../../../../shared/audio'
 import { displayAccelerator } from '../../../../shared/hotkeys'
-import { meterLevel, type ChannelId } from './mixer'
 import type { SceneProgram } from './program'
-import { LevelMeter, setLevel } from '../../components/LevelMeter'
+import { LevelMeter } from '../../components/LevelMeter'
+import { AudioPanel } from './AudioPanel'
 import { useHotkeySettings } from '../../lib/use-hotkeys'
 import { ErrorNote } from '../../components/ErrorNote'
 
@@ -24,29 +29,15 @@ interface MixerProps {
   /** The microphone's switches, gate and push-to-talk (saved in the settings). */
   mic: MicSettings
   onMic: (mic: MicSettings) => void
+  /** Each source's gain, compressor, limiter, sync offset and monitoring (saved in the settings). */
+  audio: AudioSettings
+  onAudio: (audio: AudioSettings) => void
 }
 
-export function MixerPanel({ program, mic, onMic }: MixerProps): ReactNode {
+export function MixerPanel({ program, mic, onMic, audio, onAudio }: MixerProps): ReactNode {
   const [, rerender] = useReducer((n: number) => n + 1, 0)
   useEffect(() => program.mix.onChange(rerender), [program])
-  const bars = useRef<Partial<Record<ChannelId | 'master', HTMLDivElement | null>>>({})
-  const clip = useRef<HTMLSpanElement>(null)
-
-  useEffect(() => {
-    let frame = 0
-    const tick = (): void => {
-      const l = program.mix.levels()
-      const set = (id: ChannelId | 'master', v: number): void =>
-        setLevel(bars.current[id], meterLevel(v))
-      set('mic', l.channels.mic)
-      set('screen', l.channels.screen)
-      set('master', l.master)
-      if (clip.current) clip.current.dataset.on = String(l.clipping)
-      frame = requestAnimationFrame(tick)
-    }
-    frame = requestAnimationFrame(tick)
-    return () => cancelAnimationFrame(frame)
-  }, [program])
+  const [panel, setPanel] = useState(false)
 
   return (
     <div className="mixer" role="group" aria-label="Audio mix" data-testid="mixer">
@@ -58,11 +49,16 @@ export function MixerPanel({ program, mic, onMic }: MixerProps): ReactNode {
           <LevelMeter
             labelledBy={`ch-${ch.id}`}
             testId={`meter-${ch.id}`}
-            fillRef={(el) => void (bars.current[ch.id] = el)}
+            label={ch.label}
+            read={() => program.mix.peak(ch.id)}
             {...(ch.id === 'mic' && mic.gate.enabled
               ? {
-                  // The gate compares the level before the volume; the meter shows it after.
-                  marker: meterLevel(dbToLinear(mic.gate.thresholdDb) * ch.gain),
+                  // The gate compares the level before the chain and volume; the meter shows it after.
+                  marker: meterFraction(
+                    linearToDb(
+                      dbToLinear(mic.gate.thresholdDb + audio.sources.mic.gainDb) * ch.gain
+                    )
+                  ),
                   markerLabel: `Noise gate threshold: ${mic.gate.thresholdDb} dB`
                 }
               : {})}
@@ -99,13 +95,28 @@ export function MixerPanel({ program, mic, onMic }: MixerProps): ReactNode {
         <LevelMeter
           labelledBy="ch-master"
           testId="meter-master"
-          fillRef={(el) => void (bars.current.master = el)}
+          label="Master"
+          read={() => program.mix.peak('master')}
         />
-        <span className="clip" ref={clip} data-on="false" data-testid="clip" title="Clipping">
-          CLIP
-        </span>
+        <button
+          type="button"
+          className="secondary"
+          aria-haspopup="dialog"
+          data-testid="open-audio-panel"
+          onClick={() => setPanel(true)}
+        >
+          Audio settings
+        </button>
       </div>
-      <MicOptions program={program} mic={mic} onMic={onMic} />
+      <MicOptions program={program} mic={mic} onMic={onMic} audio={audio} onAudio={onAudio} />
+      {panel && (
+        <AudioPanel
+          program={program}
+          audio={audio}
+          onAudio={onAudio}
+          onClose={() => setPanel(false)}
+        />
+      )}
     </div>
   )
 }

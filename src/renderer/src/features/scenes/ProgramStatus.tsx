@@ -1,5 +1,6 @@
 // In the live banner, for a scene broadcast: which scene is on air and whether the microphone is
-// muted, with the mute at hand on every screen (muting is instant, and seen where the creator looks).
+// muted, with the mute at hand on every screen (muting is instant, and seen where the creator looks),
+// and beside it the talk keys' state (#34 §5): push-to-talk held shut or open, push-to-mute held.
 import { useEffect, useReducer, type ReactNode } from 'react'
 import { setChannel } from '../../../../shared/scenes'
 import type { SceneProgram } from './program'
@@ -19,6 +20,8 @@ export function ProgramStatus({ program }: { program: SceneProgram }): ReactNode
   }, [program])
   const mic = program.mix.states().find((c) => c.id === 'mic')
   const muted = !!mic?.muted
+  const talk = program.mix.micState()
+  const talkShown = talk.pushToTalk || talk.muteHeld
   return (
     <span className="program-status" data-testid="program-status">
       {program.sceneName && (
@@ -40,6 +43,20 @@ export function ProgramStatus({ program }: { program: SceneProgram }): ReactNode
       >
         {muted ? 'Unmute mic' : 'Mute mic'}
       </button>
+      {talkShown && (
+        <span
+          className={talk.talking ? 'talk-pill open' : 'talk-pill'}
+          role="status"
+          data-testid="banner-ptt"
+          data-talking={String(talk.talking)}
+        >
+          {talk.muteHeld
+            ? 'Push to mute: held shut'
+            : talk.talking
+              ? 'Push to talk: open'
+              : 'Push to talk: held shut'}
+        </span>
+      )}
     </span>
   )
 }

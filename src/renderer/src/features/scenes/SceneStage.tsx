@@ -18,7 +18,7 @@ import { ScenePreview } from './ScenePreview'
 import { SceneTabs } from './SceneTabs'
 import type { SceneErrors } from './use-scene-program'
 import { useProgramHotkeys } from './use-program-hotkeys'
-import type { MicSettings } from '../../../../shared/audio'
+import type { AudioSettings, MicSettings } from '../../../../shared/audio'
 
 export function SceneStage({
   program,
@@ -27,6 +27,8 @@ export function SceneStage({
   onChange,
   mic,
   onMic,
+  audio,
+  onAudio,
   errors,
   onShareScreen,
   onRetry
@@ -38,6 +40,9 @@ export function SceneStage({
   /** The microphone's switches, gate and push-to-talk (saved in the settings). */
   mic: MicSettings
   onMic: (mic: MicSettings) => void
+  /** Each source's chain (saved in the settings). */
+  audio: AudioSettings
+  onAudio: (audio: AudioSettings) => void
   errors: SceneErrors
   onShareScreen: () => void
   onRetry: () => void
@@ -71,7 +76,7 @@ export function SceneStage({
           )
         )
       })}
-      <MixerPanel program={program} mic={mic} onMic={onMic} />
+      <MixerPanel program={program} mic={mic} onMic={onMic} audio={audio} onAudio={onAudio} />
     </>
   )
 }

@@ -1,13 +1,31 @@
-// The audio mix: each source (microphone, screen audio) through its own gain into one master, with a
-// meter on every channel and a clip light on the master. The master's track is the broadcast's audio:
+// The audio mix: each source (microphone, screen audio) through its own chain and gain into one master,
+// with a meter (and its clip light) on every channel and on the master. The master's track is the broadcast's audio:
 // it exists from the start (silent with no sources), so MediaRecorder always has one audio track and
 // adding or muting a source never changes the recorded stream's shape.
 // Levels and mutes belong to the scene (shared/scenes.ts): the program applies the scene's on a switch.
 // The microphone has two more stages before its gain (#20): the noise gate (an AudioWorklet running
 // gate-dsp.ts) and the talk switch (push-to-talk and push-to-mute), a gain of its own so a held key
 // never touches the scene's saved mute.
+// Each source then has its own chain (#34 §5, shared/audio.ts SourceAudio), saved once for the source:
+//   input [-> gate -> talk] -> sync offset (DelayNode) -> gain (dB) -> compressor -> makeup
+//     -> limiter -> the scene's volume and mute -> output (-> master) and monitor (-> headphones)
+// The compressor is Web Audio's DynamicsCompressorNode (a hard knee; the node's own makeup gain taken
+// off again, builtInMakeupDb, so the makeup is only the creator's). The limiter is a look-ahead brick
+// wall (an AudioWorklet running limiter-dsp.ts): nothing goes out above its ceiling. Until its worklet
+// has loaded (or if it cannot) a DynamicsCompressorNode at 20:1 stands in, which holds a tone 9 dB over
+// the ceiling to about 1 dB over it. Each is taken out of the chain while off (each delays the sound a
+// few ms: its look-ahead).
 import gateWorkletUrl from './gate-worklet.ts?worker&url'
-import type { MicProcessing, NoiseGateSettings } from '../../../../shared/audio'
+import limiterWorkletUrl from './limiter-worklet.ts?worker&url'
+import {
+  AUDIO_RANGES,
+  DEFAULT_SOURCE_AUDIO,
+  builtInMakeupDb,
+  dbToLinear,
+  type MicProcessing,
+  type NoiseGateSettings,
+  type SourceAudio
+} from '../../../../shared/audio'
 import {
   MAX_GAIN,
   MIX_CHANNELS,
@@ -26,23 +44,26 @@ export interface ChannelState extends ChannelLevel {
   present: boolean
 }
 
-export interface Levels {
-  /** Peak level per channel and for the master, 0..1 (linear, after gain and mute). */
-  channels: Record<ChannelId, number>
-  master: number
-  /** The master reached full scale within the last 1.5 s. */
-  clipping: boolean
-}
-
 interface Channel {
   state: ChannelState
+  /** The scene's volume and mute (the fader). */
   gain: GainNode
   analyser: AnalyserNode
   input: MediaStreamAudioSourceNode | null
+  /** The source's chain, in order (see the top of the file). */
+  delay: DelayNode
+  trim: GainNode
+  compressor: DynamicsCompressorNode
+  makeup: GainNode
+  /** The limiter's stand-in until the brick wall (limiterWall) is there. */
+  limiter: DynamicsCompressorNode
+  limiterTrim: GainNode
+  limiterWall: AudioWorkletNode | null
+  /** To the master (shut for "monitor only") and to the headphones (open while monitored). */
+  output: GainNode
+  monitor: GainNode
+  audio: SourceAudio
 }
-
-const CLIP_LEVEL = 0.99
-const CLIP_HOLD_MS = 1500
 
 /** The microphone's own stages, as the mixer shows them. */
 export interface MicState {
@@ -69,7 +90,6 @@ export class AudioMix {
   private masterAnalyser: AnalyserNode
   private channels: Record<ChannelId, Channel>
   private buf = new Float32Array(1024)
-  private clipAt = -Infinity
   private changes = new Changes()
   /** The microphone's gate (null until its worklet has loaded, or when it cannot) and talk stage. */
   private gate: AudioWorkletNode | null = null
@@ -98,19 +118,63 @@ export class AudioMix {
     const channel = (id: ChannelId, label: string): Channel => {
       const gain = this.ctx.createGain()
       const analyser = this.analyser()
+      const output = this.ctx.createGain()
+      const monitor = this.ctx.createGain()
+      monitor.gain.value = 0
       gain.connect(analyser)
-      gain.connect(this.master)
-      return {
+      gain.connect(output)
+      output.connect(this.master)
+      gain.connect(monitor)
+      monitor.connect(this.ctx.destination)
+      const ch: Channel = {
         state: { id, label, gain: 1, muted: false, present: false },
         gain,
         analyser,
-        input: null
+        input: null,
+        delay: this.ctx.createDelay(AUDIO_RANGES.syncOffsetMs.max / 1000 + 0.1),
+        trim: this.ctx.createGain(),
+        compressor: this.ctx.createDynamicsCompressor(),
+        makeup: this.ctx.createGain(),
+        limiter: this.ctx.createDynamicsCompressor(),
+        limiterTrim: this.ctx.createGain(),
+        limiterWall: null,
+        output,
+        monitor,
+        audio: DEFAULT_SOURCE_AUDIO
       }
+      ch.delay.connect(ch.trim)
+      ch.compressor.connect(ch.makeup)
+      ch.limiter.connect(ch.limiterTrim)
+      this.wire(ch)
+      return ch
     }
     this.channels = { mic: channel('mic', 'Microphone'), screen: channel('screen', 'Screen audio') }
     this.talk = this.ctx.createGain()
-    this.talk.connect(this.channels.mic.gain)
+    this.talk.connect(this.channels.mic.delay)
     void this.loadGate()
+    void this.loadLimiter()
+  }
+
+  /** The limiters' worklet, loaded once; until then (or if it cannot load) the stand-in limits. */
+  private async loadLimiter(): Promise<void> {
+    try {
+      await this.ctx.audioWorklet.addModule(limiterWorkletUrl)
+    } catch {
+      return // the stand-in stays
+    }
+    if (this.ctx.state === 'closed') return
+    for (const ch of Object.values(this.channels)) {
+      ch.limiterWall = new AudioWorkletNode(this.ctx, 'onair-limiter', {
+        numberOfInputs: 1,
+        numberOfOutputs: 1
+      })
+      this.sendLimiter(ch)
+      this.wire(ch)
+    }
+  }
+
+  private sendLimiter(ch: Channel): void {
+    ch.limiterWall?.port.postMessage(ch.audio.limiter)
   }
 
   /** The gate's worklet, loaded once; until then (or if it cannot load) the microphone is not gated. */
@@ -216,8 +280,8 @@ export class AudioMix {
     const track = stream?.getAudioTracks()[0]
     if (track && track.readyState === 'live') {
       ch.input = this.ctx.createMediaStreamSource(new MediaStream([track]))
-      // The microphone goes through its gate (once loaded) and talk stage; the screen straight on.
-      ch.input.connect(id === 'mic' ? (this.gate ?? this.talk) : ch.gain)
+      // The microphone goes through its gate (once loaded) and talk stage; the screen to its chain.
+      ch.input.connect(id === 'mic' ? (this.gate ?? this.talk) : ch.delay)
     }
     ch.state = { ...ch.state, present: !!ch.input }
     this.emit()
@@ -244,27 +308,96 @@ export class AudioMix {
     this.emit()
   }
 
+  /**
+   * A source's chain (shared/audio.ts SourceAudio): changed in place while it plays. The compressor
+   * and the limiter are put in or taken out of the chain as they are switched on or off.
+   */
+  setSourceAudio(id: ChannelId, audio: SourceAudio): void {
+    const ch = this.channels[id]
+    const was = ch.audio
+    ch.audio = audio
+    const t = this.ctx.currentTime
+    const glide = (p: AudioParam, v: number): void => {
+      p.cancelScheduledValues(t)
+      p.setTargetAtTime(v, t, 0.005)
+    }
+    // A new offset is taken at once (the sound jumps): gliding a delay would bend the pitch.
+    ch.delay.delayTime.setValueAtTime(audio.syncOffsetMs / 1000, t)
+    glide(ch.trim.gain, dbToLinear(audio.gainDb))
+    const c = audio.compressor
+    ch.compressor.threshold.setValueAtTime(c.thresholdDb, t)
+    ch.compressor.knee.setValueAtTime(0, t)
+    ch.compressor.ratio.setValueAtTime(c.ratio, t)
+    ch.compressor.attack.setValueAtTime(c.attackMs / 1000, t)
+    ch.compressor.release.setValueAtTime(c.releaseMs / 1000, t)
+    glide(ch.makeup.gain, dbToLinear(c.makeupDb - builtInMakeupDb(c.thresholdDb, c.ratio)))
+    const l = audio.limiter
+    ch.limiter.threshold.setValueAtTime(l.ceilingDb, t)
+    ch.limiter.knee.setValueAtTime(0, t)
+    ch.limiter.ratio.setValueAtTime(20, t)
+    ch.limiter.attack.setValueAtTime(0, t)
+    ch.limiter.release.setValueAtTime(l.releaseMs / 1000, t)
+    ch.limiterTrim.gain.setValueAtTime(dbToLinear(-builtInMakeupDb(l.ceilingDb, 20)), t)
+    this.sendLimiter(ch)
+    const m = audio.monitoring
+    glide(ch.output.gain, m === 'monitor-only' ? 0 : 1)
+    glide(ch.monitor.gain, m === 'off' ? 0 : 1)
+    if (was.compressor.enabled !== c.enabled || was.limiter.enabled !== l.enabled) this.wire(ch)
+    this.emit()
+  }
+
+  sourceAudio(id: ChannelId): SourceAudio {
+    return this.channels[id].audio
+  }
+
+  /** Connects the chain's middle: gain -> [compressor -> makeup] -> [limiter] -> the fader. */
+  private wire(ch: Channel): void {
+    ch.trim.disconnect()
+    ch.makeup.disconnect()
+    ch.limiterTrim.disconnect()
+    ch.limiterWall?.disconnect()
+    let last: AudioNode = ch.trim
+    if (ch.audio.compressor.enabled) {
+      last.connect(ch.compressor)
+      last = ch.makeup
+    }
+    if (ch.audio.limiter.enabled && ch.limiterWall) {
+      last.connect(ch.limiterWall)
+      last = ch.limiterWall
+    } else if (ch.audio.limiter.enabled) {
+      last.connect(ch.limiter)
+      last = ch.limiterTrim
+    }
+    last.connect(ch.gain)
+  }
+
+  /**
+   * Where monitoring plays: an output device (AudioContext.setSinkId, Chromium 110+), or the system's
+   * default with none. Resolves with why it could not, or null.
+   */
+  async setMonitorDevice(deviceId: string | undefined): Promise<string | null> {
+    const ctx = this.ctx as AudioContext & { setSinkId?: (id: string) => Promise<void> }
+    if (!ctx.setSinkId)
+      return deviceId ? 'This browser plays monitoring on its default output only.' : null
+    try {
+      await ctx.setSinkId(deviceId ?? '')
+      return null
+    } catch (e) {
+      return `The monitoring output could not be used (${e instanceof Error ? e.message : String(e)}).`
+    }
+  }
+
   states(): ChannelState[] {
     return [this.channels.mic.state, this.channels.screen.state]
   }
 
-  levels(now = performance.now()): Levels {
-    const peak = (a: AnalyserNode): number => {
-      a.getFloatTimeDomainData(this.buf)
-      let p = 0
-      for (const s of this.buf) p = Math.max(p, Math.abs(s))
-      return p
-    }
-    const master = peak(this.masterAnalyser)
-    if (master >= CLIP_LEVEL) this.clipAt = now
-    return {
-      channels: {
-        mic: peak(this.channels.mic.analyser),
-        screen: peak(this.channels.screen.analyser)
-      },
-      master,
-      clipping: now - this.clipAt < CLIP_HOLD_MS
-    }
+  /** The last block's peak (linear) of a channel (after its chain and volume) or of the master. */
+  peak(id: ChannelId | 'master'): number {
+    const a = id === 'master' ? this.masterAnalyser : this.channels[id].analyser
+    a.getFloatTimeDomainData(this.buf)
+    let p = 0
+    for (const s of this.buf) p = Math.max(p, Math.abs(s))
+    return p
   }
 
   private emit(): void {
@@ -272,16 +405,15 @@ export class AudioMix {
   }
 
   dispose(): void {
-    for (const ch of Object.values(this.channels)) ch.input?.disconnect()
+    for (const ch of Object.values(this.channels)) {
+      ch.input?.disconnect()
+      ch.monitor.disconnect()
+      ch.limiterWall?.disconnect()
+      if (ch.limiterWall) ch.limiterWall.port.onmessage = null
+    }
     this.gate?.disconnect()
     if (this.gate) this.gate.port.onmessage = null
     this.track.stop()
     void this.ctx.close()
   }
-}
-
-/** A level 0..1 (linear) on a -60..0 dBFS scale, so speech sits mid-meter. */
-export function meterLevel(linear: number): number {
-  const db = linear > 0 ? 20 * Math.log10(linear) : -100
-  return Math.min(1, Math.max(0, (db + 60) / 60))
 }

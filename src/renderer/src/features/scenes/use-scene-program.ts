@@ -5,7 +5,13 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react'
 import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { needs, type ScenesState } from '../../../../shared/scenes'
-import { PROCESSING_KEYS, type MicProcessing, type MicSettings } from '../../../../shared/audio'
+import {
+  AUDIO_SOURCES,
+  PROCESSING_KEYS,
+  type AudioSettings,
+  type MicProcessing,
+  type MicSettings
+} from '../../../../shared/audio'
 import { useApi } from '../../lib/api'
 import {
   appliedProcessing,
@@ -57,7 +63,9 @@ export function useSceneProgram(
   /** Applies a change made on the program (the mixer, the live bar's mute) to the kept scenes. */
   changeScenes: (update: ScenesUpdate) => void,
   /** The microphone's processing switches, gate and push-to-talk (the saved settings). */
-  mic: MicSettings
+  mic: MicSettings,
+  /** Each source's chain: gain, compressor, limiter, sync offset, monitoring (the saved settings). */
+  audio: AudioSettings
 ) {
   const api = useApi()
   const { program, running, hold } = host
@@ -211,6 +219,16 @@ export function useSceneProgram(
   useEffect(() => {
     program?.mix.setTalk({ pushToTalk: mic.pushToTalk })
   }, [program, mic.pushToTalk])
+  useEffect(() => {
+    if (!program) return
+    for (const id of AUDIO_SOURCES)
+      if (program.mix.sourceAudio(id) !== audio.sources[id])
+        program.mix.setSourceAudio(id, audio.sources[id])
+  }, [program, audio.sources])
+  const monitorDevice = audio.monitorDeviceId
+  useEffect(() => {
+    if (program && monitorDevice) void program.mix.setMonitorDevice(monitorDevice)
+  }, [program, monitorDevice])
 
   /** From a click: browsers (and Electron's chooser) need the user's gesture to share a screen. */
   const shareScreen = useCallback(async () => {
