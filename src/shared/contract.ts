@@ -9,6 +9,7 @@ import type { AudioSettings, MicSettings } from './audio'
 import type { HotkeyAction, HotkeySettings, KeyPlatform } from './hotkeys'
 import type { PublishArgs, RecordingCheck, UploadSettings, UploadView } from './uploads'
 import type { AddedWebhook, AddWebhookArgs, WebhookDelivery, WebhookView } from './webhooks'
+import type { AppStatsView } from './app-stats'
 
 export type ShellKind = 'electron' | 'web'
 
@@ -659,6 +660,8 @@ export interface SetupTestProgress {
 /** What main implements: plain async functions that throw AppFailure for expected failures. */
 export interface OnairCalls {
   appInfo(): Promise<AppInfo>
+  /** The stats view (#34 §6): the app's CPU and memory per kind of process, and the run's numbers. */
+  appStats(): Promise<AppStatsView>
 
   listConnections(): Promise<ConnectionView[]>
   connectionStatus(): Promise<ConnectionStatus>
@@ -866,6 +869,7 @@ export const MAX_CALL_BYTES = 16 * 1024 * 1024
 /** The names of every call, in one list: the preload, the web bridge and the tests read it. */
 export const CALL_NAMES = [
   'appInfo',
+  'appStats',
   'listConnections',
   'connectionStatus',
   'addConnection',

@@ -280,6 +280,7 @@ const none = z.tuple([])
 
 export const CALL_ARGS = {
   appInfo: none,
+  appStats: none,
   listConnections: none,
   connectionStatus: none,
   addConnection: z.tuple([

@@ -41,6 +41,8 @@ import { WhipRuns, whipUrl } from './whip'
 import { uploadCalls } from './uploads/publish'
 import { webhookCalls } from './webhooks'
 import { SetupTests } from './setup-test/run'
+import { AppStats } from './app-stats/app-stats'
+import type { ProcessMetricLike } from './app-stats/samplers'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -76,6 +78,8 @@ export interface CoreOptions {
    * is in the background (global-hotkeys.ts). The web shell has none.
    */
   globalShortcut?: GlobalShortcutLike
+  /** Electron's app.getAppMetrics(), passed in by the Electron shell: the stats view's page and GPU processes. */
+  appMetrics?: () => ProcessMetricLike[]
 }
 
 export interface Core extends OnairCalls {
@@ -95,6 +99,7 @@ export interface Core extends OnairCalls {
 
 export async function createCore(opts: CoreOptions): Promise<Core> {
   const events = new CoreEvents()
+  const stats = new AppStats({ events, appMetrics: opts.appMetrics })
   const store = new SettingsStore(opts.appDataDir)
   const keychain = new Keychain(opts.keychainService)
   const host = new StudioHost({
@@ -240,6 +245,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         shell: opts.shell,
         electronVersion: opts.electronVersion
       }),
+    appStats: () => stats.read(),
 
     listConnections: () => c.list(),
     connectionStatus: () => c.status(),

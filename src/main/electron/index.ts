@@ -55,6 +55,7 @@ void app.whenReady().then(async () => {
     studioArgs: target.origins.flatMap((o) => ['--app-origin', o]),
     appVersion: app.getVersion(),
     log: (line) => log(line),
+    appMetrics: () => app.getAppMetrics(),
     openOnDesktop: async (path, action) => {
       if (action === 'folder') return shell.showItemInFolder(path)
       // openPath answers an error message, or '' when the OS opened the file.
