@@ -18,13 +18,16 @@ import { useHotkey } from '../../lib/use-hotkeys'
 export function LiveBanner({
   onOpen,
   onWatch,
-  onPlayClip
+  onPlayClip,
+  onStats
 }: {
   onOpen: (streamId: string) => void
   /** Opens the live monitor: the stream's output as viewers get it. */
   onWatch: (streamId: string) => void
   /** Plays a clip made from the live bar. */
   onPlayClip: (c: ClipView) => void
+  /** Opens the stats view (#34 §6). */
+  onStats?: () => void
 }): ReactNode {
   const live = useLive()
   const { run } = live
@@ -97,6 +100,11 @@ export function LiveBanner({
             onClick={() => onWatch(run.streamId)}
           >
             Watch
+          </button>
+        )}
+        {onStats && (
+          <button type="button" className="secondary" data-testid="open-stats" onClick={onStats}>
+            Stats
           </button>
         )}
         <button type="button" className="secondary" onClick={() => onOpen(run.streamId)}>
