@@ -58,7 +58,9 @@ const LIVE = feature(
     'viewers/ViewerCount',
     'clips/LiveMoments',
     // The monitor plays WHEP with the player's autoplay rule (one rule for sound in both).
-    'player/autoplay'
+    'player/autoplay',
+    // The Output form runs the setup test again (the first-run guide's), owned by features/setup.
+    'setup/SetupTestButton'
   ],
   { why: FEATURE.why + ' The live page composes the others: the crossings its row names.' }
 )
@@ -201,6 +203,14 @@ export const ROOMS = {
   // to lib/ in another issue, then these crossings go.
   [`${FEATURES}/connection`]: feature(['live/live-context']),
   [`${FEATURES}/sessions`]: feature(['live/live-context']),
+  // The first-run guide adds a connection with the Connection screen's form and its status, and
+  // checks the microphone on the live page's meter.
+  [`${FEATURES}/setup`]: feature([
+    'connection/AddConnectionForm',
+    'connection/use-connection-status',
+    'live/AudioMeter'
+  ]),
+  [`${FEATURES}/stats`]: feature(['live/live-context']),
   [`${FEATURES}/player`]: feature(
     [
       'live/live-context',

@@ -15,8 +15,10 @@ import { DisplayChooser } from './features/live/DisplayChooser'
 import { SessionsScreen } from './features/sessions/SessionsScreen'
 import { PlayerDialog, type PlayerSource } from './features/player/PlayerDialog'
 import { AboutPanel } from './features/about/AboutPanel'
+import { SetupInvite } from './features/setup/SetupInvite'
 import { KeysPanel } from './features/keys/KeysPanel'
 import { WebhooksScreen } from './features/webhooks/WebhooksScreen'
+import { StatsScreen } from './features/stats/StatsScreen'
 import { HotkeysProvider } from './lib/use-hotkeys'
 import { AppGone, useAppReachable } from './features/app/AppGone'
 import { monitorUrl } from '../../shared/viewers'
@@ -26,6 +28,7 @@ const NAV: { route: Route; label: string }[] = [
   { route: { name: 'streams' }, label: 'Streams' },
   { route: { name: 'live' }, label: 'Go live' },
   { route: { name: 'sessions' }, label: 'Sessions' },
+  { route: { name: 'stats' }, label: 'Stats' },
   { route: { name: 'webhooks' }, label: 'Webhooks' },
   { route: { name: 'keys' }, label: 'Keys' },
   { route: { name: 'about' }, label: 'About' }
@@ -98,8 +101,10 @@ export function App(): ReactNode {
             onOpen={(streamId) => setRoute({ name: 'live', streamId })}
             onWatch={watch}
             onPlayClip={playClip}
+            onStats={() => setRoute({ name: 'stats' })}
           />
           <main className="content">
+            {route.name === 'connection' && <SetupInvite />}
             {route.name === 'connection' && <ConnectionScreen navigate={setRoute} />}
             {route.name === 'streams' && <StreamsScreen navigate={setRoute} />}
             {route.name === 'stream' && (
@@ -121,6 +126,7 @@ export function App(): ReactNode {
               />
             )}
             {route.name === 'webhooks' && <WebhooksScreen />}
+            {route.name === 'stats' && <StatsScreen />}
             {route.name === 'keys' && <KeysPanel />}
             {route.name === 'about' && <AboutPanel />}
           </main>

@@ -10,6 +10,7 @@ import './styles/sessions.css'
 import './styles/scenes.css'
 import './styles/destinations.css'
 import './styles/keys.css'
+import './styles/setup.css'
 
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root') as HTMLElement)

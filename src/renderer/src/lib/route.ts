@@ -8,6 +8,7 @@ export type Route =
   | { name: 'sessions' }
   | { name: 'keys' }
   | { name: 'webhooks' }
+  | { name: 'stats' }
   | { name: 'about' }
 
 export type Navigate = (route: Route) => void

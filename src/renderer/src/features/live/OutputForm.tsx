@@ -11,6 +11,7 @@ import {
 import { useApi } from '../../lib/api'
 import { defaultEncoderChoice, type EncoderSupport } from './encoder-plan'
 import { browserEncoderSupport } from './webcodecs-pusher'
+import { SetupTestButton } from '../setup/SetupTestButton'
 
 export const RESOLUTIONS = [
   { label: '1080p (1920×1080)', width: 1920, height: 1080 },
@@ -142,6 +143,9 @@ export function OutputForm({
           {issue}
         </p>
       )}
+      <p className="output-setup-test">
+        <SetupTestButton onApplied={(o) => onChange({ ...value, ...o })} />
+      </p>
     </fieldset>
   )
 }
