@@ -20,6 +20,8 @@ import { EncodeSession } from './session'
 import { probeEncoders } from './video'
 
 const STATS_MS = 500
+/** After main's end, how long stdin may take to reach its end. */
+const END_WAIT_MS = 2000
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`)
@@ -132,7 +134,9 @@ function serve(): void {
     if (m.type === 'config') void begin(m)
     else if (m.type === 'bitrate') session?.setBitrate(m.kbps)
     else if (m.type === 'keyframe') session?.requestKeyframe()
-    else void finish(0)
+    // End: the frames main wrote before it said so may still be in the pipe; they come before stdin's
+    // end (main ends it at once), and are encoded first. A main that never ends stdin is not waited for long.
+    else setTimeout(() => void finish(0), END_WAIT_MS).unref()
   })
   // The app is gone (its end of the channel closed): nobody reads the output any more.
   process.on('disconnect', () => void finish(0))

@@ -75,7 +75,7 @@ export const CANDIDATES: readonly Candidate[] = [
     codec: 'h264_videotoolbox',
     label: 'Apple VideoToolbox H.264',
     hardware: true,
-    options: () => ({ profile: 'high', realtime: '1', constant_bit_rate: '1' })
+    options: () => ({ profile: 'high', realtime: '1' })
   },
   {
     id: 'vaapi',

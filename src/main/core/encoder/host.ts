@@ -242,20 +242,27 @@ export class EncoderHost {
 
   private send(m: HostToEncoder): void {
     const child = this.child
-    if (child?.connected) child.send(m)
+    // With a callback, a channel that closed meanwhile (the child died, or never started) is no
+    // 'error' event: its exit is what says so.
+    if (child?.connected) child.send(m, () => undefined)
   }
 }
 
-let probed: Promise<EncoderInfo[]> | null = null
+/** Probes by command (the app has one; tests may pass a broken one). */
+const probed = new Map<string, Promise<EncoderInfo[]>>()
 
 /**
  * Which encoders open on this machine (each candidate tried on a small picture in an encoder
- * process), once per app start. A probe that cannot run at all lists x264 as unavailable with why.
+ * process), once per app start. A probe that cannot run at all lists x264 as unavailable with why
+ * (and is tried again at the next call).
  */
 export function probeEncoders(
   command: ChildCommand = defaultEncoderCommand()
 ): Promise<EncoderInfo[]> {
-  probed ??= (async () => {
+  const key = JSON.stringify(command)
+  const cached = probed.get(key)
+  if (cached) return cached
+  const p = (async (): Promise<EncoderInfo[]> => {
     const r = await runChild(command.command, [...command.args, '--probe'], {
       env: { ...process.env, ...command.env },
       timeoutMs: PROBE_TIMEOUT_MS
@@ -270,10 +277,17 @@ export function probeEncoders(
     const why =
       r.error?.message ??
       (r.stderr.trim().split('\n').slice(-2).join(' | ') || `the probe exited (code ${r.code})`)
-    probed = null
+    probed.delete(key)
     return [
-      { id: 'x264', label: 'x264 (software)', hardware: false, available: false, reason: why }
+      {
+        id: 'x264',
+        label: 'x264 (software)',
+        hardware: false,
+        available: false,
+        reason: `the encoder process could not run: ${why}`
+      }
     ]
   })()
-  return probed
+  probed.set(key, p)
+  return p
 }
