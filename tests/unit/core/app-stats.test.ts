@@ -170,7 +170,10 @@ describe('ResourceMonitor', () => {
       row(300, 200, 'ffmpeg', studioFf, 50),
       row(400, 100, 'node', enc, 80),
       row(500, 100, 'ffmpeg', 2, 30),
-      row(999, 1, 'stranger', 500, 900)
+      row(999, 1, 'stranger', 500, 900),
+      // Started by someone else in the app's process (a test's browser): not Onair's.
+      row(600, 100, 'chromium', 50, 400),
+      row(601, 600, 'chromium', 50, 400)
     ]
     t.rows = table(1, 3)
     const first = await mon.sample()

@@ -107,7 +107,9 @@ export class ResourceMonitor {
     for (const c of this.d.children()) known.set(c.pid, c.kind)
     const self = this.d.self()
     procs.set(this.d.appPid, { kind: 'app', ...self })
-    // Walk down from the app and from every tracked child (a child whose parent row is missing still counts).
+    // Walk down from every tracked child (the studio's ffmpegs are its children, not the app's). The
+    // app's other children are not walked: process.ts starts every child of Onair, and in Electron its
+    // page and GPU processes are named by getAppMetrics; anything else (a test's browser) is not Onair's.
     const visit = (pid: number, inherited: ProcessKind): void => {
       for (const r of kids.get(pid) ?? []) {
         if (procs.has(r.pid) && r.pid !== this.d.appPid) continue
@@ -116,7 +118,6 @@ export class ResourceMonitor {
         visit(r.pid, kind === 'app' ? 'other' : kind)
       }
     }
-    visit(this.d.appPid, 'other')
     for (const [pid, kind] of known) {
       if (procs.has(pid)) continue
       const r = byPid.get(pid)
