@@ -20,6 +20,10 @@ const SUITES: Suite[] = [
     title: 'Uplink (WebRTC)',
     load: async () => (await import('./uplink-webrtc')).runWebRtcUplinkBench()
   },
+  {
+    title: 'First-run setup test',
+    load: async () => (await import('./setup-test')).runSetupTestBench()
+  },
   { title: 'Uploads', load: async () => (await import('./uploads')).runUploadsBench() }
 ]
 
