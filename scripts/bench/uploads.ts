@@ -1,7 +1,7 @@
 // Uploads benchmark (`npm run bench:uploads`, #35): a ~200 MB 720p local copy goes to the local studio
-// as an asset through the app's own uploader (tus, 8 MiB parts), side by side with a plain HTTP PUT of
-// the same file to a server on loopback that only writes it to disk (the reference: what loopback and
-// this disk carry with no protocol at all). Alternated, median of RUNS each. Also: how long after the
+// as an asset through the app's own uploader (tus, parts from 8 MiB sized to the rate), side by side
+// with a plain HTTP PUT of the same file to a server on loopback that only writes it to disk (the
+// reference: what loopback and this disk carry with no protocol at all). Alternated, median of RUNS each. Also: how long after the
 // last byte the asset is ready (HLS and MP4 made from the upload). Figures are printed and written into
 // bench/results.md (its "Uploads" section), never asserted.
 import { createReadStream, createWriteStream } from 'node:fs'
@@ -110,7 +110,7 @@ export async function runUploadsBench(): Promise<BenchRow[]> {
           value: Math.round(put),
           unit: 'MB/s'
         },
-        note: `goal >= 0.8x; ${mb.toFixed(0)} MB 720p copy, the app's uploader (tus, 8 MiB parts) to the local studio, alternated with the PUT after one warm-up of each, median of ${RUNS} (tus ${tusS.map((s) => s.toFixed(2)).join(', ')} s; PUT ${putS.map((s) => s.toFixed(2)).join(', ')} s)`
+        note: `goal >= 0.8x; ${mb.toFixed(0)} MB 720p copy, the app's uploader (tus, parts from 8 MiB sized to the rate, at most 128 MiB) to the local studio, alternated with the PUT after one warm-up of each, median of ${RUNS} (tus ${tusS.map((s) => s.toFixed(2)).join(', ')} s; PUT ${putS.map((s) => s.toFixed(2)).join(', ')} s)`
       },
       {
         name: 'asset upload: ready after upload ends (200 MB, 720p)',

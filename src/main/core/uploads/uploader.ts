@@ -14,7 +14,9 @@ import {
   statSync,
   writeFileSync
 } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { Readable } from 'node:stream'
 import { Upload } from 'tus-js-client'
 import type { UploadState, UploadView } from '../../../shared/uploads'
 
@@ -36,7 +38,10 @@ export interface UploaderOptions {
   service: (connectionId: string) => AssetService
   emit?: (v: UploadView) => void
   log?: (line: string) => void
-  /** Bytes a PATCH carries at most (a request cut off loses no more than one). */
+  /**
+   * Bytes every PATCH carries (fixed). Default: parts that follow the measured rate (nextPartBytes),
+   * from UPLOAD_CHUNK_BYTES up to MAX_PART_BYTES.
+   */
   chunkSize?: number
   /** Waits between retries after a network error; past the last one the upload pauses. */
   retryDelays?: number[]
@@ -51,8 +56,52 @@ interface Stored extends UploadView {
   uploadUrl?: string
 }
 
-/** 8 MiB: one part is sent in seconds on any uplink (the local studio cuts a request at 30 s). */
+/** The first part, 8 MiB: sent in seconds on any uplink (the local studio cuts a request at 30 s). */
 export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024
+/** The largest part: 128 MiB (13 s at 10 MB/s, far inside the 30 s a request may take). */
+export const MAX_PART_BYTES = 128 * 1024 * 1024
+/** Each part after the first aims at this many seconds of sending at the rate the last one went. */
+export const PART_SECONDS = 4
+/** The file is read 1 MiB at a time (Node's default is 64 KiB): fewer, larger writes to the socket. */
+const READ_BYTES = 1024 * 1024
+
+/**
+ * The next part's size from how long the last one took, whole MiB: about PART_SECONDS of sending, at
+ * most 4x the last part, between UPLOAD_CHUNK_BYTES and MAX_PART_BYTES. Every part costs a request,
+ * an answer and the server's bookkeeping while no byte moves: on a fast link 8 MiB parts spend a
+ * good part of the time there; a slow link keeps small parts, so a cut loses a few seconds at most.
+ */
+export function nextPartBytes(lastBytes: number, lastMs: number): number {
+  const rate = lastBytes / Math.max(lastMs, 1) // bytes per ms
+  const want = Math.min(rate * PART_SECONDS * 1000, lastBytes * 4, MAX_PART_BYTES)
+  const mib = 1024 * 1024
+  return Math.max(UPLOAD_CHUNK_BYTES, Math.floor(want / mib) * mib)
+}
+
+/**
+ * tus-js-client's file reading for a local file, with larger reads: each part is a read stream of
+ * its byte range (as tus-js-client's own, which reads 64 KiB at a time).
+ */
+const fileReader = {
+  openFile: async (input: { path: string | Buffer; destroy(): void }) => {
+    const path = input.path.toString()
+    const { size } = await stat(path)
+    return {
+      size,
+      slice: async (start: number, end: number) => {
+        const last = Math.min(end, size)
+        const value: Readable & { size?: number } = createReadStream(path, {
+          start,
+          end: last - 1,
+          highWaterMark: READ_BYTES
+        })
+        value.size = last - start
+        return { value, done: last >= size }
+      },
+      close: () => input.destroy()
+    }
+  }
+}
 /** About 25 minutes of retries after a network loss, then the upload pauses (resume goes on). */
 export const UPLOAD_RETRY_DELAYS = [0, 1000, 2000, 4000, 8000, 15_000, ...Array(48).fill(30_000)]
 const RATE_WINDOW_MS = 5000
@@ -206,11 +255,14 @@ export class Uploader {
       })
     const r: Running = { samples: [{ at: this.now(), sent: s.sent }] }
     this.running.set(s.id, r)
+    // Each part's start, for the next part's size (performance.now: a wall clock may jump).
+    let partAt = performance.now()
     const upload = new Upload(createReadStream(s.file), {
       endpoint: s.tusEndpoint,
       uploadUrl: s.uploadUrl ?? null,
       uploadSize: s.size,
       chunkSize: this.o.chunkSize ?? UPLOAD_CHUNK_BYTES,
+      fileReader,
       retryDelays: this.o.retryDelays ?? UPLOAD_RETRY_DELAYS,
       storeFingerprintForResuming: false,
       metadata: {
@@ -225,9 +277,14 @@ export class Uploader {
         }
       },
       onProgress: (sent) => this.progress(s, r, sent),
-      onChunkComplete: (_size, accepted) => {
+      onChunkComplete: (size, accepted) => {
         s.sent = accepted
         this.save()
+        const at = performance.now()
+        // tus-js-client reads chunkSize for every part: the next one follows the rate.
+        if (this.o.chunkSize === undefined)
+          upload.options.chunkSize = nextPartBytes(size, at - partAt)
+        partAt = at
       },
       onSuccess: () => {
         if (r.stopped) return
