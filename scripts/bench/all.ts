@@ -24,7 +24,11 @@ const SUITES: Suite[] = [
     title: 'First-run setup test',
     load: async () => (await import('./setup-test')).runSetupTestBench()
   },
-  { title: 'Uploads', load: async () => (await import('./uploads')).runUploadsBench() }
+  { title: 'Uploads', load: async () => (await import('./uploads')).runUploadsBench() },
+  {
+    title: 'Encoder',
+    load: async () => (await import('./encoder-picture')).runEncoderPictureBench()
+  }
 ]
 
 /** Livepeer Studio's documented figures: no way to measure them here (no internet), so quoted as such. */
