@@ -91,8 +91,11 @@ export async function scoreAgainstClip(encoded: string, clip: string): Promise<S
   return out
 }
 
-/** Video bitrate of a file (kbit/s): its video packets' bytes over their time span (one frame more). */
-export function videoKbps(file: string): number {
+/**
+ * A file's video: its bitrate (kbit/s: its packets' bytes over their time span, one frame more) and its
+ * frame rate (packets over the same span).
+ */
+export function videoRate(file: string): { kbps: number; fps: number } {
   const csv = execFileSync(
     resolveFfprobe(),
     [
@@ -107,6 +110,6 @@ export function videoKbps(file: string): number {
     .map((l) => l.split(',').map(Number) as [number, number])
   const times = packets.map((p) => p[0]).filter(Number.isFinite)
   const bytes = packets.reduce((s, p) => s + p[1], 0)
-  const span = Math.max(...times) - Math.min(...times)
-  return (bytes * 8) / (span * (1 + 1 / Math.max(1, packets.length - 1))) / 1000
+  const span = (Math.max(...times) - Math.min(...times)) * (1 + 1 / Math.max(1, packets.length - 1))
+  return { kbps: (bytes * 8) / span / 1000, fps: packets.length / span }
 }
