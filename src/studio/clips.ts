@@ -16,6 +16,7 @@ import { makeKeys, type StreamRow } from './stream-store'
 import { bestSegments, mediaDir, remux, sessionDir, vodPlaylist, type Segment } from './recordings'
 import { getSession, type SessionRow } from './session-store'
 import { HttpError } from './validate'
+import type { EmitEvent } from './webhooks'
 
 export type AssetPhase = 'waiting' | 'uploading' | 'processing' | 'ready' | 'failed'
 /** What made the asset: a clip (POST /clip) or an upload (POST /asset/request-upload, uploads/). */
@@ -136,6 +137,20 @@ export function assetToApi(a: AssetRow, base: string): Record<string, unknown> {
     if (a.duration !== null) out.videoSpec = { format: 'mp4', duration: a.duration }
   }
   return out
+}
+
+/** The webhook events of an asset, a clip's or an upload's, as Livepeer sends them. */
+export type AssetEventName = 'asset.created' | 'asset.updated' | 'asset.ready' | 'asset.failed'
+
+/** Sends an asset's event: `payload: {id, snapshot}`, the asset as GET /asset/{id} answers it. */
+export function emitAssetEvent(
+  o: { db: Db; emit?: EmitEvent; base: () => string },
+  name: AssetEventName,
+  id: string
+): void {
+  const a = o.emit && getAsset(o.db, id)
+  if (!a) return
+  o.emit!({ event: name, userId: a.userId, payload: { id, snapshot: assetToApi(a, o.base()) } })
 }
 
 export function insertAsset(db: Db, a: AssetRow): void {
@@ -281,6 +296,10 @@ export interface ClipsOptions {
   liveSession: (streamId: string) => SessionRow | undefined
   /** Called before an asset is deleted: an uploaded asset's upload files go with it. */
   onRemove?: (asset: AssetRow) => Promise<void>
+  /** The asset.* webhooks of a clip (created, updated when it is being cut, ready, failed). */
+  emit?: EmitEvent
+  /** The API's base URL, for the assets' addresses in those events. */
+  base?: () => string
 }
 
 export class Clips {
@@ -370,11 +389,14 @@ export class Clips {
       size: null
     }
     insertAsset(this.o.db, asset)
+    this.event('asset.created', id)
     const job = this.cut(asset)
       .catch((err: Error) => {
         this.o.log(`studio: clip ${id} failed: ${err.message}`)
-        if (getAsset(this.o.db, id))
+        if (getAsset(this.o.db, id)) {
           updateAsset(this.o.db, id, { phase: 'failed', error: err.message })
+          this.event('asset.failed', id)
+        }
       })
       .finally(() => this.pending.delete(job))
     this.pending.add(job)
@@ -394,6 +416,10 @@ export class Clips {
     await Promise.all([...this.pending])
   }
 
+  private event(name: AssetEventName, id: string): void {
+    emitAssetEvent({ db: this.o.db, emit: this.o.emit, base: this.o.base ?? (() => '') }, name, id)
+  }
+
   private async cut(asset: AssetRow): Promise<void> {
     const src = sessionDir(this.o.dataDir, asset.sessionId)
     let all = timedSegments(await bestSegments(src))
@@ -410,6 +436,7 @@ export class Clips {
     }
     if (!getAsset(this.o.db, asset.id)) return // deleted meanwhile
     updateAsset(this.o.db, asset.id, { phase: 'processing' })
+    this.event('asset.updated', asset.id)
     const chosen = segmentsFor(all, asset.startTime, asset.endTime)
     if (chosen.length === 0)
       throw new Error('the session has no media between startTime and endTime')
@@ -443,5 +470,6 @@ export class Clips {
       duration: Math.round(chosen.reduce((t, s) => t + s.duration, 0) * 1000) / 1000,
       size
     })
+    this.event('asset.ready', asset.id)
   }
 }

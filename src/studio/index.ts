@@ -155,6 +155,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   })
   const clips = new Clips({
     onRemove: (asset) => uploads.removeFiles(asset),
+    emit: webhooks.emit,
+    base,
     db,
     dataDir,
     ffmpeg,

@@ -19,9 +19,11 @@ import {
   CLIP_MP4,
   CLIP_PLAYLIST,
   clipDir,
+  emitAssetEvent,
   getAsset,
   insertAsset,
   updateAsset,
+  type AssetEventName,
   type AssetRow
 } from '../clips'
 import { inTransaction, type Db } from '../db'
@@ -336,17 +338,8 @@ export class Uploads {
     this.event('asset.failed', id)
   }
 
-  private event(
-    name: 'asset.created' | 'asset.updated' | 'asset.ready' | 'asset.failed',
-    id: string
-  ): void {
-    const a = getAsset(this.o.db, id)
-    if (!a) return
-    this.o.emit({
-      event: name,
-      userId: a.userId,
-      payload: { id, snapshot: assetToApi(a, this.o.base()) }
-    })
+  private event(name: AssetEventName, id: string): void {
+    emitAssetEvent(this.o, name, id)
   }
 
   /** Queued: one file is made into HLS at a time (the studio shares the machine with the app). */

@@ -1,6 +1,7 @@
 // Clips (#20), as Livepeer's POST /clip: a stretch of a live stream, or of a recorded session, becomes
 // an asset with its own HLS and an MP4 that lasts end minus start within one segment. Two users and no
-// crossing; bad input is a 4xx in Livepeer's shape. Real RTMP push, real ffmpeg, real SQLite.
+// crossing; bad input is a 4xx in Livepeer's shape; a clip sends the asset.* webhooks. Real RTMP push,
+// real ffmpeg, real SQLite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey } from '../../../src/studio/index'
 import {
@@ -13,6 +14,7 @@ import {
   type Pusher,
   type TestStudio
 } from '../../helpers/studio'
+import { startReceiver } from '../../helpers/webhook-receiver'
 
 interface Asset {
   id: string
@@ -55,6 +57,17 @@ async function ready(id: string): Promise<Asset> {
     'the clip to be ready'
   )
 }
+
+/** The pushed stream's session, once its recording is ready. */
+const recorded = (): Promise<Session> =>
+  waitFor(
+    async () => {
+      const r = await api<Session[]>(studio, studio.apiKey, 'GET', `/stream/${stream.id}/sessions`)
+      return r.body[0]?.recordingStatus === 'ready' && r.body[0]
+    },
+    60_000,
+    'the recording'
+  )
 
 beforeAll(async () => {
   studio = await startTestStudio()
@@ -234,19 +247,7 @@ describe('bad input', () => {
 describe('POST /clip of a recording', () => {
   it('cuts a recorded session by its sessionId, then the asset can be deleted', async () => {
     expect(await push.done).toBe(0)
-    const session = await waitFor(
-      async () => {
-        const r = await api<Session[]>(
-          studio,
-          studio.apiKey,
-          'GET',
-          `/stream/${stream.id}/sessions`
-        )
-        return r.body[0]?.recordingStatus === 'ready' && r.body[0]
-      },
-      60_000,
-      'the recording'
-    )
+    const session = await recorded()
     // Not live any more: without the sessionId there is nothing to clip.
     const gone = await clip(studio.apiKey, {
       playbackId: stream.playbackId,
@@ -275,5 +276,44 @@ describe('POST /clip of a recording', () => {
     expect((await fetch(done.downloadUrl!)).status).toBe(404)
     const after = await api<Asset[]>(studio, studio.apiKey, 'GET', `/stream/${stream.id}/clips`)
     expect(after.body.map((a) => a.id)).not.toContain(done.id)
+  }, 90_000)
+})
+
+describe('a clip’s asset webhooks', () => {
+  it('sends asset.created, asset.updated and asset.ready for a clip, with the asset as GET answers it', async () => {
+    const receiver = await startReceiver<{ id: string; snapshot: Asset }>()
+    const { events } = receiver
+    try {
+      const hook = await api(studio, studio.apiKey, 'POST', '/webhook', {
+        name: 'clip assets',
+        url: receiver.url,
+        events: ['asset.created', 'asset.updated', 'asset.ready', 'asset.failed']
+      })
+      expect(hook.status).toBeLessThan(300)
+      const session = await recorded()
+      const r = await clip(studio.apiKey, {
+        playbackId: stream.playbackId,
+        sessionId: session.id,
+        startTime: session.createdAt + 2000,
+        endTime: session.createdAt + 6000
+      })
+      expect(r.status).toBe(200)
+      const id = r.body.asset.id
+      await ready(id)
+      await waitFor(
+        async () => events.some((e) => e.event === 'asset.ready' && e.payload.id === id),
+        10_000,
+        'asset.ready'
+      )
+      const mine = events.filter((e) => e.payload.id === id)
+      expect(mine.map((e) => e.event)).toEqual(['asset.created', 'asset.updated', 'asset.ready'])
+      const last = mine[mine.length - 1]!.payload.snapshot
+      expect(last.status.phase).toBe('ready')
+      expect(last.source).toMatchObject({ type: 'clip', sessionId: session.id })
+      expect(last.playbackUrl).toBe((await ready(id)).playbackUrl)
+      await api(studio, studio.apiKey, 'DELETE', `/asset/${id}`)
+    } finally {
+      receiver.close()
+    }
   }, 90_000)
 })

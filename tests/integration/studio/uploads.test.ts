@@ -3,7 +3,6 @@
 // protocol's headers, a resumed upload) or one PUT; the asset becomes ready with HLS and an MP4
 // as long as the file, or fails with the cause. Bounded (413, 507 in Livepeer's shape), an
 // unfinished upload expires, another user's asset is 404. Real ffmpeg, real SQLite, real HTTP.
-import { createServer, type Server } from 'node:http'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -22,6 +21,7 @@ import {
   waitFor,
   type TestStudio
 } from '../../helpers/studio'
+import { startReceiver } from '../../helpers/webhook-receiver'
 
 interface Asset {
   id: string
@@ -185,20 +185,11 @@ describe('POST /asset/request-upload', () => {
 
 describe('the tus endpoint', () => {
   it('resumes: PATCH a part, HEAD the offset, PATCH the rest; the asset plays as long as the file', async () => {
-    const events: Array<{ event: string; payload: { id: string; snapshot: Asset } }> = []
-    const receiver: Server = createServer((req, res) => {
-      let body = ''
-      req.on('data', (c: Buffer) => (body += c.toString()))
-      req.on('end', () => {
-        events.push(JSON.parse(body) as (typeof events)[number])
-        res.end()
-      })
-    })
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
-    const port = (receiver.address() as { port: number }).port
+    const receiver = await startReceiver<{ id: string; snapshot: Asset }>()
+    const { events } = receiver
     const hook = await api(studio, studio.apiKey, 'POST', '/webhook', {
       name: 'assets',
-      url: `http://127.0.0.1:${port}/hook`,
+      url: receiver.url,
       events: ['asset.created', 'asset.updated', 'asset.ready', 'asset.failed']
     })
     expect(hook.status).toBeLessThan(300)
