@@ -77,11 +77,8 @@ export function StatsScreen(): ReactNode {
       let pageSkips: Windowed | null = null
       const runId = l.run?.runId
       if (runId && l.encoder?.pipeSkips !== undefined) {
-        if (skips.current?.runId !== runId) {
-          const w = new CounterWindow()
-          w.add(now, 0)
-          skips.current = { runId, w }
-        }
+        // Its total is since the run started; the last seconds count from the view's first read.
+        if (skips.current?.runId !== runId) skips.current = { runId, w: new CounterWindow() }
         skips.current.w.add(now, l.encoder.pipeSkips)
         pageSkips = skips.current.w.view(now)
       }
