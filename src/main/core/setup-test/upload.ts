@@ -7,7 +7,8 @@
 // and a tone; -re paces it in real time. Its socket's send buffer is small (as the broadcaster's:
 // push.ts), so the bytes ffmpeg has written are, within a few KB, the bytes that left: once the link
 // is full, ffmpeg's writes wait for it and total_size grows at the link's rate. The first seconds
-// (TCP's start, the router's queue filling) are left out of the slope.
+// (TCP's start, the router's queue filling) are left out of the slope. The push is ended by the
+// clock, not by its media's length: on a slow link 10 s of a 10 Mbit/s stream would take a minute.
 //
 // The stream key is in ffmpeg's arguments only; ffmpeg's error lines are redacted before they are
 // kept or shown.
@@ -44,7 +45,8 @@ export function uploadTestArgs(url: string, seconds = TEST_SECONDS): string[] {
     ...['-hide_banner', '-nostats', '-loglevel', 'error', '-nostdin'],
     ...['-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30,noise=alls=40:allf=t+u'],
     ...['-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'],
-    ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
+    // A bound in case the clock's stop never comes; the clock ends it first (measureUpload).
+    ...['-t', String(seconds * 3), '-map', '0:v', '-map', '1:a'],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
     ...['-g', '60', '-b:v', `${v}k`, '-minrate', `${v}k`, '-maxrate', `${v}k`],
     ...['-bufsize', `${v / 2}k`, '-x264-params', 'nal-hrd=cbr:force-cfr=1'],
@@ -99,15 +101,28 @@ export function measureUpload(o: UploadTestOptions): Promise<UploadMeasure> {
     })
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
     child.once('error', (e) => (spawnError = e))
-    const onAbort = (): void =>
+    const end = (): void =>
       void stopChild(child, { graceful: () => terminate(child), killAfterMs: 2000 })
+    const onAbort = (): void => end()
     o.signal.addEventListener('abort', onAbort, { once: true })
+    // The clock ends the push: `seconds` after its first bytes (or after twice that if none came).
+    let timeUp = false
+    const spawnedAt = Date.now()
+    const timer = setInterval(() => {
+      const since = started ? Date.now() - started : 0
+      if (since >= seconds * 1000 || (!started && Date.now() - spawnedAt > seconds * 2000)) {
+        timeUp = true
+        clearInterval(timer)
+        end()
+      }
+    }, 100)
     child.once('close', (code) => {
+      clearInterval(timer)
       o.signal.removeEventListener('abort', onAbort)
       const kbps = carriedKbps(samples)
       const lastLine = redact(stderr, [o.key]).trim().split('\n').pop()?.trim()
       if (o.signal.aborted) return resolve({ kbps: null, pushedKbps, error: 'cancelled' })
-      if (kbps === null || (code !== 0 && samples.length < 3))
+      if (kbps === null || (!timeUp && code !== 0 && samples.length < 3))
         return resolve({
           kbps: null,
           pushedKbps,
