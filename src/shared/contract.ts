@@ -273,7 +273,8 @@ export interface EncoderInfo {
  * not start.
  */
 export type RunEncoder =
-  | { kind: 'app'; id: VideoEncoderId; label: string }
+  /** reason: why it is not the encoder the Output chose (a hardware encoder that would not open). */
+  | { kind: 'app'; id: VideoEncoderId; label: string; reason?: string }
   | { kind: 'browser'; reason?: string }
 
 export type EncoderChoice = 'hardware' | 'software'

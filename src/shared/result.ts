@@ -15,6 +15,7 @@ export type AppErrorCode =
   | 'keychain-unavailable' // no Secret Service / keychain
   | 'ffmpeg-missing'
   | 'ffmpeg-failed'
+  | 'encoder-failed' // Onair's encoder process died mid-run
   | 'studio-failed' // the local studio could not start or died
   | 'media' // camera/mic/screen capture problems (renderer side)
   | 'busy' // e.g. already live

@@ -24,6 +24,8 @@ import { DisplayChooser } from './display-chooser'
 import { Keychain } from './keychain'
 import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
+import type { ChildCommand } from './child-command'
+import { probeEncoders } from './encoder/host'
 import {
   healthConditionsOf,
   toClipView,
@@ -78,6 +80,8 @@ export interface CoreOptions {
    * is in the background (global-hotkeys.ts). The web shell has none.
    */
   globalShortcut?: GlobalShortcutLike
+  /** How to start Onair's encoder process (#33); default: encoder/host.ts's. Tests pass a broken one. */
+  encoderCommand?: ChildCommand
   /** Electron's app.getAppMetrics(), passed in by the Electron shell: the stats view's page and GPU processes. */
   appMetrics?: () => ProcessMetricLike[]
 }
@@ -147,6 +151,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const live = new Broadcaster({
     tuning: opts.broadcast,
     recordings,
+    encoderCommand: opts.encoderCommand,
+    log: opts.log,
     onState: (e) => {
       if (isFinal(e.state)) marker.ended(e.runId)
       else marker.alive(e.runId)
@@ -348,21 +354,22 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
           message: 'This stream has no stream key to go live with.'
         })
       const connectionId = (await c.status()).active?.id ?? ''
-      const runId = live.start({
+      const started = await live.begin({
         args,
         streamName: stream.name,
         streamKey: stream.streamKey,
         ingestRtmp: ingest.rtmp
       })
+      const { runId } = started
       marker.started({ runId, streamId: args.streamId, streamName: stream.name, connectionId })
-      return { runId, encoder: { kind: 'browser' } }
+      return started
     },
     async pushMedia(runId, chunk) {
       if (whipCopy?.runId !== runId) return live.pushMedia(runId, chunk)
       whipCopy.rec.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
     },
     pushFrames: (runId, chunk) => live.pushFrames(runId, chunk),
-    listEncoders: async () => [],
+    listEncoders: () => probeEncoders(opts.encoderCommand),
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
     async whipStart({ streamId, offer, recordLocally }) {

@@ -68,7 +68,7 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   }
   args.push('-map', '0:v:0', '-map', source.kind === 'test-pattern' ? '1:a:0' : '0:a:0?')
   args.push(...videoArgs(videoPath(source), output, input.preset ?? 'veryfast'))
-  args.push(...audioArgs(output))
+  args.push(...audioArgs(output, source))
   // The muxer interleaves by time and by default holds one stream up to 10 s waiting for the other:
   // the page's sound runs late when its thread is starved (up to 1 s, webcodecs-pusher.ts), and the
   // pictures held meanwhile were delay main could neither see nor drop. A packet waits at most 0.3 s.
@@ -176,6 +176,10 @@ function videoArgs(path: 'copy' | 'encode', o: OutputSettings, preset: string): 
   ]
 }
 
-function audioArgs(o: OutputSettings): string[] {
+/** AAC already (Onair's encoder makes it at the Output's rate): copied, so nothing encodes it twice. */
+export const isAacMime = (mimeType: string): boolean => /mp4a|aac/i.test(mimeType)
+
+function audioArgs(o: OutputSettings, source: LiveSource): string[] {
+  if (source.kind === 'media' && isAacMime(source.mimeType)) return ['-c:a', 'copy']
   return ['-c:a', 'aac', '-b:a', `${o.audioBitrateKbps}k`, '-ar', '48000', '-ac', '2']
 }

@@ -33,7 +33,8 @@ import {
   MIN_RATE_SPAN_MS,
   PROGRESS_PERIOD_S,
   RECENT_MS,
-  SENT_SPAN_MS
+  SENT_SPAN_MS,
+  SKIP_NEWS_MS
 } from './uplink/tuning'
 import { CpuLoad } from './cpu-load'
 
@@ -76,6 +77,11 @@ export interface SupervisorOptions {
   encoder?: EncoderControl
   /** The page's encoder follows the uplink: a new bitrate, or a keyframe after a drop. */
   onEncoder?: (ev: EncoderTargetEvent) => void
+  /**
+   * Onair's encoder (#33): frames skipped before it so far (it, or its host, could not keep up). With
+   * it, the health strip's cause is 'encoder' while it skips, else 'network'; the CPU load is a detail.
+   */
+  encoderSkipped?: () => number
   /** How busy the computer is (0..1, cpu-load.ts), read once a second; tests inject it. */
   cpuBusy?: () => number | undefined
 }
@@ -102,6 +108,8 @@ export class BroadcastSupervisor {
   private lastDropAt: number | undefined
   /** The computer's load when health was last sent (0..1), while the page encodes. */
   private cpuShare: number | undefined
+  /** Onair's encoder's skipped frames as read lately (SKIP_NEWS_MS), the oldest at least that old. */
+  private skips: { at: number; n: number }[] = []
   /** This attempt's recent progress, with wall times: the rate leaving and the speed now. */
   private recent: Sample[] = []
   private resolveDone!: (ev: LiveStateEvent) => void
@@ -198,6 +206,12 @@ export class BroadcastSupervisor {
       this.fail(err ?? { code: 'media', message: 'The captured media could not be read.' })
       throw e
     }
+  }
+
+  /** Ends the run as failed from outside (Onair's encoder died): its ffmpeg is stopped at once. */
+  abort(error: AppError): void {
+    if (this.isFinal()) return
+    this.fail(error)
   }
 
   retryNow(): void {
@@ -310,8 +324,17 @@ export class BroadcastSupervisor {
     // A computer too busy to keep up queues media just as a short upload does (its ffmpeg takes
     // what it is handed late): the machine's load says which it is.
     if (healthDue && this.uplink) this.cpuShare = this.cpuBusy()
-    const cause =
-      this.cpuShare !== undefined && this.cpuShare >= BUSY_SHARE ? 'computer' : 'network'
+    // Onair's encoder says itself when it cannot keep up (frames skipped before it): then that is the
+    // cause, and what the feed drops is the network's; the load is only a detail. The page's encoder
+    // does not say: the load is all there is to tell a busy computer from a short upload.
+    const skipped = this.recentSkips(at)
+    const cause: 'network' | 'encoder' | 'computer' = skipped
+      ? skipped.recent > 0
+        ? 'encoder'
+        : 'network'
+      : this.cpuShare !== undefined && this.cpuShare >= BUSY_SHARE
+        ? 'computer'
+        : 'network'
     const uplinkWords = this.uplink
       ? uplinkShortfall({
           state: this.uplink.state(),
@@ -319,11 +342,13 @@ export class BroadcastSupervisor {
           needKbps: need,
           droppingNow,
           cause,
-          cpuShare: this.cpuShare
+          cpuShare: this.cpuShare,
+          skippedFrames: skipped?.recent
         })
       : undefined
     if (this.uplink) {
-      const level = droppingNow ? 3 : this.uplink.state() === 'limited' ? 2 : 0
+      const skipping = cause === 'encoder'
+      const level = droppingNow ? 3 : this.uplink.state() === 'limited' || skipping ? 2 : 0
       if (level > congestion) congestion = level as typeof congestion
     }
     // The page's media: when its output time 0 was made, from when main received it (the feed). Read
@@ -366,11 +391,22 @@ export class BroadcastSupervisor {
                 lastDropAt: this.lastDropAt,
                 cause,
                 cpuPercent:
-                  this.cpuShare === undefined ? undefined : Math.round(this.cpuShare * 100)
+                  this.cpuShare === undefined ? undefined : Math.round(this.cpuShare * 100),
+                ...(skipped ? { encoderSkipped: skipped.total } : {})
               }
             : undefined
       })
     }
+  }
+
+  /** Onair's encoder's skipped frames: so far, and within the last SKIP_NEWS_MS. */
+  private recentSkips(at: number): { total: number; recent: number } | undefined {
+    if (!this.o.encoderSkipped) return undefined
+    const n = this.o.encoderSkipped()
+    if (!this.skips.length) this.skips.push({ at, n: 0 })
+    this.skips.push({ at, n })
+    while (this.skips.length > 2 && at - this.skips[1]!.at >= SKIP_NEWS_MS) this.skips.shift()
+    return { total: n, recent: n - this.skips[0]!.n }
   }
 
   private errorOf(exit: FfmpegExit): AppError {

@@ -31,6 +31,7 @@ import {
   SKEW_AFTER_DROP_MS,
   SKEW_MIN_SAMPLES,
   SKEW_SAMPLES,
+  SKIP_NEWS_MS,
   STEP_DOWN,
   UNPROVEN_RAISE_MS
 } from './tuning'
@@ -211,15 +212,22 @@ export function uplinkShortfall(o: {
   carriedKbps: number | undefined
   needKbps: number
   droppingNow: boolean
-  cause?: 'network' | 'computer'
+  cause?: 'network' | 'encoder' | 'computer'
   /** The computer's load (0..1), named with a busy computer. */
   cpuShare?: number
+  /** cause 'encoder': the frames Onair's encoder skipped lately (SKIP_NEWS_MS). */
+  skippedFrames?: number
 }): string | undefined {
+  const load = o.cpuShare === undefined ? '' : ` (CPU ${Math.round(o.cpuShare * 100)} %)`
+  // Onair's encoder cannot keep up (OBS's "encoding overloaded"): said whatever the upload does.
+  if (o.cause === 'encoder') {
+    const n = o.skippedFrames ?? 0
+    return `this computer cannot encode fast enough${load}: ${n} frame${n === 1 ? '' : 's'} skipped in the last ${SKIP_NEWS_MS / 1000} s; choose a faster preset or a smaller output size`
+  }
   if (o.state === 'full' && !o.droppingNow) return undefined
   if (o.state === 'recovering' && !o.droppingNow) return undefined
   const action = o.droppingNow ? 'frames dropped to stay live' : 'quality lowered to stay live'
   if (o.cause === 'computer') {
-    const load = o.cpuShare === undefined ? '' : ` (CPU ${Math.round(o.cpuShare * 100)} %)`
     return `this computer is too busy to encode and send in real time${load}: ${action}; close other apps or choose a smaller output size`
   }
   const carried =

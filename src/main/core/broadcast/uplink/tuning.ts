@@ -99,6 +99,11 @@ export const MIN_RATE_SPAN_MS = 900
 export const KEYFRAME_ASK_MS = 1000
 /** A drop this recent is still news for the health strip ('limited', "frames dropped"). */
 export const DROP_NEWS_MS = 3000
+/**
+ * Frames skipped before Onair's encoder this recent make the health strip's cause 'encoder' (OBS's
+ * "encoding overloaded"): the computer, not the upload, holds the stream back.
+ */
+export const SKIP_NEWS_MS = 3000
 /** The health strip's event, at most this often. */
 export const HEALTH_EVERY_MS = 1000
 
