@@ -4,41 +4,18 @@
 // gate, the talk stage and the volume) tells open from shut. What only Electron can show (a key heard
 // while another app is in front) is tested by injection in tests/unit/core/global-hotkeys.test.ts.
 import AxeBuilder from '@axe-core/playwright'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_MIC, readMic, type MicSettings } from '../../src/shared/audio'
+import { tone, writeWav } from '../helpers/wav'
 import { appForFile, attr, createStream, eventually, nav, SHOTS, text } from './app-page'
 
-const RATE = 48_000
-/** A mono 16-bit WAV: 440 Hz, loud then quiet, a second each, twice. */
-function loudQuietWav(file: string): string {
-  const seconds = 4
-  const n = RATE * seconds
-  const data = Buffer.alloc(n * 2)
-  for (let i = 0; i < n; i++) {
-    const db = Math.floor(i / RATE) % 2 === 0 ? -6 : -50
-    const v = Math.pow(10, db / 20) * Math.sin((2 * Math.PI * 440 * i) / RATE)
-    data.writeInt16LE(Math.round(v * 32767), i * 2)
-  }
-  const h = Buffer.alloc(44)
-  h.write('RIFF', 0)
-  h.writeUInt32LE(36 + data.length, 4)
-  h.write('WAVEfmt ', 8)
-  h.writeUInt32LE(16, 16)
-  h.writeUInt16LE(1, 20) // PCM
-  h.writeUInt16LE(1, 22) // mono
-  h.writeUInt32LE(RATE, 24)
-  h.writeUInt32LE(RATE * 2, 28)
-  h.writeUInt16LE(2, 32)
-  h.writeUInt16LE(16, 34)
-  h.write('data', 36)
-  h.writeUInt32LE(data.length, 40)
-  writeFileSync(file, Buffer.concat([h, data]))
-  return file
-}
+/** 440 Hz, loud (-6 dBFS) then quiet (-50 dBFS), a second each, twice. */
+const loudQuietWav = (file: string): string =>
+  writeWav(file, 4, (t) => tone(440, Math.floor(t) % 2 === 0 ? -6 : -50)(t))
 
 const dir = mkdtempSync(join(tmpdir(), 'onair-mic-keys-'))
 const wav = loudQuietWav(join(dir, 'loud-quiet.wav'))

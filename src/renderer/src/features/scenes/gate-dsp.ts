@@ -1,5 +1,5 @@
 // The noise gate's sound processing (#20), plain TypeScript so it is tested without a browser; the
-// AudioWorklet (gate-worklet.ts) runs it on the audio thread, block by block, where no timer or
+// AudioWorklet (worklets.ts) runs it on the audio thread, block by block, where no timer or
 // background throttling can delay it. A peak envelope follows the microphone; the gate opens when it
 // reaches the threshold and closes only once it has stayed 6 dB below for the hold time (hysteresis
 // and hold: a voice hovering at the threshold does not chatter). The gain then moves, never steps:

@@ -1,5 +1,5 @@
 // A source's limiter (#34 §5), plain TypeScript so it is tested without a browser; an AudioWorklet
-// (limiter-worklet.ts) runs it on the audio thread. A look-ahead brick wall: the sound goes out
+// (worklets.ts) runs it on the audio thread. A look-ahead brick wall: the sound goes out
 // LOOKAHEAD_S late, and the gain on each sample going out is the lowest any sample of the window
 // ahead of it needs to stay at the ceiling, so no sample ever goes out above the ceiling. The gain
 // comes down at once (inside the look-ahead, before the peak) and goes back up with the release time.

@@ -4,19 +4,18 @@
 // adding or muting a source never changes the recorded stream's shape.
 // Levels and mutes belong to the scene (shared/scenes.ts): the program applies the scene's on a switch.
 // The microphone has two more stages before its gain (#20): the noise gate (an AudioWorklet running
-// gate-dsp.ts) and the talk switch (push-to-talk and push-to-mute), a gain of its own so a held key
+// gate-dsp.ts, in worklets.ts) and the talk switch (push-to-talk and push-to-mute), a gain of its own so a held key
 // never touches the scene's saved mute.
 // Each source then has its own chain (#34 §5, shared/audio.ts SourceAudio), saved once for the source:
 //   input [-> gate -> talk] -> sync offset (DelayNode) -> gain (dB) -> compressor -> makeup
 //     -> limiter -> the scene's volume and mute -> output (-> master) and monitor (-> headphones)
 // The compressor is Web Audio's DynamicsCompressorNode (a hard knee; the node's own makeup gain taken
 // off again, builtInMakeupDb, so the makeup is only the creator's). The limiter is a look-ahead brick
-// wall (an AudioWorklet running limiter-dsp.ts): nothing goes out above its ceiling. Until its worklet
+// wall (an AudioWorklet running limiter-dsp.ts, in worklets.ts with the gate): nothing goes out above its ceiling. Until its worklet
 // has loaded (or if it cannot) a DynamicsCompressorNode at 20:1 stands in, which holds a tone 9 dB over
 // the ceiling to about 1 dB over it. Each is taken out of the chain while off (each delays the sound a
 // few ms: its look-ahead).
-import gateWorkletUrl from './gate-worklet.ts?worker&url'
-import limiterWorkletUrl from './limiter-worklet.ts?worker&url'
+import workletsUrl from './worklets.ts?worker&url'
 import {
   AUDIO_RANGES,
   DEFAULT_SOURCE_AUDIO,
@@ -104,9 +103,12 @@ export class AudioMix {
   }
   /** Tells when to read it again (a channel's gain, mute or input). */
   readonly onChange = this.changes.on
+  /** The gate's and the limiters' worklet module (worklets.ts), added once. */
+  private readonly worklets: Promise<void>
 
   constructor() {
     this.ctx = new AudioContext({ latencyHint: 'interactive' })
+    this.worklets = this.ctx.audioWorklet.addModule(workletsUrl)
     this.master = this.ctx.createGain()
     this.masterAnalyser = this.analyser()
     const out = this.ctx.createMediaStreamDestination()
@@ -158,7 +160,7 @@ export class AudioMix {
   /** The limiters' worklet, loaded once; until then (or if it cannot load) the stand-in limits. */
   private async loadLimiter(): Promise<void> {
     try {
-      await this.ctx.audioWorklet.addModule(limiterWorkletUrl)
+      await this.worklets
     } catch {
       return // the stand-in stays
     }
@@ -180,7 +182,7 @@ export class AudioMix {
   /** The gate's worklet, loaded once; until then (or if it cannot load) the microphone is not gated. */
   private async loadGate(): Promise<void> {
     try {
-      await this.ctx.audioWorklet.addModule(gateWorkletUrl)
+      await this.worklets
       if (this.ctx.state === 'closed') return
       const node = new AudioWorkletNode(this.ctx, 'onair-noise-gate', {
         numberOfInputs: 1,
