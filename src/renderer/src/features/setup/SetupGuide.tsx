@@ -253,7 +253,7 @@ function TestStep({
       <p className="muted">
         Onair pushes a short test stream (about 10 s, up to 10 Mbit/s) to a throwaway stream on the
         service, deleted after, to measure your upload; then it times this computer&apos;s encoder
-        at five sizes (about 15 s).
+        at five sizes (about 20 s).
       </p>
       {s.kind === 'running' && (
         <div role="status" aria-live="polite" data-testid="setup-progress">
