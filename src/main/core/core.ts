@@ -197,6 +197,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const setup = new SetupTests({
     active: api,
     ffmpeg: () => resolveFfmpeg().path,
+    encoderCommand: opts.encoderCommand,
     busy: () => whip.open !== null || isRunning(live.status()?.state),
     emit: (p) => events.emit('setup:progress', p),
     log: opts.log
