@@ -185,7 +185,15 @@ function RunTable({
           total: (run.encoderSkipped?.total ?? 0) + (page?.pageSkips?.total ?? 0)
         }
       : null
-  const rows: { id: string; label: string; last: string; total: string; value?: number }[] = [
+  const rows: {
+    id: string
+    label: string
+    last: string
+    total: string
+    value?: number
+    /** Of the skipped frames, those main or the encoder process skipped (the rest the page did). */
+    encoder?: number
+  }[] = [
     {
       id: 'bitrate',
       label: 'Bitrate sent',
@@ -205,7 +213,8 @@ function RunTable({
       label: 'Frames skipped by the encoder',
       last: skipped ? String(skipped.last) : '—',
       total: skipped ? String(skipped.total) : '—',
-      value: skipped?.total
+      value: skipped?.total,
+      encoder: run.encoderSkipped?.total
     },
     {
       id: 'dropped',
@@ -233,7 +242,12 @@ function RunTable({
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr key={r.id} data-testid={`stats-run-${r.id}`} data-value={r.value ?? ''}>
+          <tr
+            key={r.id}
+            data-testid={`stats-run-${r.id}`}
+            data-value={r.value ?? ''}
+            data-encoder={r.encoder ?? ''}
+          >
             <th scope="row">{r.label}</th>
             <td className="num">{r.last}</td>
             <td className="num">{r.total}</td>
