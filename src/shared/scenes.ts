@@ -89,8 +89,13 @@ export interface ScenesState {
   /** Every source, once: the scenes' items point at them by id. */
   sources: SceneSource[]
   scenes: Scene[]
+  /** The scene the editor shows: in studio mode the preview, else the scene on air too. */
   activeId: string
   transition: Transition
+  /** Studio mode: picks and edits act on the preview (activeId); `transitionToProgram` puts it on air. */
+  studio: boolean
+  /** The scene on air in studio mode (onAirScene); without it the active scene is on air. */
+  programId: string
 }
 
 export const LAYOUTS: readonly { kind: LayoutKind; label: string }[] = [
@@ -195,6 +200,10 @@ export const showsKind = (layers: readonly Layer[], kind: SceneSourceKind): bool
 export const activeScene = (state: ScenesState): Scene =>
   state.scenes.find((s) => s.id === state.activeId) ?? state.scenes[0]!
 
+/** The scene on air (the program): in studio mode programId's, else the active scene. */
+export const onAirScene = (state: ScenesState): Scene =>
+  (state.studio && state.scenes.find((s) => s.id === state.programId)) || activeScene(state)
+
 /** Which capture devices a scene needs (the camera is not opened for screen-only scenes). */
 export function needs(state: ScenesState, scene: Scene): { camera: boolean; screen: boolean } {
   const layers = layersOf(state, scene)
@@ -296,8 +305,26 @@ export const applyLayout = (
   pip?: Pip
 ): ScenesState => mapActive(state, (s) => arrange(s, layout, canvasAspect, pip))
 
+/** Picks a scene: on air at once, or in studio mode into the preview (the program stays on air). */
 export const switchScene = (state: ScenesState, id: string): ScenesState =>
-  state.scenes.some((s) => s.id === id) ? { ...state, activeId: id } : state
+  state.scenes.some((s) => s.id === id)
+    ? { ...state, activeId: id, programId: state.studio ? onAirScene(state).id : id }
+    : state
+
+/**
+ * Studio mode on: the scene on air stays on air as the program, and the preview starts as it. Off:
+ * the program stays on air and becomes the active scene (nothing on the broadcast changes).
+ */
+export function setStudioMode(state: ScenesState, on: boolean): ScenesState {
+  const program = onAirScene(state).id
+  return on
+    ? { ...state, studio: true, programId: program }
+    : { ...state, studio: false, activeId: program, programId: program }
+}
+
+/** Studio mode's Transition: the preview goes on air (through the transition); the preview stays. */
+export const transitionToProgram = (state: ScenesState): ScenesState =>
+  state.studio ? { ...state, programId: activeScene(state).id } : state
 
 /** A new scene (screen with the camera in the corner), made the active one. */
 export function addScene(state: ScenesState, canvasAspect: number): ScenesState {
@@ -318,7 +345,8 @@ export function addScene(state: ScenesState, canvasAspect: number): ScenesState 
 export function deleteScene(state: ScenesState): ScenesState {
   const rest = state.scenes.filter((s) => s.id !== activeScene(state).id)
   if (!rest.length) return state
-  return dropUnused({ ...state, scenes: rest, activeId: rest[0]!.id })
+  const programId = rest.some((s) => s.id === state.programId) ? state.programId : rest[0]!.id
+  return dropUnused({ ...state, scenes: rest, activeId: rest[0]!.id, programId })
 }
 
 /** Renames the active scene as typed; `done` (the field left) turns a blank name into "Scene". */
@@ -463,7 +491,9 @@ export function defaultScenes(canvasAspect = 16 / 9): ScenesState {
     ],
     scenes,
     activeId: scenes[0]!.id,
-    transition: DEFAULT_TRANSITION
+    transition: DEFAULT_TRANSITION,
+    studio: false,
+    programId: scenes[0]!.id
   }
 }
 
@@ -600,7 +630,13 @@ export function readScenes(saved: unknown, canvasAspect = 16 / 9): ScenesState {
     sources,
     scenes,
     activeId,
-    transition: readTransition(saved.transition)
+    transition: readTransition(saved.transition),
+    // Settings saved before studio mode: off, the active scene on air.
+    studio: saved.studio === true,
+    programId:
+      typeof saved.programId === 'string' && scenes.some((s) => s.id === saved.programId)
+        ? saved.programId
+        : activeId
   })
 }
 

@@ -174,7 +174,10 @@ const scenes = z
         kind: z.enum(TRANSITION_KINDS),
         durationMs: z.number().min(0).max(LIMITS.transitionMs)
       })
-      .strict()
+      .strict(),
+    // Studio mode came later: settings saved before it load with it off (readScenes names the program).
+    studio: z.boolean().default(false),
+    programId: z.string().max(100).default('')
   })
   .strict()
 type _ScenesSchemaIsScenesState = Assert<Same<z.infer<typeof scenes>, ScenesState>>
