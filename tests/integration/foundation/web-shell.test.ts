@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { createCore, type Core } from '../../../src/main/core/core'
 import { startWebShell, type RunningWebShell } from '../../../src/main/web/web-shell'
+import { i420Bytes, packRaw } from '../../../src/shared/raw-media'
 
 let core: Core
 let shell: RunningWebShell
@@ -207,6 +208,32 @@ describe('web shell', () => {
     })
     expect(answer).toMatch(/^HTTP\/1\.1 401 /)
     expect(JSON.parse((await rpc('appInfo', [])).body).ok).toBe(true)
+  })
+
+  it("carries pushFrames' raw frames as bytes: checked by the raw-media reader, then the core answers", async () => {
+    const post = (runId: string, body: Buffer) =>
+      http(`/rpc/pushFrames?runId=${encodeURIComponent(runId)}`, {
+        method: 'POST',
+        headers: { ...bearer(), 'content-type': 'application/octet-stream' },
+        body
+      })
+    const frame = Buffer.from(
+      packRaw(
+        { kind: 'video', width: 16, height: 8, timestampUs: 0 },
+        new Uint8Array(i420Bytes(16, 8))
+      )
+    )
+    // Whole messages reach the core, which knows no such run.
+    expect(
+      JSON.parse((await post('no-such-run', Buffer.concat([frame, frame]))).body)
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' }
+    })
+    // A message cut short is refused before the core, in the format's words.
+    const cut = JSON.parse((await post('no-such-run', frame.subarray(0, 50))).body)
+    expect(cut).toMatchObject({ ok: false, error: { code: 'bad-request' } })
+    expect(cut.error.message).toContain('the last message is cut short')
   })
 
   it('keeps a scene picture as a file named by its content, and gives its bytes back', async () => {

@@ -1,0 +1,405 @@
+// Onair's own encoder (#33) with the real parts: raw frames (a synthetic I420 picture and a tone, packed
+// with packRaw as the page packs them) go through Broadcaster.begin/pushFrames (what goLive and
+// pushFrames call) into the encoder process (node-av's x264), whose Matroska goes to the local studio's
+// RTMP ingest by the broadcaster's ffmpeg and into the local copy.
+// - The studio's recording is H.264 High made by x264 (its SEI names it), and the local copy holds the
+//   same packets (the same frame count within a few, the same profile): one encode for both.
+// - A link throttled to 300 kbit/s: the uplink controller lowers the bitrate and Onair's encoder makes
+//   less (its own figures), with no live:encoder event to a page.
+// - SIGSTOP pulses on the encoder process: frames are skipped before it and the health strip's cause
+//   is 'encoder' with its sentence; before the pulses it is 'network'.
+// - An encoder that cannot start: goLive answers 'browser' with the reason, and the page's Matroska
+//   (pushMedia) goes out as before. An encoder that dies mid-run fails the run with its reason.
+// After each: no encoder process and no broadcaster ffmpeg left.
+import { execFile } from 'node:child_process'
+import { randomFillSync } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, connect, type Server, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../../src/main/core/api-client'
+import { Broadcaster } from '../../../src/main/core/broadcaster'
+import { LocalRecordings } from '../../../src/main/core/local-recording/recordings'
+import type { ChildCommand } from '../../../src/main/core/child-command'
+import type { ApiStream } from '../../../src/main/core/views'
+import { resolveFfmpeg, resolveFfprobe } from '../../../src/node/ffmpeg/locate'
+import { trackedChildren } from '../../../src/node/process'
+import type {
+  LiveHealthEvent,
+  LiveStateEvent,
+  LocalRecordingView,
+  OutputSettings
+} from '../../../src/shared/contract'
+import { AppFailure } from '../../../src/shared/result'
+import { i420Bytes, packRaw } from '../../../src/shared/raw-media'
+import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
+import { waitUntil } from '../../helpers/wait-until'
+import { FAST, feedPaced, ffmpegChildren, makeCameraFile, sleep } from './live-helpers'
+
+const run = promisify(execFile)
+let studio: TestStudio
+let client: ApiClient
+let dir: string
+
+/** The Output: Onair's encoder is the default (videoEncoder absent = x264). */
+const OUTPUT: OutputSettings = {
+  width: 640,
+  height: 360,
+  fps: 25,
+  videoBitrateKbps: 800,
+  audioBitrateKbps: 96,
+  keyframeIntervalSec: 2
+}
+const PAGE_SOURCE = { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' } as const
+
+beforeAll(async () => {
+  studio = await startTestStudio({ resumeWindowMs: 1500 })
+  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
+  dir = await mkdtemp(join(tmpdir(), 'onair-app-encoder-'))
+})
+afterAll(async () => {
+  await studio?.cleanup()
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+afterEach(async () => {
+  // The process tracker's view: no encoder process and no broadcaster ffmpeg outlive a run.
+  expect(trackedChildren().filter((c) => c.kind === 'encoder')).toEqual([])
+  expect(await ffmpegChildren()).toEqual([])
+})
+
+function broadcaster(o: { recordings?: LocalRecordings; encoderCommand?: ChildCommand } = {}) {
+  const states: LiveStateEvent[] = []
+  const health: LiveHealthEvent[] = []
+  const pageEvents: unknown[] = []
+  const b = new Broadcaster({
+    tuning: FAST,
+    onState: (s) => states.push(s),
+    onHealth: (h) => health.push(h),
+    onEncoder: (e) => pageEvents.push(e),
+    ...o
+  })
+  const waitState = (want: string, timeoutMs = 30_000) =>
+    found(() => states.find((s) => s.state === want), `state ${want}`, timeoutMs)
+  return { b, states, health, pageEvents, waitState }
+}
+
+const begin = (b: Broadcaster, s: ApiStream, output = OUTPUT, recordLocally = false) =>
+  b.begin({
+    args: { streamId: s.id!, source: PAGE_SOURCE, output, recordLocally },
+    streamName: s.name,
+    streamKey: s.streamKey!,
+    ingestRtmp: studio.rtmpUrl
+  })
+
+/**
+ * The page's raw media at the Output's size and rate: each call one picture and its 40 ms of tone,
+ * two raw-media messages in one pushFrames. The picture is a band of fresh noise over a texture that
+ * slides, so x264 has to spend its bitrate. Stops when told; collects what pushFrames threw.
+ */
+function rawFeeder(push: (bytes: Uint8Array) => Promise<void>, o: OutputSettings) {
+  const { width: w, height: h, fps } = o
+  const texture = randomFillSync(new Uint8Array(w * 2 * h))
+  const picture = new Uint8Array(i420Bytes(w, h))
+  picture.fill(128, w * h)
+  const samples = Math.round(48_000 / fps)
+  const tone = new Float32Array(samples * 2)
+  const errors: unknown[] = []
+  let stopped = false
+  let sent = 0
+  const done = (async () => {
+    const t0 = Date.now()
+    for (let i = 0; !stopped; i++) {
+      const shift = (i * 3) % w
+      for (let y = 0; y < h; y++)
+        picture.set(texture.subarray(y * 2 * w + shift, y * 2 * w + shift + w), y * w)
+      randomFillSync(picture, ((i * 7) % (h - h / 4)) * w, (h / 4) * w)
+      for (let k = 0; k < samples; k++)
+        tone[k] = tone[k + samples] =
+          0.3 * Math.sin((2 * Math.PI * 440 * (i * samples + k)) / 48_000)
+      const ts = Math.round((i * 1e6) / fps)
+      const video = packRaw({ kind: 'video', width: w, height: h, timestampUs: ts }, picture)
+      const audio = packRaw(
+        { kind: 'audio', sampleRate: 48_000, channels: 2, frames: samples, timestampUs: ts },
+        new Uint8Array(tone.buffer)
+      )
+      const both = new Uint8Array(video.length + audio.length)
+      both.set(video)
+      both.set(audio, video.length)
+      await push(both).catch((e: unknown) => errors.push(e))
+      sent++
+      await sleep(Math.max(0, t0 + ((i + 1) * 1000) / fps - Date.now()))
+    }
+  })()
+  return { done, errors, sent: () => sent, stop: () => (stopped = true) }
+}
+
+/** Waits until the run's media clock says `seconds` of media went out (health at - mediaEpoch). */
+const untilSent = (health: LiveHealthEvent[], seconds: number, after = 0) =>
+  waitUntil(
+    () => {
+      const h = health.slice(after).at(-1)
+      return h?.mediaEpoch !== undefined && h.at - h.mediaEpoch >= seconds * 1000 && h.fps > 0
+    },
+    `${seconds} s of media sent`,
+    seconds * 1000 + 30_000
+  )
+
+/** Polls until `pick` finds something; answers it. */
+const found = <T>(pick: () => T | undefined, what: string, timeoutMs: number): Promise<T> =>
+  waitFor(async () => pick(), timeoutMs, what, 50)
+
+const newStream = (name: string, record = true): Promise<ApiStream> =>
+  client.createStream({ name, profiles: [], record })
+
+/** The video stream's profile and packet count (counted by reading every packet). */
+async function videoPackets(target: string): Promise<{ profile: string; packets: number }> {
+  const { stdout } = await run(resolveFfprobe(), [
+    ...['-v', 'error', '-select_streams', 'v:0', '-count_packets'],
+    ...['-show_entries', 'stream=profile,nb_read_packets', '-of', 'json', target]
+  ])
+  const s = (JSON.parse(stdout) as { streams: { profile: string; nb_read_packets: string }[] })
+    .streams[0]!
+  return { profile: s.profile, packets: Number(s.nb_read_packets) }
+}
+
+/** The raw H.264 of a file or playlist (its SEI user data names the encoder that made it). */
+async function annexB(target: string): Promise<Buffer> {
+  const { stdout } = await run(
+    resolveFfmpeg().path,
+    ['-v', 'error', '-i', target, '-map', '0:v:0', '-c', 'copy', '-f', 'h264', '-'],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }
+  )
+  return stdout
+}
+
+/**
+ * A TCP relay in front of the studio's RTMP port whose upstream direction can be held to a rate (a
+ * token bucket, refilled every 50 ms): the network the uplink controller sees.
+ */
+async function throttledRelay(port: number) {
+  let bytesPerS = Infinity
+  let budget = 0
+  const senders = new Set<Socket>()
+  const server: Server = createServer((down) => {
+    const up = connect(port, '127.0.0.1')
+    senders.add(down)
+    down.on('data', (d: Buffer) => {
+      up.write(d)
+      if (bytesPerS === Infinity) return
+      budget -= d.length
+      if (budget < 0) down.pause()
+    })
+    up.pipe(down)
+    const close = () => {
+      senders.delete(down)
+      down.destroy()
+      up.destroy()
+    }
+    down.on('close', close).on('error', close)
+    up.on('close', close).on('error', close)
+  })
+  const refill = setInterval(() => {
+    if (bytesPerS === Infinity) return
+    budget = Math.min(budget + bytesPerS / 20, bytesPerS / 10)
+    if (budget > 0) for (const s of senders) s.resume()
+  }, 50)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const address = server.address()
+  return {
+    url: `rtmp://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/live`,
+    limit: (kbps: number) => {
+      bytesPerS = (kbps * 1000) / 8
+      budget = 0
+    },
+    close: () => {
+      clearInterval(refill)
+      for (const s of senders) s.destroy()
+      server.close()
+    }
+  }
+}
+
+describe("Onair's encoder feeding the broadcast", () => {
+  it('x264 High in the studio, and the local copy holds the same packets (one encode)', async () => {
+    const s = await newStream('app encoder')
+    const views: LocalRecordingView[] = []
+    const recordings = new LocalRecordings({
+      appDataDir: join(dir, 'app data'),
+      folder: () => join(dir, 'copies'),
+      ffmpeg: () => resolveFfmpeg().path,
+      emit: (v) => views.push(v)
+    })
+    const { b, states, health, pageEvents, waitState } = broadcaster({ recordings })
+    const r = await begin(b, s, OUTPUT, true)
+    expect(r.encoder).toEqual({ kind: 'app', id: 'x264', label: 'x264 (software)' })
+    expect(states[0]!.encoder).toEqual(r.encoder)
+    expect(b.status()!.encoder).toEqual(r.encoder)
+    const feed = rawFeeder((c) => b.pushFrames(r.runId, c), OUTPUT)
+    await waitState('live')
+    await untilSent(health, 10)
+    feed.stop()
+    await feed.done
+    await b.stop(r.runId)
+    await b.recordingSaved()
+    expect(feed.errors).toEqual([])
+    expect(b.status()!.state).toBe('ended')
+    // The page's encoder was never asked for anything: the controller speaks to Onair's.
+    expect(pageEvents).toEqual([])
+    const h = health.at(-1)!
+    expect(h.uplink?.cause).toBe('network')
+    expect(h.uplink?.encoderSkipped).toBeTypeOf('number')
+
+    const session = await waitFor(
+      async () => (await client.listStreamSessions(s.id!)).items[0],
+      30_000,
+      'a session'
+    )
+    const rec = await waitFor(
+      async () => {
+        const x = await client.getSession(session.id!)
+        return x.recordingStatus === 'ready' && x
+      },
+      60_000,
+      'recording ready'
+    )
+    const studioSide = await videoPackets(rec.recordingUrl!)
+    expect(studioSide.profile).toBe('High')
+    // x264 writes its name and settings into an SEI (user data unregistered) of its first frame.
+    const sei = (await annexB(rec.recordingUrl!)).toString('latin1')
+    expect(sei).toMatch(/x264 - core \d+/)
+    expect(sei).toContain('bframes=2')
+
+    const copy = views.find((v) => v.state === 'saved')
+    expect(copy, JSON.stringify(views)).toBeDefined()
+    const local = await videoPackets(copy!.file)
+    expect(local.profile).toBe(studioSide.profile)
+    expect((await annexB(copy!.file)).toString('latin1')).toMatch(/x264 - core \d+/)
+    console.log(
+      `frames: local copy ${local.packets}, studio recording ${studioSide.packets}, pushed ${feed.sent()}`
+    )
+    expect(Math.abs(local.packets - studioSide.packets)).toBeLessThanOrEqual(5)
+  })
+
+  it('a link held to 300 kbit/s: the controller lowers the bitrate and the encoder makes less', async () => {
+    const relay = await throttledRelay(Number(new URL(studio.rtmpUrl).port))
+    try {
+      const s = await newStream('app encoder throttled', false)
+      const { b, health, pageEvents, waitState } = broadcaster()
+      const r = await b.begin({
+        args: { streamId: s.id!, source: PAGE_SOURCE, output: OUTPUT },
+        streamName: s.name,
+        streamKey: s.streamKey!,
+        ingestRtmp: relay.url
+      })
+      expect(r.encoder.kind).toBe('app')
+      const feed = rawFeeder((c) => b.pushFrames(r.runId, c), OUTPUT)
+      await waitState('live')
+      await untilSent(health, 4)
+      const host = b.encoderHost!
+      // At the Output's bitrate while the link is open (x264 CBR on a noisy picture).
+      await waitUntil(() => host.stats().videoKbps >= 600, 'the encoder at its bitrate', 15_000)
+      const before = host.stats().videoKbps
+      relay.limit(300)
+      const lowered = await found(
+        () => health.find((h) => (h.uplink?.videoTargetKbps ?? Infinity) <= 400),
+        'the controller to lower the bitrate',
+        30_000
+      )
+      // The encoder follows within a few seconds (its stats are the last half second's output).
+      await waitUntil(
+        () => host.stats().videoKbps <= lowered.uplink!.videoTargetKbps * 1.3,
+        `the encoder to follow ${lowered.uplink!.videoTargetKbps} kbit/s`,
+        15_000
+      )
+      console.log(
+        `encoder output ${before} kbit/s, asked ${lowered.uplink!.videoTargetKbps}, then ${host.stats().videoKbps}`
+      )
+      expect(pageEvents).toEqual([])
+      feed.stop()
+      await feed.done
+      await b.stop(r.runId)
+      expect(feed.errors).toEqual([])
+    } finally {
+      relay.close()
+    }
+  })
+
+  it("SIGSTOP pulses on the encoder: frames skipped, the health strip's cause is 'encoder'", async () => {
+    const s = await newStream('app encoder stalled', false)
+    const { b, health, waitState } = broadcaster()
+    const r = await begin(b, s)
+    const feed = rawFeeder((c) => b.pushFrames(r.runId, c), OUTPUT)
+    await waitState('live')
+    await untilSent(health, 4)
+    const calm = health.length
+    expect(health.at(-1)!.uplink?.cause).toBe('network')
+    const pid = b.encoderHost!.pid!
+    let pulsing = true
+    const pulses = (async () => {
+      while (pulsing) {
+        process.kill(pid, 'SIGSTOP')
+        await sleep(500)
+        process.kill(pid, 'SIGCONT')
+        await sleep(300)
+      }
+    })()
+    try {
+      const seen = await found(
+        () => health.slice(calm).find((h) => h.uplink?.cause === 'encoder'),
+        "cause 'encoder'",
+        20_000
+      )
+      expect(seen.uplink!.encoderSkipped).toBeGreaterThan(0)
+      expect(seen.shortfall).toMatch(
+        /^this computer cannot encode fast enough.*: \d+ frames? skipped in the last 3 s; choose a faster preset or a smaller output size$/
+      )
+      expect(seen.congestion).toBeGreaterThanOrEqual(2)
+      console.log(`health: ${seen.shortfall}`)
+    } finally {
+      pulsing = false
+      await pulses
+      process.kill(pid, 'SIGCONT')
+    }
+    feed.stop()
+    await feed.done
+    await b.stop(r.runId)
+    expect(b.status()!.state).toBe('ended')
+  })
+
+  it("an encoder that cannot start: 'browser' with the reason, and the page's media goes out as before", async () => {
+    const s = await newStream('no encoder', false)
+    const { b, states, health, waitState } = broadcaster({
+      encoderCommand: { command: join(dir, 'no-such-encoder'), args: [] }
+    })
+    const r = await begin(b, s)
+    expect(r.encoder.kind).toBe('browser')
+    expect(r.encoder.reason).toMatch(/could not start.*ENOENT/)
+    expect(states[0]!.encoder).toEqual(r.encoder)
+    await expect(b.pushFrames(r.runId, new Uint8Array(24))).rejects.toBeInstanceOf(AppFailure)
+    const camera = makeCameraFile(dir, 12)
+    const feed = feedPaced((c) => b.pushMedia(r.runId, c), camera, 12)
+    await waitState('live')
+    await untilSent(health, 5)
+    feed.stop()
+    await feed.done
+    await b.stop(r.runId)
+    expect(b.status()!.state).toBe('ended')
+  })
+
+  it("the encoder dies mid-run: the run fails and says it was Onair's encoder", async () => {
+    const s = await newStream('encoder dies', false)
+    const { b, health, waitState } = broadcaster()
+    const r = await begin(b, s)
+    const feed = rawFeeder((c) => b.pushFrames(r.runId, c), OUTPUT)
+    await waitState('live')
+    await untilSent(health, 3)
+    process.kill(b.encoderHost!.pid!, 'SIGKILL')
+    const failed = await waitState('failed', 15_000)
+    expect(failed.error?.code).toBe('encoder-failed')
+    expect(failed.error?.message).toMatch(/^Onair's encoder stopped: .*SIGKILL/)
+    feed.stop()
+    await feed.done
+  })
+})
