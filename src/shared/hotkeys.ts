@@ -20,6 +20,7 @@ export const SCENE_ACTIONS = [
 export const HOTKEY_ACTIONS = [
   'golive-toggle',
   ...SCENE_ACTIONS,
+  'transition',
   'mic-mute',
   'push-to-talk',
   'push-to-mute',
@@ -40,6 +41,7 @@ export const HOTKEY_INFO: Record<HotkeyAction, { label: string; hold?: true }> =
   'scene-7': { label: 'Scene 7' },
   'scene-8': { label: 'Scene 8' },
   'scene-9': { label: 'Scene 9' },
+  transition: { label: 'Studio mode: Transition (preview to program)' },
   'mic-mute': { label: 'Mute / unmute the microphone' },
   'push-to-talk': { label: 'Push to talk (hold)', hold: true },
   'push-to-mute': { label: 'Push to mute (hold)', hold: true },
@@ -77,6 +79,7 @@ export const DEFAULT_BINDINGS: Bindings = {
   'scene-7': 'Alt+7',
   'scene-8': 'Alt+8',
   'scene-9': 'Alt+9',
+  transition: 'Alt+T',
   'mic-mute': 'Alt+M',
   'push-to-talk': null,
   'push-to-mute': null,

@@ -18,7 +18,6 @@ import {
   type Rect
 } from '../../../../shared/scene-layout'
 import type { Layer, SceneSourceKind } from '../../../../shared/scenes'
-import type { SceneProgram } from './program'
 
 /** Each kind's label, and the name its box has for the tests (a text is a "title" to the creator). */
 const BOX: Record<SceneSourceKind, { label: string; testId: string }> = {
@@ -37,13 +36,18 @@ interface Drag {
 }
 
 export function ScenePreview({
-  program,
+  canvas,
+  label = 'Scene preview: the picture as it is sent',
+  testId = 'scene-canvas',
   layers,
   aspect,
   onMove,
   editable
 }: {
-  program: SceneProgram
+  /** The compositor's canvas shown (the program's: what is sent; studio mode's preview: what is next). */
+  canvas: HTMLCanvasElement
+  label?: string
+  testId?: string
   /** The active scene's visible items (layersOf): one box each. */
   layers: Layer[]
   aspect: number
@@ -58,14 +62,13 @@ export function ScenePreview({
   const [selected, setSelected] = useState<string | null>(null)
 
   useEffect(() => {
-    const canvas = program.compositor.canvas
     canvas.className = 'scene-canvas'
-    canvas.dataset.testid = 'scene-canvas'
+    canvas.dataset.testid = testId
     canvas.setAttribute('role', 'img')
-    canvas.setAttribute('aria-label', 'Scene preview: the picture as it is sent')
+    canvas.setAttribute('aria-label', label)
     host.current?.prepend(canvas)
     return () => canvas.remove()
-  }, [program])
+  }, [canvas, label, testId])
 
   const rectOf = (id: string): Rect | undefined => layers.find((l) => l.itemId === id)?.rect
 

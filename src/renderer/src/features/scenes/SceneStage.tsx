@@ -7,7 +7,9 @@ import {
   activeScene,
   layersOf,
   moveItem,
+  onAirScene,
   switchScene,
+  transitionToProgram,
   type ScenesState
 } from '../../../../shared/scenes'
 import { ErrorNote } from '../../components/ErrorNote'
@@ -18,6 +20,7 @@ import { ScenePreview } from './ScenePreview'
 import { SceneTabs } from './SceneTabs'
 import type { SceneErrors } from './use-scene-program'
 import { useProgramHotkeys } from './use-program-hotkeys'
+import { useStudioPreview } from './studio-preview'
 import type { AudioSettings, MicSettings } from '../../../../shared/audio'
 
 export function SceneStage({
@@ -52,15 +55,54 @@ export function SceneStage({
     onChange((s) => switchScene(s, id))
   }
   useProgramHotkeys(program)
+  const preview = useStudioPreview(program, scenes)
+  const editor = (
+    <ScenePreview
+      canvas={preview?.canvas ?? program.compositor.canvas}
+      {...(preview && {
+        label: 'Studio mode preview: the next scene, not sent',
+        testId: 'studio-preview-canvas'
+      })}
+      layers={layersOf(scenes, activeScene(scenes))}
+      aspect={aspect}
+      editable
+      onMove={(itemId, rect) => onChange((s) => moveItem(s, itemId, rect))}
+    />
+  )
   return (
     <>
-      <ScenePreview
-        program={program}
-        layers={layersOf(scenes, activeScene(scenes))}
-        aspect={aspect}
-        editable
-        onMove={(itemId, rect) => onChange((s) => moveItem(s, itemId, rect))}
-      />
+      {preview ? (
+        <div className="studio-mode" data-testid="studio-mode-stage">
+          <section aria-label="Preview">
+            <h3>Preview: {activeScene(scenes).name}</h3>
+            {editor}
+          </section>
+          <section aria-label="Program">
+            <h3>Program (on air): {onAirScene(scenes).name}</h3>
+            <ScenePreview
+              canvas={program.compositor.canvas}
+              layers={[]}
+              aspect={aspect}
+              editable={false}
+              onMove={() => {}}
+            />
+          </section>
+          <button
+            type="button"
+            className="studio-transition"
+            data-testid="studio-transition"
+            title={`Send the preview to program (${scenes.transition.kind === 'cut' ? 'cut' : `dissolve ${scenes.transition.durationMs} ms`})`}
+            onClick={() => {
+              program.mix.resume()
+              onChange(transitionToProgram)
+            }}
+          >
+            Transition
+          </button>
+        </div>
+      ) : (
+        editor
+      )}
       <SceneTabs state={scenes} onSwitch={onSwitch} />
       <ComposeStats program={program} />
       {(['camera', 'mic', 'screen', 'program'] as const).map((k) => {

@@ -20,6 +20,7 @@ import {
   renameScene,
   setItemVisible,
   setPip,
+  setStudioMode,
   setTransition,
   type ScenesState,
   type TransitionKind
@@ -82,6 +83,16 @@ export function ScenesPanel(props: ScenesPanelProps): ReactNode {
         >
           Delete scene
         </button>
+        <label className="check" title="Prepare the next scene in a preview; Transition puts it on air">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={state.studio}
+            data-testid="studio-mode"
+            onChange={(e) => onChange((s) => setStudioMode(s, e.target.checked))}
+          />
+          Studio mode
+        </label>
       </div>
       <LayoutFieldset {...props} />
       <SourcesFieldset {...props} />

@@ -58,6 +58,8 @@ export class Compositor {
   screen: FrameSource | null = null
   /** Decoded pictures by file name (ImageSource.file). */
   images = new Map<string, HTMLImageElement>()
+  /** A source another canvas shows from this one's captures (studio mode's preview): kept converted. */
+  alsoShows: (kind: 'camera' | 'screen') => boolean = () => false
 
   constructor(width: number, height: number, fps: number) {
     this.canvas = document.createElement('canvas')
@@ -232,9 +234,9 @@ export class Compositor {
    */
   updateActive(): void {
     for (const kind of ['camera', 'screen'] as const) {
-      const shown = [this.scene, this.previous?.scene].some(
-        (sc) => !!sc && showsKind(sc.layers, kind)
-      )
+      const shown =
+        this.alsoShows(kind) ||
+        [this.scene, this.previous?.scene].some((sc) => !!sc && showsKind(sc.layers, kind))
       this[kind]?.setActive?.(shown)
     }
   }

@@ -4,9 +4,9 @@
 // it, so the recorder, the ffmpeg behind it and the RTMP connection never notice.
 import type { OutputSettings } from '../../../../shared/contract'
 import {
-  activeScene,
   cameraCaptureScale,
   layersOf,
+  onAirScene,
   type ScenesState
 } from '../../../../shared/scenes'
 
@@ -90,7 +90,8 @@ export class SceneProgram {
         this.compositor.images.delete(file)
       }
     const before = this.scene
-    const scene = activeScene(state)
+    // The program: in studio mode the scene sent by Transition, never the preview.
+    const scene = onAirScene(state)
     this.scene = { id: scene.id, name: scene.name }
     this.compositor.setScene(
       { id: scene.id, layers: layersOf(state, scene) },
