@@ -95,10 +95,18 @@ export async function createStream(
   return name
 }
 
-/** Goes live from the stream page with the given source and waits for Live with a bitrate. */
-export async function goLive(page: Page, source: 'camera' | 'test-pattern'): Promise<void> {
+/**
+ * Goes live from the stream page with the given source and waits for Live with a bitrate. `encoder`
+ * picks the Output's encoder first (an id of Onair's encoder, or 'browser' for WebCodecs).
+ */
+export async function goLive(
+  page: Page,
+  source: 'camera' | 'test-pattern',
+  opts: { encoder?: string } = {}
+): Promise<void> {
   await page.getByTestId('stream-go-live').click()
   await page.getByTestId(`source-${source}`).check()
+  if (opts.encoder) await page.getByTestId('output-video-encoder').selectOption(opts.encoder)
   if (source === 'camera') {
     // The fake camera must be open (a real frame in the preview) before the recorder starts.
     await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {

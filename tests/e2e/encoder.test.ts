@@ -1,5 +1,5 @@
-// The page's own encoder (WebCodecs H.264 + Opus, muxed by mediabunny) in real Chromium: chosen by
-// default where the browser encodes H.264, said while live, the stream reaching the local studio and
+// The page's own encoder (WebCodecs H.264 + Opus, muxed by mediabunny) in real Chromium: chosen in
+// Output as "Browser (WebCodecs)" (Onair's x264 is the default), said while live, the stream reaching the local studio and
 // the local copy, and main's word to the encoder (live:encoder, the uplink controller's) followed: a
 // lower bitrate steps the picture down and the measured output comes down to it. The sound is read and
 // encoded in a worker, and on the page's thread where the worker cannot load: sound all through either way.
@@ -30,10 +30,11 @@ const NAME = `Encoder ${Date.now()}`
 const LOWER_KBPS = 800
 
 describe('the page encoder', () => {
-  it('is the default, says so while live, and follows a lower bitrate from main', async () => {
+  it('is used when chosen, says so while live, and follows a lower bitrate from main', async () => {
     const { page, shell } = app()
     await createStream(page, NAME, { profiles: 'none', record: true })
-    await goLive(page, 'camera')
+    // The browser's encoder is chosen in Output (Onair's x264 is the default: app-encoder.test.ts).
+    await goLive(page, 'camera', { encoder: 'browser' })
     // Hardware is offered only where the browser says it has one (this Chromium has none: disabled).
     const hardware = await page.evaluate(async () => {
       const r = await VideoEncoder.isConfigSupported({
@@ -137,7 +138,7 @@ describe('the page encoder', () => {
     await page.route('**/audio-worker*', (r) => r.fulfill({ status: 404, body: '' }))
     try {
       await createStream(page, `${NAME} without worker`, { profiles: 'none', record: false })
-      await goLive(page, 'camera')
+      await goLive(page, 'camera', { encoder: 'browser' })
       const line = page.getByTestId('health-encoder')
       await eventually(() => line.getAttribute('data-audio-in'), 20_000).toBe('page')
       const liveAt = performance.now()

@@ -45,7 +45,9 @@ async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
           method: 'POST',
           credentials: 'same-origin',
           headers: { 'content-type': 'application/octet-stream' },
-          body: binary[1] as Uint8Array<ArrayBuffer>
+          // As a Blob: measured here (Chromium 156, loopback), a 1.4 MB body took 130 ms a POST as
+          // a Uint8Array and 19 ms as a Blob (a raw 720p frame, pushFrames); 64 KB 24 vs 15 ms.
+          body: new Blob([binary[1] as Uint8Array<ArrayBuffer>])
         })
       : await fetch(`/rpc/${name}`, {
           method: 'POST',

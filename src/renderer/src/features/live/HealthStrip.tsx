@@ -170,6 +170,9 @@ export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): Reac
       data-audio-filled={encoder.audioFilledMs ?? ''}
       data-audio-in={encoder.audioIn ?? ''}
       data-budget-skips={encoder.budgetSkips ?? ''}
+      data-pipe-skips={encoder.pipeSkips ?? ''}
+      data-copy-ms={encoder.copyMs ?? ''}
+      data-call-ms={encoder.callMs ?? ''}
     >
       Encoder: {encoderText(encoder)}
     </p>

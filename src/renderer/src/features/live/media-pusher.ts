@@ -46,6 +46,9 @@ export interface EncoderStats {
    * encoder was full (two hand-overs still waiting).
    */
   pipeSkips?: number
+  /** Onair's encoder: the mean time to copy a frame into its message, and a pushFrames call's (ms). */
+  copyMs?: number | null
+  callMs?: number | null
 }
 
 /** A run's encoder feeding main: MediaRecorder's or the page's own. */

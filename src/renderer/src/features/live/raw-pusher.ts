@@ -6,10 +6,12 @@
 // the capture lost sound). Both go in raw-media messages (shared/raw-media.ts) with their capture times,
 // a frame and the sound read since in one pushFrames call.
 //
-// The way to main holds two hand-overs: one call in flight and one waiting, sent in order (two calls in
-// flight at once could reach main out of order over the web shell's HTTP). A frame that finds both
-// taken is skipped and counted (pipeSkips: "skipped by this computer"); sound is never skipped for
-// that, it waits for the next call (up to MAX_SOUND_WAIT_US).
+// One call is in flight at a time, so main takes the messages in order (two at once could reach it out
+// of order over the web shell's HTTP); what comes meanwhile waits and goes in the next call, up to
+// MAX_BATCH frames: a call costs a fixed part (measured here, ~15 ms through the web shell) on top of
+// its bytes, so a slow call is followed by a larger one rather than by skipped frames. A frame that
+// finds the batch full is skipped and counted (pipeSkips: "skipped by this computer"); sound is never
+// skipped for that, it waits for the next call (up to MAX_SOUND_WAIT_US).
 import type { OnairApi, OutputSettings, VideoEncoderId } from '../../../../shared/contract'
 import { RAW_HEADER_BYTES, i420Bytes, writeRawHeader } from '../../../../shared/raw-media'
 import type { AppError } from '../../../../shared/result'
@@ -18,12 +20,13 @@ import { FrameFitter } from './frame-fit'
 import { rawSoundOf } from './audio-encode'
 import { RAW_CHANNELS, RAW_SAMPLE_RATE, SoundToRaw } from './raw-sound'
 import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-reader'
-import { SAME_CLOCK_US } from './webcodecs-pusher'
 
-/** Hand-overs to main at once: one in flight, one waiting. A frame finding both taken is skipped. */
-export const MAX_HANDOVERS = 2
+/** Frames waiting for the call in flight to end; one more finding them there is skipped. */
+export const MAX_BATCH = 3
 /** Sound sent on its own (no frame to go with it) once this much waits and the way is free. */
 const SOUND_ALONE_US = 100_000
+/** Sound whose time is further than this from its arrival (on the picture's clock) has another clock. */
+const SAME_CLOCK_US = 300_000
 /** Sound waiting longer than this (the way to main blocked) is dropped, oldest first. */
 const MAX_SOUND_WAIT_US = 2_000_000
 /** The figures the live bar shows are made over this much of the frames' time. */
@@ -59,7 +62,9 @@ export class RawPusher implements Pusher {
   /** Subtracted from the sound's times to put them on the picture's clock (0: the same clock). */
   private soundShift: number | undefined
   private sound: Sound[] = []
-  private waiting: Uint8Array | undefined
+  /** The next call's messages (frames with their sound, sound alone), and how many frames. */
+  private waiting: Uint8Array[] = []
+  private waitingFrames = 0
   private inFlight: Promise<void> | undefined
   /** A frame being copied holds its hand-over. */
   private preparing = false
@@ -69,8 +74,10 @@ export class RawPusher implements Pusher {
   private filledUs = 0
   /** Frames skipped because both hand-overs were taken. */
   pipeSkips = 0
-  private window = { startUs: -1, sent: 0 }
+  private window = { startUs: -1, sent: 0, copyMs: 0, calls: 0, callMs: 0 }
   private measuredFps: number | null = null
+  private copyMs: number | null = null
+  private callMs: number | null = null
 
   constructor(
     private readonly api: OnairApi,
@@ -96,8 +103,11 @@ export class RawPusher implements Pusher {
       targetKbps: this.output.videoBitrateKbps,
       measuredKbps: null,
       measuredFps: this.measuredFps,
+      copyMs: this.copyMs,
+      callMs: this.callMs,
       backlogBytes:
-        (this.waiting?.length ?? 0) + this.sound.reduce((n, s) => n + s.bytes.length, 0),
+        this.waiting.reduce((n, w) => n + w.length, 0) +
+        this.sound.reduce((n, s) => n + s.bytes.length, 0),
       audioFilledMs: Math.round(this.filledUs / 1000),
       ...(this.audioIn ? { audioIn: this.audioIn } : {}),
       pipeSkips: this.pipeSkips
@@ -154,8 +164,9 @@ export class RawPusher implements Pusher {
     })
   }
 
-  private handoversTaken(): number {
-    return (this.inFlight ? 1 : 0) + (this.waiting ? 1 : 0) + (this.preparing ? 1 : 0)
+  /** Nothing in flight, waiting or being copied. */
+  private idle(): boolean {
+    return !this.inFlight && this.waiting.length === 0 && !this.preparing
   }
 
   private async onFrame(frame: VideoFrame): Promise<void> {
@@ -164,7 +175,7 @@ export class RawPusher implements Pusher {
     // Frames beyond the Output's rate are left out, on the frames' own clock.
     if (ts < this.nextFrameUs) return
     this.nextFrameUs = Math.max(this.nextFrameUs + this.stepUs, ts + this.stepUs / 2)
-    if (this.handoversTaken() >= MAX_HANDOVERS) {
+    if (this.waitingFrames + (this.preparing ? 1 : 0) >= MAX_BATCH) {
       this.pipeSkips++
       return
     }
@@ -172,6 +183,7 @@ export class RawPusher implements Pusher {
     const { width, height } = this.size
     const pictureEnd = RAW_HEADER_BYTES + i420Bytes(width, height)
     this.preparing = true
+    const copyAt = performance.now()
     let bytes: Uint8Array
     try {
       const sound = this.takeSound()
@@ -187,7 +199,9 @@ export class RawPusher implements Pusher {
       this.preparing = false
     }
     if (this.failed) return
+    this.window.copyMs += performance.now() - copyAt
     this.measure(ts)
+    this.waitingFrames++
     this.enqueue(bytes)
   }
 
@@ -198,8 +212,11 @@ export class RawPusher implements Pusher {
     w.sent++
     const span = ts - w.startUs
     if (span >= WINDOW_US) {
-      this.measuredFps = Math.round(((w.sent - 1) / (span / 1e6)) * 10) / 10
-      this.window = { startUs: ts, sent: 1 }
+      const r1 = (n: number): number => Math.round(n * 10) / 10
+      this.measuredFps = r1((w.sent - 1) / (span / 1e6))
+      this.copyMs = r1(w.copyMs / w.sent)
+      this.callMs = w.calls ? r1(w.callMs / w.calls) : null
+      this.window = { startUs: ts, sent: 1, copyMs: 0, calls: 0, callMs: 0 }
       this.onStats(this.stats)
     }
   }
@@ -213,7 +230,7 @@ export class RawPusher implements Pusher {
     while (waitingUs > MAX_SOUND_WAIT_US && this.sound.length > 1)
       waitingUs -= (this.sound.shift()!.frames / RAW_SAMPLE_RATE) * 1e6
     // No frame to carry it (a still screen sends none): it goes on its own once the way is free.
-    if (this.zero && waitingUs >= SOUND_ALONE_US && this.handoversTaken() === 0) this.sendSound()
+    if (this.zero && waitingUs >= SOUND_ALONE_US && this.idle()) this.sendSound()
   }
 
   private soundWaitingUs(): number {
@@ -221,71 +238,69 @@ export class RawPusher implements Pusher {
   }
 
   /**
-   * The sound waiting, on the picture's clock. Capture clocks are usually shared; where they are not,
-   * the first sound lines up on arrival. Sound from before the first frame is left out.
+   * The sound waiting, on the picture's clock. The sound's capture clock is taken as the picture's
+   * when the first sound's time agrees with its arrival within SAME_CLOCK_US; otherwise (the clocks
+   * differ: measured here, the fake camera's and microphone's by seconds) the first sound lines up
+   * on arrival. The encoder continues the sound's count from its first message, and leaves out sound
+   * from before the first frame.
    */
   private takeSound(): Uint8Array[] {
     const zero = this.zero
     if (!zero || this.sound.length === 0) return []
     const first = this.sound[0]!
-    this.soundShift ??=
-      Math.abs(first.timestampUs - zero.us) < SAME_CLOCK_US
-        ? 0
-        : first.timestampUs - (zero.us + (first.at - zero.at) * 1000)
+    const onArrival = first.timestampUs - (zero.us + (first.at - zero.at) * 1000)
+    this.soundShift ??= Math.abs(onArrival) < SAME_CLOCK_US ? 0 : onArrival
     const shift = this.soundShift
-    const out: Uint8Array[] = []
-    for (const s of this.sound) {
-      const ts = s.timestampUs - shift
-      if (ts + (s.frames / RAW_SAMPLE_RATE) * 1e6 <= zero.us) continue
+    const out = this.sound.map((s) => {
       if (shift !== 0)
         writeRawHeader(s.bytes, 0, {
           kind: 'audio',
           sampleRate: RAW_SAMPLE_RATE,
           channels: RAW_CHANNELS,
           frames: s.frames,
-          timestampUs: ts
+          timestampUs: s.timestampUs - shift
         })
-      out.push(s.bytes)
-    }
+      return s.bytes
+    })
     this.sound = []
     return out
   }
 
   private sendSound(): void {
-    const parts = this.takeSound()
-    if (parts.length === 0) return
-    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-    let at = 0
-    for (const p of parts) {
-      bytes.set(p, at)
-      at += p.length
-    }
-    this.enqueue(bytes)
-  }
-
-  /** Next in line: behind what already waits (the stop's last sound, a frame copied meanwhile). */
-  private enqueue(bytes: Uint8Array): void {
-    const w = this.waiting
-    if (w) {
-      const joined = new Uint8Array(w.length + bytes.length)
-      joined.set(w)
-      joined.set(bytes, w.length)
-      this.waiting = joined
-    } else this.waiting = bytes
+    for (const p of this.takeSound()) this.waiting.push(p)
     this.pump()
   }
 
-  /** One call in flight; the next waits its turn, so main takes them in order. */
+  /** Next in line, behind what already waits (the stop's last sound, frames copied meanwhile). */
+  private enqueue(bytes: Uint8Array): void {
+    this.waiting.push(bytes)
+    this.pump()
+  }
+
+  /** One call in flight; what waits goes in the next one, in order. */
   private pump(): void {
     if (this.inFlight || this.failed) return
-    const bytes = this.waiting
-    if (!bytes) {
+    const parts = this.waiting
+    if (parts.length === 0) {
       if (!this.preparing) this.drained?.()
       return
     }
-    this.waiting = undefined
+    this.waiting = []
+    this.waitingFrames = 0
+    let bytes = parts[0]!
+    if (parts.length > 1) {
+      bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+      let at = 0
+      for (const p of parts) {
+        bytes.set(p, at)
+        at += p.length
+      }
+    }
+    const at = performance.now()
     this.inFlight = this.api.pushFrames(this.runId, bytes).then((r) => {
       this.inFlight = undefined
+      this.window.calls++
+      this.window.callMs += performance.now() - at
       if (!r.ok) this.failWith(r.error)
       this.pump()
     })
@@ -319,7 +334,7 @@ export class RawPusher implements Pusher {
     this.sendSound()
     const drained = new Promise<void>((resolve) => (this.drained = resolve))
     this.pump()
-    if (this.inFlight || this.waiting || this.preparing) await drained
+    if (!this.idle()) await drained
     this.release()
     this.onStats(this.stats)
   }
@@ -329,7 +344,7 @@ export class RawPusher implements Pusher {
     if (this.failed) return
     this.failed = true
     this.release()
-    this.waiting = undefined
+    this.waiting = []
     this.sound = []
     this.drained?.()
   }

@@ -43,7 +43,7 @@ const OPUS_FRAME_US = 20_000
 const MAX_AUDIO_BEHIND_US = 1_000_000
 const AUDIO_CATCH_UP_US = 100_000
 /** Audio and video clocks further apart than this are not the same clock: align on arrival instead. */
-export const SAME_CLOCK_US = 5_000_000
+const SAME_CLOCK_US = 5_000_000
 
 export interface WebCodecsChoice {
   kind: 'hardware' | 'software'
