@@ -5,7 +5,7 @@
 // reducer here (state in, state out): the panels only show the state and call them. No DOM, no Node.
 import { FULL, pipRect, sideBySideRects, type Corner, type Rect, CORNERS } from './scene-layout'
 
-export type SceneSourceKind = 'camera' | 'screen' | 'image' | 'text'
+export type SceneSourceKind = 'camera' | 'screen' | 'image' | 'text' | 'video'
 
 export interface CameraSource {
   id: string
@@ -35,7 +35,22 @@ export interface TextSource {
   color: string
   band: string | null
 }
-export type SceneSource = CameraSource | ScreenSource | ImageSource | TextSource
+/**
+ * A picked video file, played muted-by-default and looped. The file's bytes stay in the page (a blob:
+ * URL held by the renderer, never saved): after a restart the source is kept and asks for its file again.
+ */
+export interface VideoSource {
+  id: string
+  kind: 'video'
+  name: string
+  width: number
+  height: number
+  /** Its sound, a source of its own in the mixer: muted until the creator turns it on. */
+  muted: boolean
+  /** Linear gain, 0..MAX_GAIN. */
+  gain: number
+}
+export type SceneSource = CameraSource | ScreenSource | ImageSource | TextSource | VideoSource
 
 /** One source placed in one scene. Items are kept bottom to top: later ones are drawn over earlier ones. */
 export interface SceneItem {
@@ -132,6 +147,7 @@ export const LIMITS = {
   /** Image and text sources together (camera and screen come on top): one per item at most. */
   sources: 20 * 12,
   images: 6,
+  videos: 4,
   nameLength: 60,
   textLength: 200,
   /** The re-encoded image file: about what a 2.5 MB data URL held before. */
@@ -234,6 +250,8 @@ export const transitionMs = (t: Transition): number => (t.kind === 'cut' ? 0 : t
 /** Whether another image can be added (the panel says why not before a file is read). */
 export const canAddImage = (state: ScenesState): boolean =>
   state.sources.filter((s) => s.kind === 'image').length < LIMITS.images
+export const canAddVideo = (state: ScenesState): boolean =>
+  state.sources.filter((s) => s.kind === 'video').length < LIMITS.videos
 
 // ---- reducers: state in, state out ---------------------------------------------------------------
 
@@ -442,6 +460,42 @@ export function addImage(
   return addItem(state, { id: newId('image'), kind: 'image', ...image }, rect)
 }
 
+/**
+ * A picked video on top of the active scene: centred, half the output's width (less if it is tall),
+ * its own shape kept. Its sound starts muted at gain 1.
+ */
+export function addVideo(
+  state: ScenesState,
+  video: Pick<VideoSource, 'name' | 'width' | 'height'>,
+  canvasAspect: number
+): ScenesState {
+  if (!canAddVideo(state)) return state
+  const shape = video.width / video.height / canvasAspect
+  const w = Math.min(0.5, 0.5 * shape)
+  const h = w / shape
+  const rect = { x: (1 - w) / 2, y: (1 - h) / 2, w, h }
+  const source: VideoSource = { id: newId('video'), kind: 'video', ...video, muted: true, gain: 1 }
+  return addItem(state, source, rect)
+}
+
+/** A video source's sound: muted or not, and its gain (clamped to 0..MAX_GAIN). */
+export const setVideoAudio = (
+  state: ScenesState,
+  sourceId: string,
+  patch: Partial<Pick<VideoSource, 'muted' | 'gain'>>
+): ScenesState => ({
+  ...state,
+  sources: state.sources.map((s) =>
+    s.id !== sourceId || s.kind !== 'video'
+      ? s
+      : {
+          ...s,
+          muted: patch.muted ?? s.muted,
+          gain: Math.min(MAX_GAIN, Math.max(0, patch.gain ?? s.gain))
+        }
+  )
+})
+
 /** Edits a text source's settings (every item showing it changes). */
 export const editText = (
   state: ScenesState,
@@ -546,6 +600,20 @@ function readSource(v: unknown): SceneSource | null {
     }
     case 'text':
       return { id, ...readTextSettings(v) }
+    case 'video': {
+      const width = num(v.width, 1, 10_000)
+      const height = num(v.height, 1, 10_000)
+      if (!width || !height) return null
+      return {
+        id,
+        kind: 'video',
+        name: str(v.name, 300) ?? 'video',
+        width,
+        height,
+        muted: v.muted !== false,
+        gain: num(v.gain, 0, MAX_GAIN) ?? 1
+      }
+    }
     default:
       return null
   }
@@ -583,11 +651,13 @@ export function readScenes(saved: unknown, canvasAspect = 16 / 9): ScenesState {
     { id: SCREEN_ID, kind: 'screen' }
   ]
   let images = 0
+  let videos = 0
   for (const v of Array.isArray(saved.sources) ? saved.sources : []) {
     const s = readSource(v)
     if (!s || s.kind === 'camera' || s.kind === 'screen' || sources.some((x) => x.id === s.id))
       continue
     if (s.kind === 'image' && ++images > LIMITS.images) continue
+    if (s.kind === 'video' && ++videos > LIMITS.videos) continue
     if (sources.length < LIMITS.sources + 2) sources.push(s)
   }
   const known = new Set(sources.map((s) => s.id))

@@ -147,6 +147,18 @@ const sceneSource = z.discriminatedUnion('kind', [
       color: z.string().max(20),
       band: z.string().max(20).nullable()
     })
+    .strict(),
+  // A video's sound settings default (muted, gain 1) for a source saved without them.
+  z
+    .object({
+      id,
+      kind: z.literal('video'),
+      name: z.string().max(300),
+      width: z.number(),
+      height: z.number(),
+      muted: z.boolean().default(true),
+      gain: z.number().min(0).max(MAX_GAIN).default(1)
+    })
     .strict()
 ])
 const channelLevel = z
