@@ -162,6 +162,8 @@ export class EncoderHost {
   /**
    * Hands one or more whole raw-media messages to the encoder. A picture is skipped (and counted) while
    * the encoder's stdin holds more than MAX_PIPE_FRAMES pictures; nothing here waits for the encoder.
+   * The bytes are handed on as they are, not copied (a 1080p picture is 3 MB): the caller gives them
+   * up and must not change them afterwards (a call's body and an IPC message are fresh each time).
    */
   pushRaw(bytes: Uint8Array): { ok: true; skipped: number } | { ok: false; error: string } {
     const child = this.child
@@ -170,25 +172,30 @@ export class EncoderHost {
       return { ok: false, error: 'the encoder is not running' }
     const read = readAllRaw(bytes)
     if (!read.ok) return read
-    let skipped = 0
     for (const m of read.messages) {
       const h = m.header
-      if (h.kind === 'video') {
-        if (h.width !== config.width || h.height !== config.height)
-          return {
-            ok: false,
-            error: `raw video: ${h.width}x${h.height} where the run encodes ${config.width}x${config.height}`
-          }
-        if (child.stdin.writableLength > MAX_PIPE_FRAMES * this.frameBytes) {
+      if (h.kind === 'video' && (h.width !== config.width || h.height !== config.height))
+        return {
+          ok: false,
+          error: `raw video: ${h.width}x${h.height} where the run encodes ${config.width}x${config.height}`
+        }
+    }
+    const full = child.stdin.writableLength > MAX_PIPE_FRAMES * this.frameBytes
+    let skipped = 0
+    if (!full) {
+      // One write, a view of the caller's bytes (the usual case: one picture, or a picture and sound).
+      child.stdin.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    } else {
+      for (const m of read.messages) {
+        if (m.header.kind === 'video') {
           skipped++
           continue
         }
+        const start = m.payload.byteOffset - RAW_HEADER_BYTES
+        child.stdin.write(
+          Buffer.from(bytes.buffer, start, RAW_HEADER_BYTES + m.payload.byteLength)
+        )
       }
-      const start = m.payload.byteOffset - RAW_HEADER_BYTES - bytes.byteOffset
-      // A copy: the caller's buffer may be reused once this returns.
-      child.stdin.write(
-        Buffer.from(bytes.subarray(start, start + RAW_HEADER_BYTES + m.payload.byteLength))
-      )
     }
     this.hostSkipped += skipped
     return { ok: true, skipped }
