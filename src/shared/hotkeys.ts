@@ -79,7 +79,7 @@ export const DEFAULT_BINDINGS: Bindings = {
   'scene-7': 'Alt+7',
   'scene-8': 'Alt+8',
   'scene-9': 'Alt+9',
-  transition: 'Alt+T',
+  transition: null,
   'mic-mute': 'Alt+M',
   'push-to-talk': null,
   'push-to-mute': null,

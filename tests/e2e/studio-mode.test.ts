@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
+import { DEFAULT_HOTKEYS } from '../../src/shared/hotkeys'
 import { makeFakeCamera } from '../helpers/fake-camera'
 import {
   appForFile,
@@ -40,8 +41,14 @@ async function staysFalse(read: () => Promise<boolean>, ms: number): Promise<voi
 }
 
 describe('studio mode', () => {
-  it('a pick goes to the preview while live; Transition (button or key) puts it on air; off, a pick is on air at once', async () => {
-    const { page } = app()
+  it('a pick goes to the preview while live; Transition (button or its chosen key) puts it on air; off, a pick is on air at once', async () => {
+    const { page, shell } = app()
+    // Transition has no key until the creator picks one (as in OBS): pick Alt+T.
+    await shell.core.setHotkeys({
+      ...DEFAULT_HOTKEYS,
+      bindings: { ...DEFAULT_HOTKEYS.bindings, transition: 'Alt+T' }
+    })
+    await page.reload()
     await page.setViewportSize({ width: 1366, height: 768 })
     await createStream(page, 'Studio mode show', { profiles: 'none', record: false })
     await page.getByTestId('stream-go-live').click()
@@ -80,7 +87,7 @@ describe('studio mode', () => {
     await eventually(() => programBlue(page), 3_000).toBe(true)
     await eventually(() => text(page.getByTestId('live-scene'))).toBe('Scene: Camera')
 
-    // The key: pick "Screen + camera" into the preview, the program stays, Alt+T sends it.
+    // The key (Alt+T, chosen above): pick "Screen + camera" into the preview, the program stays, Alt+T sends it.
     await tab(page, /^Screen \+ camera$/).click()
     await staysFalse(async () => !(await programBlue(page)), 1_000)
     await page.locator('body').press('Alt+T')
