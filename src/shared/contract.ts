@@ -288,6 +288,21 @@ export interface GoLiveArgs {
   recordLocally?: boolean
 }
 
+/**
+ * Record without going live (#34 §2): the page's capture (source kind 'media') encoded by Onair's
+ * encoder with the Output's settings into the Record on this computer folder; no stream.
+ */
+export interface RecordStartArgs {
+  source: LiveSource
+  output: OutputSettings
+}
+
+/** The page sends raw frames with pushFrames(recordingId); the file shows as 'live:local-recording'. */
+export interface RecordStartResult {
+  recordingId: string
+  encoder: RunEncoder
+}
+
 // ---- record on this computer (local-recording/) ---------------------------------------------------
 /**
  * One local recording: recording while live, saved (remuxed to MP4, or kept as Matroska when the codecs
@@ -715,6 +730,13 @@ export interface OnairCalls {
   /** The encoders this machine can start (probed once per app start, then cached). */
   listEncoders(): Promise<EncoderInfo[]>
   stopLive(runId: string): Promise<void>
+  /**
+   * Record without going live: pushFrames(recordingId) feeds it; 'live:local-recording' tells its
+   * state (recording, then saved). Going live meanwhile leaves the file going (the run makes no copy).
+   */
+  startRecording(args: RecordStartArgs): Promise<RecordStartResult>
+  /** Ends the recording: resolves once the file is finished (MP4). */
+  stopRecording(recordingId: string): Promise<void>
   retryNow(runId: string): Promise<void>
   /** Low latency (WebRTC): posts the page's offer to the service's WHIP URL; one run at a time. */
   whipStart(args: WhipStartArgs): Promise<WhipStartResult>
@@ -898,6 +920,8 @@ export const CALL_NAMES = [
   'pushFrames',
   'listEncoders',
   'stopLive',
+  'startRecording',
+  'stopRecording',
   'retryNow',
   'whipStart',
   'whipStop',

@@ -381,6 +381,8 @@ export const CALL_ARGS = {
   pushFrames: z.tuple([id, rawFrames]),
   listEncoders: none,
   stopLive: z.tuple([id]),
+  startRecording: z.tuple([z.object({ source, output }).strict()]),
+  stopRecording: z.tuple([id]),
   retryNow: z.tuple([id]),
   // An SDP offer is a few KiB (Chromium's, with every codec, under 10).
   whipStart: z.tuple([

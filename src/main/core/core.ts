@@ -36,6 +36,7 @@ import {
 import { Markers } from './markers'
 import * as destinations from './destinations'
 import { LocalRecordings, type LocalRecording } from './local-recording/recordings'
+import { Recorder } from './recorder'
 import { GlobalHotkeys, type GlobalShortcutLike } from './global-hotkeys'
 import { keyPlatform, readHotkeys } from '../../shared/hotkeys'
 import { readUploadSettings } from '../../shared/uploads'
@@ -164,6 +165,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     onEncoder: (e) => events.emit('live:encoder', e)
   })
+  /** Record without going live (#34 §2): its own encoder and copy, apart from any live run. */
+  const recorder = new Recorder({ recordings, encoderCommand: opts.encoderCommand, log: opts.log })
   const api = async () => c.active()
   /** Local copies sent to the service as assets (tus, resumable across restarts). */
   const uploads = uploadCalls({
@@ -240,6 +243,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         setup.cancel()
         hotkeys.dispose()
         await live.shutdown().catch(() => undefined)
+        await recorder.shutdown().catch(() => undefined)
         await uploads.stop()
         await whipCopy?.rec.finish()
         await whipCopySaved
@@ -356,7 +360,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         })
       const connectionId = (await c.status()).active?.id ?? ''
       const started = await live.begin({
-        args,
+        // While a recording goes, its file is the copy: the run makes none of its own.
+        args: recorder.id ? { ...args, recordLocally: false } : args,
         streamName: stream.name,
         streamKey: stream.streamKey,
         ingestRtmp: ingest.rtmp
@@ -369,7 +374,18 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       if (whipCopy?.runId !== runId) return live.pushMedia(runId, chunk)
       whipCopy.rec.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
     },
-    pushFrames: (runId, chunk) => live.pushFrames(runId, chunk),
+    pushFrames: async (runId, chunk) =>
+      runId === recorder.id ? recorder.pushFrames(runId, chunk) : live.pushFrames(runId, chunk),
+    async startRecording({ source, output }) {
+      if (source.kind !== 'media')
+        throw new AppFailure({
+          code: 'bad-request',
+          message: 'Only a camera, a screen or a scene can be recorded.',
+          hint: 'Choose a camera, screen or scene as the source.'
+        })
+      return recorder.start({ output })
+    },
+    stopRecording: (id) => recorder.stop(id),
     listEncoders: () => probeEncoders(opts.encoderCommand),
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),

@@ -12,7 +12,6 @@
 //   (pushMedia) goes out as before. An encoder that dies mid-run fails the run with its reason.
 // After each: no encoder process and no broadcaster ffmpeg left.
 import { execFile } from 'node:child_process'
-import { randomFillSync } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -33,10 +32,10 @@ import type {
   OutputSettings
 } from '../../../src/shared/contract'
 import { AppFailure } from '../../../src/shared/result'
-import { i420Bytes, packRaw } from '../../../src/shared/raw-media'
 import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
 import { FAST, feedPaced, ffmpegChildren, makeCameraFile, sleep } from './live-helpers'
+import { rawFeeder } from './raw-media'
 
 const run = promisify(execFile)
 let studio: TestStudio
@@ -92,48 +91,6 @@ const begin = (b: Broadcaster, s: ApiStream, output = OUTPUT, recordLocally = fa
     streamKey: s.streamKey!,
     ingestRtmp: studio.rtmpUrl
   })
-
-/**
- * The page's raw media at the Output's size and rate: each call one picture and its 40 ms of tone,
- * two raw-media messages in one pushFrames. The picture is a band of fresh noise over a texture that
- * slides, so x264 has to spend its bitrate. Stops when told; collects what pushFrames threw.
- */
-function rawFeeder(push: (bytes: Uint8Array) => Promise<void>, o: OutputSettings) {
-  const { width: w, height: h, fps } = o
-  const texture = randomFillSync(new Uint8Array(w * 2 * h))
-  const picture = new Uint8Array(i420Bytes(w, h))
-  picture.fill(128, w * h)
-  const samples = Math.round(48_000 / fps)
-  const tone = new Float32Array(samples * 2)
-  const errors: unknown[] = []
-  let stopped = false
-  let sent = 0
-  const done = (async () => {
-    const t0 = Date.now()
-    for (let i = 0; !stopped; i++) {
-      const shift = (i * 3) % w
-      for (let y = 0; y < h; y++)
-        picture.set(texture.subarray(y * 2 * w + shift, y * 2 * w + shift + w), y * w)
-      randomFillSync(picture, ((i * 7) % (h - h / 4)) * w, (h / 4) * w)
-      for (let k = 0; k < samples; k++)
-        tone[k] = tone[k + samples] =
-          0.3 * Math.sin((2 * Math.PI * 440 * (i * samples + k)) / 48_000)
-      const ts = Math.round((i * 1e6) / fps)
-      const video = packRaw({ kind: 'video', width: w, height: h, timestampUs: ts }, picture)
-      const audio = packRaw(
-        { kind: 'audio', sampleRate: 48_000, channels: 2, frames: samples, timestampUs: ts },
-        new Uint8Array(tone.buffer)
-      )
-      const both = new Uint8Array(video.length + audio.length)
-      both.set(video)
-      both.set(audio, video.length)
-      await push(both).catch((e: unknown) => errors.push(e))
-      sent++
-      await sleep(Math.max(0, t0 + ((i + 1) * 1000) / fps - Date.now()))
-    }
-  })()
-  return { done, errors, sent: () => sent, stop: () => (stopped = true) }
-}
 
 /** Waits until the run's media clock says `seconds` of media went out (health at - mediaEpoch). */
 const untilSent = (health: LiveHealthEvent[], seconds: number, after = 0) =>

@@ -34,6 +34,7 @@ import {
   type TestStudio
 } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
+import { largestGap, packetTimes } from './raw-media'
 import {
   FAST,
   feedPaced,
@@ -60,37 +61,6 @@ afterAll(() => {
   for (const a of apps) if (a.exitCode === null && a.signalCode === null) a.kill('SIGKILL')
   rmSync(dir, { recursive: true, force: true })
 })
-
-/** Every packet's time of one stream (v or a), in order of decoding: what a player would walk. */
-async function packetTimes(file: string, stream: 'v' | 'a'): Promise<number[]> {
-  const { stdout } = await run(
-    resolveFfprobe(),
-    [
-      '-v',
-      'error',
-      '-select_streams',
-      `${stream}:0`,
-      '-show_entries',
-      'packet=pts_time',
-      '-of',
-      'csv=p=0',
-      file
-    ],
-    { maxBuffer: 64 * 1024 * 1024 }
-  )
-  return stdout
-    .split('\n')
-    .map((l) => parseFloat(l))
-    .filter((n) => Number.isFinite(n))
-}
-
-/** The largest step between consecutive packet times (sorted: B-frames aside, none are used here). */
-function largestGap(times: number[]): number {
-  const t = [...times].sort((a, b) => a - b)
-  let gap = 0
-  for (let i = 1; i < t.length; i++) gap = Math.max(gap, t[i]! - t[i - 1]!)
-  return gap
-}
 
 /** The page's own Matroska: 22 s of 1280x720 30 fps H.264 + Opus from WebCodecs, muxed by mediabunny. */
 const PAGE_CAMERA = join(__dirname, '../../fixtures/core/page-camera-22s.mkv')
