@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import {
   appEncoderLabel,
   encoderText,
-  fallbackNote
+  fallbackNote,
+  hardwareFallbackNote
 } from '../../../src/renderer/src/features/live/encoder-text'
 import { DEFAULT_OUTPUT } from '../../../src/shared/output'
 import type { EncoderStats } from '../../../src/renderer/src/features/live/media-pusher'
@@ -80,6 +81,10 @@ describe('encoder line', () => {
   })
 
   it("says why the browser's encoder is used when Onair's could not start", () => {
+    // A hardware encoder that would not open: x264 runs, and the bar says why.
+    expect(
+      hardwareFallbackNote('NVIDIA NVENC H.264 did not open: no device.', 'x264 veryfast')
+    ).toBe('NVIDIA NVENC H.264 did not open: no device; x264 veryfast is used.')
     expect(fallbackNote('the encoder process exited (code 1).')).toBe(
       "Onair's encoder could not start: the encoder process exited (code 1); the browser's encoder is used."
     )

@@ -15,6 +15,10 @@ export function appEncoderLabel(
 export const fallbackNote = (reason: string): string =>
   `Onair's encoder could not start: ${reason.replace(/[.\s]+$/, '')}; the browser's encoder is used.`
 
+/** Why another encoder than the Output's choice runs (a hardware encoder that would not open). */
+export const hardwareFallbackNote = (reason: string, label: string): string =>
+  `${reason.replace(/[.\s]+$/, '')}; ${label} is used.`
+
 /**
  * "x264 veryfast (Onair's encoder), 1280×720 30 fps, 29.8 fps sent": Onair's encoder, the picture the
  * page hands it, and what did not reach it.

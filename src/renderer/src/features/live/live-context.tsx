@@ -16,7 +16,7 @@ import { pickMimeType, stopTracks } from '../../lib/capture'
 import { MediaPusher, type EncoderStats, type Pusher } from './media-pusher'
 import { WebCodecsPusher, browserEncoderSupport } from './webcodecs-pusher'
 import { RawPusher } from './raw-pusher'
-import { appEncoderLabel, fallbackNote } from './encoder-text'
+import { appEncoderLabel, fallbackNote, hardwareFallbackNote } from './encoder-text'
 import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
 import { WhipPublisher, type WebRtcStats } from './whip-publisher'
@@ -285,6 +285,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       runId.current = r.value.runId
       const ran: RunEncoder = r.value.encoder ?? { kind: 'browser' }
       if (ran.kind === 'browser' && ran.reason) setEncoderNote(fallbackNote(ran.reason))
+      if (ran.kind === 'app' && ran.reason)
+        setEncoderNote(hardwareFallbackNote(ran.reason, appEncoderLabel(ran, output)))
       if (mimeType && c.stream) {
         const onError = (e: AppError): void => {
           setError(e)
