@@ -216,7 +216,7 @@ describe('audio like a studio', () => {
     const { core } = app().shell
     await core.setHotkeys({
       ...DEFAULT_HOTKEYS,
-      bindings: { ...DEFAULT_HOTKEYS.bindings, 'push-to-talk': 'Alt+T' }
+      bindings: { ...DEFAULT_HOTKEYS.bindings, 'push-to-talk': 'Alt+P' }
     })
     await openScene(page, DEFAULT_AUDIO, { ...PLAIN, pushToTalk: true })
     await createStream(page, 'Audio live', { profiles: 'none', record: false })
@@ -236,12 +236,12 @@ describe('audio like a studio', () => {
 
     await page.getByRole('heading', { name: 'Go live' }).click()
     await page.keyboard.down('Alt')
-    await page.keyboard.down('t')
+    await page.keyboard.down('p')
     await eventually(() => text(ptt)).toBe('Push to talk: open')
     await page
       .getByTestId('live-banner')
       .screenshot({ path: join(SHOTS, 'live-bar-push-to-talk.png') })
-    await page.keyboard.up('t')
+    await page.keyboard.up('p')
     await page.keyboard.up('Alt')
     await eventually(() => text(ptt)).toBe('Push to talk: held shut')
     await page.getByTestId('stop-live').click()
