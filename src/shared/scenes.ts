@@ -467,14 +467,15 @@ export function addImage(
 export function addVideo(
   state: ScenesState,
   video: Pick<VideoSource, 'name' | 'width' | 'height'>,
-  canvasAspect: number
+  canvasAspect: number,
+  id = newId('video')
 ): ScenesState {
   if (!canAddVideo(state)) return state
   const shape = video.width / video.height / canvasAspect
   const w = Math.min(0.5, 0.5 * shape)
   const h = w / shape
   const rect = { x: (1 - w) / 2, y: (1 - h) / 2, w, h }
-  const source: VideoSource = { id: newId('video'), kind: 'video', ...video, muted: true, gain: 1 }
+  const source: VideoSource = { id, kind: 'video', ...video, muted: true, gain: 1 }
   return addItem(state, source, rect)
 }
 

@@ -24,7 +24,8 @@ const BOX: Record<SceneSourceKind, { label: string; testId: string }> = {
   camera: { label: 'Camera', testId: 'box-camera' },
   screen: { label: 'Screen', testId: 'box-screen' },
   image: { label: 'Image', testId: 'box-image' },
-  text: { label: 'Title', testId: 'box-title' }
+  text: { label: 'Title', testId: 'box-title' },
+  video: { label: 'Video', testId: 'box-video' }
 }
 
 interface Drag {

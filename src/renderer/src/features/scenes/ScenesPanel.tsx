@@ -11,11 +11,14 @@ import {
   addImage,
   addScene,
   addText,
+  addVideo,
   applyLayout,
   canAddImage,
+  canAddVideo,
   deleteScene,
   editText,
   itemsOf,
+  newId,
   removeItem,
   renameScene,
   setItemVisible,
@@ -30,6 +33,7 @@ import { useApi } from '../../lib/api'
 import { ErrorNote } from '../../components/ErrorNote'
 import { failedToKeep, keepImageFile } from './image-file'
 import { TextEditor } from './TextEditor'
+import { openVideo, videoOf } from './video-files'
 
 const CORNER_LABEL: Record<Corner, string> = {
   'top-left': 'Top left',
@@ -83,7 +87,10 @@ export function ScenesPanel(props: ScenesPanelProps): ReactNode {
         >
           Delete scene
         </button>
-        <label className="check" title="Prepare the next scene in a preview; Transition puts it on air">
+        <label
+          className="check"
+          title="Prepare the next scene in a preview; Transition puts it on air"
+        >
           <input
             type="checkbox"
             role="switch"
@@ -182,11 +189,14 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
   const api = useApi()
   const [imageError, setImageError] = useState<AppError | null>(null)
   const file = useRef<HTMLInputElement>(null)
+  const videoFile = useRef<HTMLInputElement>(null)
+  // A file picked again for a kept source changes no state: this shows it.
+  const [, setOpened] = useState(0)
   const items = itemsOf(state, activeScene(state))
   const ofKind = (...kinds: string[]) => items.filter((x) => kinds.includes(x.source.kind))
   const texts = ofKind('text')
   // Listed as the creator thinks of them: the pictures, then the images, then the titles.
-  const listed = [...ofKind('camera', 'screen'), ...ofKind('image'), ...texts]
+  const listed = [...ofKind('camera', 'screen'), ...ofKind('image', 'video'), ...texts]
   const full = items.length >= LIMITS.itemsPerScene
   const visible = (id: string) => (v: boolean) => onChange((s) => setItemVisible(s, id, v))
   const remove = (id: string) => () => onChange((s) => removeItem(s, id))
@@ -203,6 +213,37 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
     const img = await keepImageFile(api, f)
     if (failedToKeep(img)) return setImageError(img)
     onChange((s) => addImage(s, img, aspect))
+  }
+
+  // A file input made for one pick (a kept video source asks for its file again).
+  const pickFile = (accept: string, picked: (f: File | undefined) => void): void => {
+    const input = document.createElement('input')
+    input.type = 'file'
+    input.accept = accept
+    input.onchange = () => picked(input.files?.[0])
+    input.click()
+  }
+
+  // A video's bytes stay in the page: a source kept from before a restart asks for its file again.
+  const pickVideo = async (f: File | undefined, sourceId?: string): Promise<void> => {
+    if (!f) return
+    setImageError(null)
+    if (!sourceId && !canAddVideo(state))
+      return setImageError({
+        code: 'media',
+        message: `Scenes can use ${LIMITS.videos} videos at most.`,
+        hint: 'Remove a video from a scene first.'
+      })
+    const id = sourceId ?? newId('video')
+    const size = await openVideo(id, f)
+    if (!size)
+      return setImageError({
+        code: 'media',
+        message: `"${f.name}" is not a video this browser can play.`,
+        hint: 'Pick an MP4 (H.264) or WebM file.'
+      })
+    if (sourceId) setOpened((n) => n + 1)
+    else onChange((s) => addVideo(s, { name: f.name, ...size }, aspect, id))
   }
 
   return (
@@ -269,6 +310,36 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
                   </button>
                 </li>
               )
+            case 'video':
+              return (
+                <li key={item.id} data-testid="video-source">
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={item.visible}
+                      onChange={(e) => visible(item.id)(e.target.checked)}
+                    />
+                    {source.name}
+                  </label>
+                  {!videoOf(source.id) && (
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => pickFile('video/*', (f) => void pickVideo(f, source.id))}
+                    >
+                      Pick the file again
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={remove(item.id)}
+                    aria-label={`Remove ${source.name}`}
+                  >
+                    Remove
+                  </button>
+                </li>
+              )
             case 'text':
               return (
                 <TextEditor
@@ -303,6 +374,26 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
         >
           Add image…
         </button>
+        <button
+          type="button"
+          className="secondary"
+          data-testid="add-video"
+          disabled={full}
+          onClick={() => videoFile.current?.click()}
+        >
+          Add video…
+        </button>
+        <input
+          ref={videoFile}
+          type="file"
+          accept="video/*"
+          hidden
+          data-testid="video-file"
+          onChange={(e) => {
+            void pickVideo(e.target.files?.[0])
+            e.target.value = ''
+          }}
+        />
         <input
           ref={file}
           type="file"

@@ -12,6 +12,7 @@ import {
   type Transition
 } from '../../../../shared/scenes'
 import type { FrameSource } from './frames'
+import { videoOf } from './video-files'
 
 /** A scene as the compositor draws it: its id and its visible layers, bottom to top. */
 export interface ShownScene {
@@ -264,6 +265,13 @@ export class Compositor {
         const img = this.images.get(source.file)
         if (img && img.naturalWidth)
           this.drawPicture(img, img.naturalWidth / img.naturalHeight, rect)
+        return
+      }
+      case 'video': {
+        const v = videoOf(source.id)
+        // HAVE_CURRENT_DATA: a frame to draw; before it (or with no file picked) an empty slot.
+        if (v && v.readyState >= 2 && v.videoWidth)
+          this.drawPicture(v, v.videoWidth / v.videoHeight, rect)
         return
       }
       case 'text':
