@@ -9,6 +9,7 @@
 // call (SupervisorOptions.encoder). When the encoder cannot start, the run is the page's as before
 // (GoLiveResult.encoder 'browser', with the reason).
 import { randomUUID } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import type {
   EncoderTargetEvent,
   GoLiveArgs,
@@ -55,9 +56,32 @@ export interface StartRun {
 /** What Onair's encoder writes (encoder/matroska.ts): H.264 (High) and AAC, in streamed Matroska. */
 export const APP_ENCODER_MIME = 'video/x-matroska;codecs=avc1.640028,mp4a.40.2'
 
-/** The page's capture (camera, screen, scene) is encoded by Onair's encoder unless the Output says 'browser'. */
-export const wantsAppEncoder = (args: GoLiveArgs): boolean =>
-  args.source.kind === 'media' && args.output.videoEncoder !== 'browser'
+/**
+ * The fewest CPU cores on which Automatic (no encoder chosen) picks x264. On 2 cores (this project's
+ * machines) x264 veryfast at 720p30 beside Chromium's capture, the raw frames' transport and the local
+ * studio went out at 5-15 fps of 30 (the uplink e2e and bench:encoder, 2026-11-27), while the browser's
+ * encoder held 29; OBS's wizard likewise picks lighter settings for a weaker machine.
+ */
+export const X264_AUTO_MIN_CORES = 4
+
+/** Why Automatic chose the browser's encoder on this machine, or undefined when it chooses x264. */
+export function autoDeclines(cores: number): string | undefined {
+  return cores >= X264_AUTO_MIN_CORES
+    ? undefined
+    : `Automatic: this computer has ${cores} CPU cores, and x264 needs ${X264_AUTO_MIN_CORES} or more beside the capture, so the browser's encoder is used (choose x264 in Output to use it anyway)`
+}
+
+/**
+ * The page's capture (camera, screen, scene) is encoded by Onair's encoder when the Output names one,
+ * or, with no choice made (Automatic), when the machine has the cores for x264; 'browser' never.
+ */
+export const wantsAppEncoder = (
+  args: GoLiveArgs,
+  cores: number = availableParallelism()
+): boolean =>
+  args.source.kind === 'media' &&
+  args.output.videoEncoder !== 'browser' &&
+  (args.output.videoEncoder !== undefined || autoDeclines(cores) === undefined)
 
 /**
  * The encoder's settings for an Output, as OBS sets x264 for a stream: the Output's size, rate,
@@ -163,7 +187,13 @@ export class Broadcaster {
 
   /** Starts Onair's encoder for a run that wants it; a failure to start is a reason, not an error. */
   async openEncoder(args: GoLiveArgs): Promise<OpenedEncoder> {
-    if (!wantsAppEncoder(args)) return { encoder: { kind: 'browser' }, host: null }
+    if (!wantsAppEncoder(args)) {
+      const auto =
+        args.source.kind === 'media' && args.output.videoEncoder === undefined
+          ? autoDeclines(availableParallelism())
+          : undefined
+      return { encoder: auto ? { kind: 'browser', reason: auto } : { kind: 'browser' }, host: null }
+    }
     const host = new EncoderHost({ command: this.o.encoderCommand, log: this.o.log })
     const early: Buffer[] = []
     let sink: ((chunk: Buffer) => void) | null = null

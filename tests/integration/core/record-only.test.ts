@@ -29,6 +29,7 @@ const ss = await useSecretService()
 const service = `onair-test-${randomUUID().slice(0, 8)}`
 
 const OUTPUT: OutputSettings = {
+  videoEncoder: 'x264',
   width: 640,
   height: 360,
   fps: 25,
@@ -117,7 +118,10 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
       expect(existsSync(v.file)).toBe(true)
       const p = await probe(v.file)
       const sentSec = feed.sent() / OUTPUT.fps
-      expect(Math.abs(p.frames - feed.sent()), `${p.frames} frames of ${feed.sent()}`).toBeLessThanOrEqual(5)
+      expect(
+        Math.abs(p.frames - feed.sent()),
+        `${p.frames} frames of ${feed.sent()}`
+      ).toBeLessThanOrEqual(5)
       expect(Math.abs(p.seconds - sentSec), `plays ${p.seconds} s of ${sentSec}`).toBeLessThan(0.5)
       expect(Math.abs(v.durationSec! - sentSec)).toBeLessThan(0.5)
       // Nothing went to the service: no stream was made.
@@ -134,7 +138,11 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
         if (l) await core.pushFrames(l, b)
       }, OUTPUT)
       await waitUntil(() => feed.sent() >= 2 * OUTPUT.fps, '2 s recorded', 20_000)
-      const stream = await core.createStream({ name: 'record then live', profiles: [], record: false })
+      const stream = await core.createStream({
+        name: 'record then live',
+        profiles: [],
+        record: false
+      })
       const started = await core.goLive({
         streamId: stream.id,
         source: SOURCE,

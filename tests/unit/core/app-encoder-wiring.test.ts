@@ -9,7 +9,8 @@ import { uplinkShortfall } from '../../../src/main/core/broadcast/uplink/control
 import {
   APP_ENCODER_MIME,
   encoderConfigOf,
-  wantsAppEncoder
+  wantsAppEncoder,
+  autoDeclines
 } from '../../../src/main/core/broadcaster'
 import type { OnairCalls, OutputSettings } from '../../../src/shared/contract'
 import { i420Bytes, packRaw } from '../../../src/shared/raw-media'
@@ -76,7 +77,18 @@ describe('pushFrames through the dispatcher', () => {
 describe("a run's encoder", () => {
   it('is Onair’s for the page’s capture unless the Output says browser; never for the test pattern', () => {
     const media = { kind: 'media', mimeType: 'video/webm' } as const
-    expect(wantsAppEncoder({ streamId: 's', source: media, output: OUTPUT })).toBe(true)
+    // Automatic (no choice): x264 from 4 cores, the browser's below (autoDeclines says why).
+    expect(wantsAppEncoder({ streamId: 's', source: media, output: OUTPUT }, 4)).toBe(true)
+    expect(wantsAppEncoder({ streamId: 's', source: media, output: OUTPUT }, 2)).toBe(false)
+    expect(autoDeclines(2)).toMatch(/2 CPU cores.*choose x264 in Output/)
+    expect(autoDeclines(8)).toBeUndefined()
+    // A choice is kept whatever the machine.
+    expect(
+      wantsAppEncoder(
+        { streamId: 's', source: media, output: { ...OUTPUT, videoEncoder: 'x264' } },
+        2
+      )
+    ).toBe(true)
     expect(
       wantsAppEncoder({
         streamId: 's',

@@ -178,7 +178,7 @@ function AppEncoderSelect({
   encoders: EncoderInfo[] | undefined
 }): ReactNode {
   if (!encoders) return <p className="muted">Encoder: checking what this computer has…</p>
-  const chosen = value.videoEncoder ?? 'x264'
+  const chosen = value.videoEncoder ?? 'auto'
   const info = encoders.find((e) => e.id === chosen)
   const unavailable = info && !info.available ? info : undefined
   return (
@@ -190,9 +190,16 @@ function AppEncoderSelect({
           data-testid="output-video-encoder"
           aria-describedby={unavailable ? 'video-encoder-issue' : undefined}
           onChange={(e) =>
-            onChange({ ...value, videoEncoder: e.target.value as VideoEncoderId | 'browser' })
+            onChange({
+              ...value,
+              videoEncoder:
+                e.target.value === 'auto'
+                  ? undefined
+                  : (e.target.value as VideoEncoderId | 'browser')
+            })
           }
         >
+          <option value="auto">Automatic (x264 with 4 or more CPU cores, else the browser)</option>
           {encoders.map((e) => (
             <option
               key={e.id}

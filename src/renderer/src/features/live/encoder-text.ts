@@ -11,9 +11,14 @@ export function appEncoderLabel(
   return e.id === 'x264' ? `x264 ${output.x264Preset ?? 'veryfast'}` : e.label
 }
 
-/** Why the browser's encoder makes the picture although Onair's was asked for. */
+/**
+ * Why the browser's encoder makes the picture: Onair's could not start, or Automatic chose the browser's
+ * on this machine (main's reason then says so itself: "Automatic: ...").
+ */
 export const fallbackNote = (reason: string): string =>
-  `Onair's encoder could not start: ${reason.replace(/[.\s]+$/, '')}; the browser's encoder is used.`
+  reason.startsWith('Automatic:')
+    ? `${reason.replace(/[.\s]+$/, '')}.`
+    : `Onair's encoder could not start: ${reason.replace(/[.\s]+$/, '')}; the browser's encoder is used.`
 
 /** Why another encoder than the Output's choice runs (a hardware encoder that would not open). */
 export const hardwareFallbackNote = (reason: string, label: string): string =>
