@@ -20,7 +20,7 @@ import { trackedChildren } from '../../../src/node/process'
 import type { LocalRecordingView, OutputSettings } from '../../../src/shared/contract'
 import { testFfmpeg } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
-import { ffmpegChildren, sleep } from './live-helpers'
+import { ffmpegChildren } from './live-helpers'
 import { largestGap, packetTimes, rawFeeder } from './raw-media'
 import { NO_KEYCHAIN, useSecretService } from './secret-service'
 
@@ -156,7 +156,12 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
         'the run live',
         30_000
       )
-      await sleep(2000)
+      const atLive = feed.sent()
+      await waitUntil(
+        () => feed.sent() >= atLive + 2 * OUTPUT.fps,
+        '2 s recorded while live',
+        20_000
+      )
       liveId = null
       await core.stopLive(started.runId)
       const atStop = feed.sent()
