@@ -11,6 +11,7 @@ import { QUIET_WITH_PROGRESS } from '../node/ffmpeg/progress'
 import { SupervisedFfmpeg, type FfmpegExit } from '../node/ffmpeg/supervised'
 import type { NextAttempt } from '../node/supervised'
 import type { Backoff } from '../shared/backoff'
+import { h264Level } from '../shared/h264'
 import type { Profile } from '../shared/profiles'
 import { SOURCE_DIR, type RenditionInfo } from './recordings'
 
@@ -32,25 +33,6 @@ export interface SourceInfo {
   height: number
   /** Bits per second the publisher announced (0 = unknown). */
   videoBitrate: number
-}
-
-// Levels by macroblocks per second and per frame (H.264 table A-1), so CODECS names a level that
-// fits.
-const LEVELS: Array<[number, number, number]> = [
-  [30, 40_500, 1_620],
-  [31, 108_000, 3_600],
-  [32, 216_000, 5_120],
-  [40, 245_760, 8_192],
-  [42, 522_240, 8_704],
-  [50, 589_824, 22_080],
-  [51, 983_040, 36_864],
-  [52, 2_073_600, 36_864]
-]
-
-export function h264Level(width: number, height: number, fps: number): number {
-  const mbs = Math.ceil(width / 16) * Math.ceil(height / 16)
-  const rate = mbs * (fps > 0 ? fps : 60) // fps 0 = source: assume up to 60
-  return (LEVELS.find(([, r, f]) => rate <= r && mbs <= f) ?? LEVELS[LEVELS.length - 1]!)[0]
 }
 
 const X264_PROFILE: Record<string, [string, string]> = {
@@ -150,7 +132,7 @@ export function ladderArgs(
 export function sourceRendition(src: SourceInfo): RenditionInfo {
   const w = src.width > 0 ? src.width : 1280
   const h = src.height > 0 ? src.height : 720
-  const level = h264Level(w, h, 0)
+  const level = h264Level(w, h, 0) // the source's rate is unknown
   return {
     dir: SOURCE_DIR,
     name: 'source',

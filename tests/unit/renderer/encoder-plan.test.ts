@@ -15,7 +15,6 @@ import {
   demandKbps,
   encoderFramerate,
   h264Candidates,
-  h264Level,
   probeEncoders,
   retargetRestartsWindow,
   type IsConfigSupported
@@ -25,12 +24,10 @@ import { avcDecodingKey } from '../../../src/renderer/src/features/live/webcodec
 const P720 = { width: 1280, height: 720, fps: 30 }
 
 describe('H.264 level and codec string', () => {
-  it('fits the level to the size and rate', () => {
-    expect(h264Level(640, 360, 30)).toBe(30)
-    expect(h264Level(1280, 720, 30)).toBe(31)
-    expect(h264Level(1280, 720, 60)).toBe(32)
-    expect(h264Level(1920, 1080, 30)).toBe(40)
-    expect(h264Level(1920, 1080, 60)).toBe(42)
+  // The level itself: tests/unit/foundation/h264-level.test.ts (src/shared/h264.ts).
+  it("names the level by the shared rule: a rate of 0 (the source's) counts as 60 fps", () => {
+    expect(h264Candidates(1280, 720, 60)[0]).toBe('avc1.4d0020')
+    expect(h264Candidates(1280, 720, 0)[0]).toBe('avc1.4d0020')
   })
 
   it('Baseline up to 720p30; Main, High, then Baseline at the needed level above', () => {

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest'
 import { RECOMMENDED_PROFILES } from '../../../src/shared/profiles'
 import {
   gopSeconds,
-  h264Level,
   ladderArgs,
   ladderRenditions,
   sourceArgs,
@@ -95,13 +94,6 @@ describe('renditions for the master playlist', () => {
     expect(r[0]!.bandwidth).toBe(3_300_000 + 128_000)
     expect(r[0]!.codecs).toBe('avc1.64001f,mp4a.40.2')
     expect(r[2]!.codecs).toBe('avc1.64001e,mp4a.40.2')
-  })
-
-  it('picks H.264 levels that fit the frame size and rate', () => {
-    expect(h264Level(1280, 720, 30)).toBe(31)
-    expect(h264Level(1920, 1080, 30)).toBe(40)
-    expect(h264Level(1920, 1080, 60)).toBe(42)
-    expect(h264Level(640, 360, 30)).toBe(30)
   })
 
   it('gop: default 2 s, "0" and junk fall back to it', () => {

@@ -3,30 +3,12 @@
 // rates the encoder steps along when it cannot hold its bitrate or the target drops. Nothing here
 // touches WebCodecs, so all of it is unit-tested in Node.
 import type { EncoderChoice } from '../../../../shared/contract'
+import { h264Level } from '../../../../shared/h264'
 
 export interface Rung {
   width: number
   height: number
   fps: number
-}
-
-// H.264 levels (Annex A, table A-1): the most macroblocks a frame and a second each level allows.
-const LEVELS: { idc: number; frameMbs: number; mbsPerSec: number }[] = [
-  { idc: 30, frameMbs: 1620, mbsPerSec: 40_500 },
-  { idc: 31, frameMbs: 3600, mbsPerSec: 108_000 },
-  { idc: 32, frameMbs: 5120, mbsPerSec: 216_000 },
-  { idc: 40, frameMbs: 8192, mbsPerSec: 245_760 },
-  { idc: 42, frameMbs: 8704, mbsPerSec: 522_240 },
-  { idc: 50, frameMbs: 22_080, mbsPerSec: 589_824 },
-  { idc: 51, frameMbs: 36_864, mbsPerSec: 983_040 },
-  { idc: 52, frameMbs: 36_864, mbsPerSec: 2_073_600 }
-]
-
-/** The lowest level whose limits take this size and rate (level_idc, e.g. 31 for 3.1). */
-export function h264Level(width: number, height: number, fps: number): number {
-  const frameMbs = Math.ceil(width / 16) * Math.ceil(height / 16)
-  const fit = LEVELS.find((l) => frameMbs <= l.frameMbs && frameMbs * fps <= l.mbsPerSec)
-  return (fit ?? LEVELS[LEVELS.length - 1]!).idc
 }
 
 const hex = (n: number): string => n.toString(16).padStart(2, '0')
