@@ -42,6 +42,10 @@ const focusedText = (page: Page): Promise<string> =>
 describe('keyboard and screen readers', () => {
   it('every screen: no serious or critical axe violation, focus on the new heading', async () => {
     const { page } = app()
+    // A new user's first screen: Connection with the first-run guide's invitation on it, under the
+    // screen's h1 (a screen reader's heading list starts with the screen's name).
+    await page.getByTestId('setup-invite').waitFor()
+    expect(await page.locator('main h1, main h2').first().textContent()).toBe('Connection')
     await scan(page, 'Connection')
     await createStream(page, 'Accessible', { profiles: 'recommended', record: true })
     await scan(page, 'Stream page')

@@ -104,8 +104,9 @@ export function App(): ReactNode {
             onStats={() => setRoute({ name: 'stats' })}
           />
           <main className="content">
-            {route.name === 'connection' && <SetupInvite />}
-            {route.name === 'connection' && <ConnectionScreen navigate={setRoute} />}
+            {route.name === 'connection' && (
+              <ConnectionScreen navigate={setRoute} intro={<SetupInvite />} />
+            )}
             {route.name === 'streams' && <StreamsScreen navigate={setRoute} />}
             {route.name === 'stream' && (
               <StreamPage

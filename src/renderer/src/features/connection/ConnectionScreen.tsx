@@ -15,7 +15,15 @@ const KIND_LABEL: Record<ConnectionView['kind'], string> = {
   custom: 'Custom service'
 }
 
-export function ConnectionScreen({ navigate }: { navigate: Navigate }): ReactNode {
+// `intro` sits under the screen's heading (the first-run guide's invitation): the App passes it in, so
+// this feature does not import another.
+export function ConnectionScreen({
+  navigate,
+  intro
+}: {
+  navigate: Navigate
+  intro?: ReactNode
+}): ReactNode {
   const api = useApi()
   const status = useConnectionStatus()
   const list = useResult(() => api.listConnections(), [api])
@@ -40,6 +48,7 @@ export function ConnectionScreen({ navigate }: { navigate: Navigate }): ReactNod
   return (
     <section aria-labelledby="conn-title" className="screen">
       <h1 id="conn-title">Connection</h1>
+      {intro}
       <div className="card" data-testid="local-studio">
         <h2>Local studio</h2>
         {status.loading && !status.value && <Loading />}
