@@ -5,6 +5,7 @@ import type { Result } from './result'
 import type { Profile } from './profiles'
 import type { ScenesState } from './scenes'
 import type { DestinationState, HealthCondition } from './stream-states'
+import type { Shortfall } from './shortfall'
 import type { AudioSettings, MicSettings } from './audio'
 import type { HotkeyAction, HotkeySettings, KeyPlatform } from './hotkeys'
 import type { PublishArgs, RecordingCheck, UploadSettings, UploadView } from './uploads'
@@ -384,8 +385,8 @@ export interface LiveHealthEvent {
   /** What the run aims for (its output settings): shown beside the actual values. */
   targetFps: number
   targetKbps: number
-  /** Why the stream falls short, in one sentence (“the camera delivers 22 fps (of 30)”), if it does. */
-  shortfall?: string
+  /** Why the stream falls short, if it does: states and numbers; the renderer words it (health-text.ts). */
+  shortfall?: Shortfall
   /**
    * The pushed media clock: when (ms since epoch) this attempt's media time 0 went out, the earliest
    * `at − media time` of its progress blocks. The live monitor measures its delay against it.

@@ -1,7 +1,7 @@
 // Onair's own encoder (#33), the parts that need no process: pushFrames' bytes checked by the raw-media
 // reader before the core sees them, the Output's encoder fields, the encoder's settings for a run, the
-// broadcaster's ffmpeg copying the encoder's H.264 and AAC, and the health strip's words for an encoder
-// that cannot keep up (the one place health sentences are made).
+// broadcaster's ffmpeg copying the encoder's H.264 and AAC, and the cause main names for an encoder
+// that cannot keep up (the renderer's health-text.ts words it).
 import { describe, expect, it, vi } from 'vitest'
 import { dispatch } from '../../../src/main/core/dispatch'
 import { buildBroadcastArgs } from '../../../src/main/core/broadcast/args'
@@ -137,7 +137,7 @@ describe("a run's encoder", () => {
   })
 })
 
-describe("the health strip's words for an encoder that cannot keep up", () => {
+describe("the health strip's cause for an encoder that cannot keep up (words: health-text.test.ts)", () => {
   it('names the encoder, the frames skipped and a way out, whatever the upload does', () => {
     for (const state of ['full', 'limited', 'recovering'] as const)
       expect(
@@ -150,9 +150,7 @@ describe("the health strip's words for an encoder that cannot keep up", () => {
           cpuShare: 0.99,
           skippedFrames: 12
         })
-      ).toBe(
-        'this computer cannot encode fast enough (CPU 99 %): 12 frames skipped in the last 3 s; choose a faster preset or a smaller output size'
-      )
+      ).toEqual({ cause: 'encoder-skips', skippedFrames: 12, windowS: 3, cpuPercent: 99 })
     // The network's drop keeps its own words.
     expect(
       uplinkShortfall({
@@ -162,6 +160,6 @@ describe("the health strip's words for an encoder that cannot keep up", () => {
         droppingNow: true,
         cause: 'network'
       })
-    ).toBe('your upload carries about 1.0 of the 2.6 Mbps needed: frames dropped to stay live')
+    ).toEqual({ cause: 'upload', carriedKbps: 1000, needKbps: 2628, dropping: true })
   })
 })

@@ -623,13 +623,13 @@ describe('uplink controller', () => {
     expect(at - restoredAt).toBeLessThanOrEqual(12_000)
   })
 
-  it('says what the upload carries, and nothing once it keeps up', () => {
+  it('says what the upload carries, and nothing once it keeps up (words: health-text.test.ts)', () => {
     expect(
       uplinkShortfall({ state: 'limited', carriedKbps: 1051, needKbps: 2628, droppingNow: false })
-    ).toBe('your upload carries about 1.1 of the 2.6 Mbps needed: quality lowered to stay live')
+    ).toEqual({ cause: 'upload', carriedKbps: 1051, needKbps: 2628, dropping: false })
     expect(
       uplinkShortfall({ state: 'limited', carriedKbps: 500, needKbps: 2628, droppingNow: true })
-    ).toBe('your upload carries about 0.5 of the 2.6 Mbps needed: frames dropped to stay live')
+    ).toEqual({ cause: 'upload', carriedKbps: 500, needKbps: 2628, dropping: true })
     expect(
       uplinkShortfall({
         state: 'recovering',
@@ -651,8 +651,6 @@ describe('uplink controller', () => {
         cause: 'computer',
         cpuShare: 0.984
       })
-    ).toBe(
-      'this computer is too busy to encode and send in real time (CPU 98 %): frames dropped to stay live; close other apps or choose a smaller output size'
-    )
+    ).toEqual({ cause: 'busy-computer', dropping: true, cpuPercent: 98 })
   })
 })

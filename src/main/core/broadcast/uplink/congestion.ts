@@ -1,6 +1,7 @@
 // The broadcaster's congestion level, from a sliding window of ffmpeg progress blocks: encoder speed
 // below real time, frames being dropped, or the bitrate collapsing far under the target.
 import type { ProgressBlock } from '../../../../node/ffmpeg/progress'
+import type { Shortfall } from '../../../../shared/shortfall'
 import {
   DROP_RATIO_LEVELS,
   METER_MIN_BLOCKS,
@@ -109,8 +110,8 @@ export function deliveredFps(
 }
 
 /**
- * One sentence naming why the stream falls short of its target, from the same window, or undefined
- * when it does not. The frame rate is judged against the target: on the encode path ffmpeg holds the
+ * Why the stream falls short of its target, from the same window, or undefined when it does not (the
+ * renderer words it). The frame rate is judged against the target: on the encode path ffmpeg holds the
  * target rate by duplicating frames, so duplicates per second are frames the source did not deliver;
  * on the copy path the rate out is the camera's own.
  */
@@ -118,7 +119,7 @@ export function explainShortfall(
   window: readonly ProgressBlock[],
   path: 'copy' | 'encode',
   targetFps: number
-): string | undefined {
+): Shortfall | undefined {
   const first = window[0]
   const last = window[window.length - 1]
   if (!first || !last || window.length < METER_MIN_BLOCKS) return undefined
@@ -127,11 +128,10 @@ export function explainShortfall(
   const speed = median(window.map((x) => x.speed))
   const drops = last.dropFrames - first.dropFrames
   if (drops > 0 || (path === 'encode' && speed > 0 && speed < SHORT_SPEED))
-    return 'the encoder cannot keep up: lower the resolution or the frame rate, or close other apps'
-  if (path === 'copy' && speed > 0 && speed < SHORT_SPEED)
-    return 'the network cannot keep up: the ingest takes the stream slower than real time'
+    return { cause: 'encoder-slow' }
+  if (path === 'copy' && speed > 0 && speed < SHORT_SPEED) return { cause: 'network-slow' }
   const delivered = deliveredFps(window, path) ?? targetFps
   if (targetFps > 0 && delivered < targetFps * SHORT_FPS_SHARE)
-    return `the camera delivers ${Math.round(delivered)} fps (of ${targetFps})`
+    return { cause: 'source-fps', deliveredFps: Math.round(delivered * 10) / 10, targetFps }
   return undefined
 }

@@ -10,6 +10,7 @@
 // Past what the link carried when it was last found short, the raises probe in small steps that grow
 // while they hold, as TCP does past its last loss.
 
+import type { Shortfall } from '../../../../shared/shortfall'
 import { median } from './congestion'
 import {
   CALM_BEFORE_RAISE_MS,
@@ -200,12 +201,10 @@ export class UplinkController {
   }
 }
 
-const mbps = (kbps: number): string => (kbps / 1000).toFixed(1)
-
 /**
- * The creator's words for what the uplink does now, or undefined when it carries the stream. `needKbps`
- * is the output's own video + audio. A busy computer (`cause: 'computer'`) is named as such: its
- * queue is no measure of the upload.
+ * Why the uplink holds the stream back now, or undefined when it carries it (the renderer words it).
+ * `needKbps` is the output's own video + audio. A busy computer (`cause: 'computer'`) is named as
+ * such: its queue is no measure of the upload.
  */
 export function uplinkShortfall(o: {
   state: UplinkState
@@ -217,22 +216,24 @@ export function uplinkShortfall(o: {
   cpuShare?: number
   /** cause 'encoder': the frames Onair's encoder skipped lately (SKIP_NEWS_MS). */
   skippedFrames?: number
-}): string | undefined {
-  const load = o.cpuShare === undefined ? '' : ` (CPU ${Math.round(o.cpuShare * 100)} %)`
+}): Shortfall | undefined {
+  const cpuPercent = o.cpuShare === undefined ? undefined : Math.round(o.cpuShare * 100)
+  const load = cpuPercent === undefined ? {} : { cpuPercent }
   // Onair's encoder cannot keep up (OBS's "encoding overloaded"): said whatever the upload does.
-  if (o.cause === 'encoder') {
-    const n = o.skippedFrames ?? 0
-    return `this computer cannot encode fast enough${load}: ${n} frame${n === 1 ? '' : 's'} skipped in the last ${SKIP_NEWS_MS / 1000} s; choose a faster preset or a smaller output size`
-  }
+  if (o.cause === 'encoder')
+    return {
+      cause: 'encoder-skips',
+      skippedFrames: o.skippedFrames ?? 0,
+      windowS: SKIP_NEWS_MS / 1000,
+      ...load
+    }
   if (o.state === 'full' && !o.droppingNow) return undefined
   if (o.state === 'recovering' && !o.droppingNow) return undefined
-  const action = o.droppingNow ? 'frames dropped to stay live' : 'quality lowered to stay live'
-  if (o.cause === 'computer') {
-    return `this computer is too busy to encode and send in real time${load}: ${action}; close other apps or choose a smaller output size`
+  if (o.cause === 'computer') return { cause: 'busy-computer', dropping: o.droppingNow, ...load }
+  return {
+    cause: 'upload',
+    dropping: o.droppingNow,
+    needKbps: o.needKbps,
+    ...(o.carriedKbps === undefined ? {} : { carriedKbps: o.carriedKbps })
   }
-  const carried =
-    o.carriedKbps === undefined
-      ? 'less than'
-      : `about ${mbps(Math.min(o.carriedKbps, o.needKbps))} of`
-  return `your upload carries ${carried} the ${mbps(o.needKbps)} Mbps needed: ${action}`
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import type { LiveHealthEvent } from '../../../../shared/contract'
 import { formatBitrate } from '../../lib/format'
 import { encoderText } from './encoder-text'
+import { recoveringText, skippedText, sustainedText, uplinkAlertText } from './health-text'
 import type { EncoderStats } from './media-pusher'
 
 const LEVEL = ['fine', 'watch', 'struggling', 'failing to keep up'] as const
@@ -77,8 +78,8 @@ export function HealthStrip({
               data-testid="health-skipped"
               data-page={pageSkips ?? 0}
               data-encoder={up?.encoderSkipped ?? 0}
-              aria-label={skippedWords(pageSkips ?? 0, up?.encoderSkipped ?? 0)}
-              title={skippedWords(pageSkips ?? 0, up?.encoderSkipped ?? 0)}
+              aria-label={skippedText(pageSkips ?? 0, up?.encoderSkipped ?? 0)}
+              title={skippedText(pageSkips ?? 0, up?.encoderSkipped ?? 0)}
             >
               {(pageSkips ?? 0) + (up?.encoderSkipped ?? 0)}
             </dd>
@@ -116,36 +117,24 @@ export function HealthStrip({
           </dd>
         </div>
       </dl>
-      {uplinkNow && (
+      {uplinkNow && health.shortfall && (
         <p className="warning" role="alert" data-testid="health-uplink">
-          {capitalise(health.shortfall ?? '')}.
+          {uplinkAlertText(health.shortfall)}
         </p>
       )}
       {up && up.state === 'recovering' && (
         <p className="muted" role="status" data-testid="health-uplink-recovering">
-          Quality coming back in steps while the upload keeps up (
-          {formatBitrate(up.videoTargetKbps * 1000)} of {formatBitrate(up.maxVideoKbps * 1000)}{' '}
-          video).
+          {recoveringText(up.videoTargetKbps, up.maxVideoKbps)}
         </p>
       )}
       {sustained && !uplinkNow && (
         <p className="warning" role="alert" data-testid="health-warning">
-          For {Math.round((now - (troubleSince ?? now)) / 1000)} s the stream has fallen short:{' '}
-          {health.shortfall ??
-            'the encoder or the network cannot keep up: lower the bitrate or the resolution, or close other apps'}
-          .
+          {sustainedText(Math.round((now - (troubleSince ?? now)) / 1000), health.shortfall)}
         </p>
       )}
     </div>
   )
 }
-
-/** Frames that never reached the picture, and where: OBS's "skipped frames (encoding lag)". */
-const skippedWords = (page: number, encoder: number): string =>
-  `Frames skipped: ${page} by this computer (the way to the encoder was full), ` +
-  `${encoder} by the encoder (it could not keep up)`
-
-const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 
 /** The encoder in use while live; its picture size and rate change when it steps down or up. */
 export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): ReactNode {
