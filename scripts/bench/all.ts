@@ -1,15 +1,11 @@
-// `npm run bench`: every benchmark in one run, one table with each figure beside its reference, written to
-// bench/results.md and printed. Medians of several runs; the machine is noted, since these figures are
-// only comparable side by side within one run.
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
-import { join, resolve } from 'node:path'
-import { sectionTable } from './results'
+// `npm run bench`: every benchmark in one run. Each suite's figures are appended to bench/runs.jsonl as
+// they come (one line per figure, with the commit, date, CPU count and this run's id) and
+// bench/results.md is computed from all recorded runs (results.ts, table.ts): each row the median of its
+// runs. A suite that fails records nothing and is named on stderr and in the exit code.
+import { recordRun } from './results'
 import type { BenchRow } from './types'
 
 type Suite = { title: string; load: () => Promise<BenchRow[]> }
-
 const SUITES: Suite[] = [
   { title: 'Local studio', load: async () => (await import('./studio')).runStudioBench() },
   { title: 'Live latency', load: async () => (await import('./latency')).runLatencyBench() },
@@ -31,66 +27,25 @@ const SUITES: Suite[] = [
   }
 ]
 
-/** Livepeer Studio's documented figures: no way to measure them here (no internet), so quoted as such. */
-const DOCUMENTED: BenchRow[] = [
-  {
-    name: 'Livepeer Studio recording ready after stream end (documented)',
-    value: 300,
-    unit: 's',
-    note: 'Livepeer documents about 5 minutes; quoted, not measured'
-  }
-]
-
-function machine(): string {
-  let ffmpeg = 'unknown'
-  try {
-    ffmpeg =
-      /ffmpeg version (\S+)/.exec(
-        execFileSync(process.env.FFMPEG_PATH ?? 'ffmpeg', ['-version']).toString()
-      )?.[1] ?? ffmpeg
-  } catch {
-    // reported as unknown
-  }
-  const cpu = cpus()
-  return `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}, ffmpeg ${ffmpeg}, ${process.platform}`
-}
-
-async function main(): Promise<void> {
-  const sections: string[] = []
+async function main(): Promise<number> {
+  const failed: string[] = []
   for (const suite of SUITES) {
-    let rows: BenchRow[]
     try {
       console.error(`bench: ${suite.title}…`)
-      rows = await suite.load()
+      const rows = await suite.load()
+      await recordRun(suite.title, rows, 'npm run bench')
+      for (const r of rows) console.log(`${suite.title}: ${r.name}: ${r.value} ${r.unit}`)
     } catch (e) {
-      rows = [
-        {
-          name: `${suite.title}: not measured`,
-          value: NaN,
-          unit: '',
-          note: String(e).split('\n')[0]
-        }
-      ]
+      failed.push(suite.title)
+      console.error(`bench: ${suite.title} not measured: ${String(e).split('\n')[0]}`)
     }
-    sections.push(sectionTable(suite.title, rows))
   }
-  sections.push(sectionTable('References documented by Livepeer Studio', DOCUMENTED))
-  const md = [
-    '# Onair benchmark report',
-    '',
-    `Run ${new Date().toISOString()} on ${machine()}.`,
-    'Figures are medians of several runs unless the note says otherwise. Ratios compare figures measured side by side in this same run; these machines are noisy, so compare ratios rather than absolute times across runs.',
-    '',
-    ...sections
-  ].join('\n')
-  const out = resolve(__dirname, '../../bench')
-  mkdirSync(out, { recursive: true })
-  writeFileSync(join(out, 'results.md'), md + '\n')
-  console.log(md)
+  if (failed.length) console.error(`bench: not measured: ${failed.join(', ')}`)
+  return failed.length ? 1 : 0
 }
 
 main().then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (e: unknown) => {
     console.error(e)
     process.exit(1)

@@ -240,6 +240,7 @@ export async function audioSyncRows(shell: TestWebShell): Promise<BenchRow[]> {
         name: 'audio: sync offset applied vs set',
         value: Math.round(Math.abs(m - SET_MS) * 10) / 10,
         unit: 'ms',
+        goal: { max: 10 },
         note:
           `the applied offset's distance from the set ${SET_MS} ms, goal <= 10 ms; applied ${m.toFixed(1)} ms (runs: ${applied.map((a) => a.toFixed(1)).join(', ')}): ` +
           `the shift of the flash-to-beep delay in the program's output (MediaStreamTrackProcessor timestamps, ` +

@@ -127,7 +127,7 @@ export async function encoderRows(openShell: () => Promise<TestWebShell>): Promi
           name: `encoder: bitrate vs target (${n.label})`,
           value: Math.round((mean / TARGET) * 1000) / 1000,
           unit: 'x',
-          reference: { name: 'goal: at most', value: 1.15, unit: 'x' },
+          goal: { min: 0.85, max: 1.15 },
           note:
             `${end.encoder} H.264 (WebCodecs), 720p30 camera testsrc2 + noise=alls=${n.alls}:allf=t (MJPEG file), ` +
             `target ${TARGET} kbps; video windows (2 s each, after ${WARMUP_S} s): ${windows.join(', ')} kbps, mean ${Math.round(mean)}; ` +

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BenchRow } from './types'
+import type { BenchRow, RecordAs } from './types'
 
 const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
 
@@ -46,20 +46,29 @@ export async function inKeyringSession(
   }
 }
 
-/** The entry point of such a script: --json prints the rows as one line (for inKeyringSession). */
+/**
+ * The entry point of such a script: --json prints the rows as one line (for inKeyringSession); else
+ * they are printed and, with `recordAs`, appended to bench/runs.jsonl and the report computed again.
+ */
 export function keyringScriptMain(
   run: () => Promise<BenchRow[]>,
-  measure: () => Promise<BenchRow[]>
+  measure: () => Promise<BenchRow[]>,
+  recordAs?: () => RecordAs
 ): void {
   const json = process.argv.includes('--json')
   ;(json ? measure() : run())
-    .then((rows) => {
+    .then(async (rows) => {
       if (json) return console.log(JSON.stringify(rows))
       for (const r of rows) {
         const ref = r.reference
           ? `  (ref: ${r.reference.name} ${r.reference.value} ${r.reference.unit})`
           : ''
         console.log(`${r.name}: ${r.value} ${r.unit}${ref}${r.note ? `\n    ${r.note}` : ''}`)
+      }
+      if (recordAs) {
+        const { section, command } = recordAs()
+        const { recordRun } = await import('./results')
+        await recordRun(section, rows, command)
       }
     })
     .catch((e) => {

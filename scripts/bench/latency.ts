@@ -3,7 +3,8 @@
 // at start + t); we poll the first rendition's live playlist every 50 ms and, for each new segment, take
 // (moment it appears) - (start + media time of the segment's first frame). The start is taken when the
 // publisher is spawned, so its own start-up counts as latency: the figure errs high, never low.
-import { median, runAsScript, type BenchRow } from './types'
+import { runAsScript } from './results'
+import { median, type BenchRow } from './types'
 import { pushTestPattern, startTestStudio, type TestStudio } from '../../tests/helpers/studio'
 
 const SECONDS = 20
@@ -115,4 +116,8 @@ export async function runLatencyBench(): Promise<BenchRow[]> {
   ]
 }
 
-if (require.main === module) runAsScript('bench:latency', runLatencyBench)
+if (require.main === module)
+  runAsScript('bench:latency', runLatencyBench, {
+    section: 'Live latency',
+    command: 'npm run bench:latency'
+  })

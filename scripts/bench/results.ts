@@ -1,87 +1,88 @@
-// bench/results.md: the report's number format and rows, and how a partial bench run (one suite's rows,
-// e.g. `ONAIR_BENCH_ONLY=monitor npm run bench:ui`) puts its own rows into the report: each replaces the
-// row of the same name in its section, or is added at the section's end, and the note says the command
-// and when. The figures are the run's; nothing is typed in by hand.
-import { readFileSync, writeFileSync } from 'node:fs'
+// The bench's records and report: each run appends its raw figures to bench/runs.jsonl (one line per
+// figure: the row, its value, unit, goal, the commit, date, the machine's CPU count and the run's id), and
+// bench/results.md is computed from that file (table.ts: the median of each row's runs). Nothing in
+// either is typed in by hand; `npm run bench:table` writes the report again from the records.
+import { execFileSync } from 'node:child_process'
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { BenchRow } from './types'
+import { parseRuns, recordsOf, renderResults, type RunRecord } from './table'
+import type { BenchRow, RecordAs } from './types'
 
-export const RESULTS_FILE = join(resolve(__dirname, '../../bench'), 'results.md')
+const ROOT = resolve(__dirname, '../..')
+export const RESULTS_FILE = join(ROOT, 'bench', 'results.md')
+export const RUNS_FILE = join(ROOT, 'bench', 'runs.jsonl')
 
-export const fmt = (v: number): string =>
-  !Number.isFinite(v)
-    ? 'n/a'
-    : Math.abs(v) >= 100
-      ? v.toFixed(0)
-      : Math.abs(v) >= 10
-        ? v.toFixed(1)
-        : v.toFixed(3)
+/** This run's id: one per process, so every figure of one `npm run bench…` shares it. */
+export const RUN_ID = `${new Date().toISOString().slice(0, 19)}Z-${process.pid}`
 
-/** One row of the report's table: figure, value, reference, ratio, note. */
-export function tableRow(r: BenchRow): string {
-  const ref = r.reference
-    ? `${r.reference.name}: ${fmt(r.reference.value)} ${r.reference.unit}`
-    : ''
-  const ratio = r.reference && r.reference.value ? `${fmt(r.value / r.reference.value)}×` : ''
-  return `| ${r.name} | ${fmt(r.value)} ${r.unit} | ${ref} | ${ratio} | ${r.note ?? ''} |`
+/** The commit measured: HEAD's short hash, with `+` when src/ or scripts/ have uncommitted changes. */
+export function commitMeasured(): string {
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim()
+  try {
+    const head = git('rev-parse', '--short', 'HEAD')
+    return git('status', '--porcelain', '--', 'src', 'scripts') ? `${head}+` : head
+  } catch {
+    return 'unknown'
+  }
 }
 
-/** A section of the report: its `## ` heading and a table of its rows. */
-export function sectionTable(title: string, rows: BenchRow[]): string {
-  const lines = [
-    `## ${title}`,
-    '',
-    '| figure | value | reference (measured in the same run, unless the note says quoted) | ratio | note |',
-    '| --- | --- | --- | --- | --- |'
-  ]
-  for (const r of rows) lines.push(tableRow(r))
-  return lines.join('\n') + '\n'
+export function readRuns(file = RUNS_FILE): RunRecord[] {
+  return existsSync(file) ? parseRuns(readFileSync(file, 'utf8')) : []
 }
 
-/** Where a section the report does not have yet goes: before the documented references, else last. */
-const LAST_SECTION = '## References documented by Livepeer Studio'
+/** bench/results.md computed from bench/runs.jsonl, formatted as the repository's markdown. */
+export async function writeTable(): Promise<void> {
+  const prettier = await import('prettier')
+  writeFileSync(
+    RESULTS_FILE,
+    await prettier.format(renderResults(readRuns()), { parser: 'markdown' })
+  )
+}
+
+/** A run's rows appended to bench/runs.jsonl under `section`, measured by `command`; the report computed again. */
+export async function recordRun(section: string, rows: BenchRow[], command: string): Promise<void> {
+  const records = recordsOf(section, rows, {
+    commit: commitMeasured(),
+    date: new Date().toISOString(),
+    cores: cpus().length,
+    run: RUN_ID,
+    command
+  })
+  appendFileSync(RUNS_FILE, records.map((r) => JSON.stringify(r) + '\n').join(''))
+  await writeTable()
+}
+
+/** The older name of recordRun, kept for the bench scripts that call it. */
+export const writeRows = recordRun
 
 /**
- * The report with `rows` put into `section` (its `## ` heading, made when the report has none): a row
- * whose figure has the same name
- * is replaced; a new one goes after the last row of the same figure for another case (its name up to
- * " ("), else after the section's last row. `how` (the command and the time) ends each note.
+ * The entry point of one `npm run bench:*` script: run, print each row with its reference, append the
+ * rows to bench/runs.jsonl and compute bench/results.md when `recordAs` is given, exit.
  */
-export function withRows(md: string, section: string, rows: BenchRow[], how: string): string {
-  const lines = md.split('\n')
-  if (!lines.some((l) => l.trim() === `## ${section}`)) {
-    const at = lines.findIndex((l) => l.trim() === LAST_SECTION)
-    lines.splice(at < 0 ? lines.length : at, 0, ...sectionTable(section, []).split('\n'))
-  }
-  const start = lines.findIndex((l) => l.trim() === `## ${section}`)
-  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '))
-  if (end < 0) end = lines.length
-  const nameOf = (l: string): string | undefined =>
-    l.startsWith('|') ? l.split('|')[1]?.trim() : undefined
-  for (const r of rows) {
-    const line = tableRow({ ...r, note: r.note ? `${r.note}; ${how}` : how })
-    const at = lines.findIndex((l, i) => i > start && i < end && nameOf(l) === r.name)
-    if (at >= 0) {
-      lines[at] = line
-      continue
-    }
-    // Beside its kin (the same figure for another case: the name before " ("), else at the end.
-    const kin = r.name.split(' (')[0]!
-    let last = end - 1
-    while (last > start && !nameOf(lines[last]!)?.startsWith(kin)) last--
-    if (last === start) last = end - 1
-    while (last > start && !lines[last]!.startsWith('|')) last--
-    if (last === start) throw new Error(`section "${section}" of bench/results.md has no table`)
-    lines.splice(last + 1, 0, line)
-    end++
-  }
-  return lines.join('\n')
-}
-
-/** Puts a partial run's rows into bench/results.md (withRows), formatted as the rest of it. */
-export async function writeRows(section: string, rows: BenchRow[], command: string): Promise<void> {
-  const how = `\`${command}\`, ${new Date().toISOString().slice(0, 16)}Z`
-  const md = withRows(readFileSync(RESULTS_FILE, 'utf8'), section, rows, how)
-  const prettier = await import('prettier')
-  writeFileSync(RESULTS_FILE, await prettier.format(md, { parser: 'markdown' }))
+export function runAsScript(
+  name: string,
+  run: () => Promise<BenchRow[]>,
+  recordAs?: RecordAs
+): void {
+  run()
+    .then(async (rows) => {
+      for (const r of rows) {
+        const ref = r.reference
+          ? `  | ${r.reference.name}: ${r.reference.value} ${r.reference.unit}`
+          : ''
+        console.log(`${r.name}: ${r.value} ${r.unit}${ref}${r.note ? `  (${r.note})` : ''}`)
+      }
+      if (recordAs) {
+        await recordRun(recordAs.section, rows, recordAs.command)
+      }
+      process.exit(0)
+    })
+    .catch((err: unknown) => {
+      console.error(`${name} failed: ${err instanceof Error ? err.message : String(err)}`)
+      process.exit(1)
+    })
 }

@@ -13,8 +13,8 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { SetupTestResult } from '../../src/shared/contract'
 import { Netns } from '../../tests/helpers/netns'
-import { writeRows } from './results'
-import { runAsScript, type BenchRow } from './types'
+import { runAsScript, writeRows } from './results'
+import type { BenchRow } from './types'
 
 const ROOT = resolve(__dirname, '../..')
 export const SHAPED_RATES = [2000, 4000] as const
@@ -83,6 +83,7 @@ export async function runSetupTestBench(): Promise<BenchRow[]> {
       name: `first-run test: recommended bitrate vs shaped upload (${kbps / 1000} Mbit/s)`,
       value: total,
       unit: 'kbit/s',
+      goal: { min: 0.65, max: 0.8, of: 'ratio' },
       reference: { name: 'the upload shaped to', value: kbps, unit: 'kbit/s' },
       note:
         `goal 0.65-0.8 of the shaped rate; the upload measured ${r.upload.kbps ?? 'n/a'} kbit/s ` +

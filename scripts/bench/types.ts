@@ -1,11 +1,20 @@
-// One row of the benchmark report: a figure, and where one exists, its reference measured in the same run
-// (or a documented figure, said so in the note).
+// One row of the benchmark report: a figure, its goal where the brief sets one, and where one exists,
+// its reference measured in the same run (or a documented figure, said so in the note).
 export interface BenchRow {
   name: string
   value: number
   unit: string
+  /** What the figure should be: at least `min` and/or at most `max`, of the value (or of the ratio to the reference). */
+  goal?: Goal
   reference?: { name: string; value: number; unit: string }
   note?: string
+}
+
+/** A goal: `min` <= figure <= `max` (either may be absent); `of: 'ratio'` judges value / reference. */
+export interface Goal {
+  min?: number
+  max?: number
+  of?: 'value' | 'ratio'
 }
 
 /** A measuring span of wall time (a bench measures over time; nothing here waits for a condition). */
@@ -24,21 +33,8 @@ export const percentile = (xs: readonly number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number
 }
 
-/** The entry point of one `npm run bench:*` script: run, print each row with its reference, exit. */
-export function runAsScript(name: string, run: () => Promise<BenchRow[]>): void {
-  run().then(
-    (rows) => {
-      for (const r of rows) {
-        const ref = r.reference
-          ? `  | ${r.reference.name}: ${r.reference.value} ${r.reference.unit}`
-          : ''
-        console.log(`${r.name}: ${r.value} ${r.unit}${ref}${r.note ? `  (${r.note})` : ''}`)
-      }
-      process.exit(0)
-    },
-    (err: unknown) => {
-      console.error(`${name} failed: ${err instanceof Error ? err.message : String(err)}`)
-      process.exit(1)
-    }
-  )
+/** Where a script's rows go when it runs on its own: its section of the report and its command. */
+export interface RecordAs {
+  section: string
+  command: string
 }

@@ -26,8 +26,7 @@ import { inKeyringSession, keyringScriptMain } from './keyring-session'
 import { sceneRows } from './scenes'
 import { encoderRows } from './encoder'
 import { audioSyncRows } from './audio-sync'
-import { writeRows } from './results'
-import { median, percentile, type BenchRow } from './types'
+import { median, percentile, type BenchRow, type RecordAs } from './types'
 import { Keychain } from '../../src/main/core/keychain'
 import { LOCAL_ID } from '../../src/main/core/settings-store'
 import { seedSessions } from '../../tests/helpers/seed-sessions'
@@ -400,23 +399,13 @@ export function runUiBench(): Promise<BenchRow[]> {
   return inKeyringSession('ui bench', __filename, measureUi)
 }
 
-/**
- * The live monitor's runs (ONAIR_BENCH_ONLY=monitor or monitor-paths) put their "shown delay vs
- * measured" rows, and the sync offset's run (audio-sync) its row, into bench/results.md themselves
- * (results.ts); other runs only print.
- */
-async function runAndReport(): Promise<BenchRow[]> {
-  const rows = await runUiBench()
+/** Every run's rows (a partial run's too, ONAIR_BENCH_ONLY) go to bench/runs.jsonl, under its command. */
+const recordAs = (): RecordAs => {
   const only = process.env.ONAIR_BENCH_ONLY
-  if (only === 'monitor' || only === 'monitor-paths')
-    await writeRows(
-      'Renderer',
-      rows.filter((r) => r.name.startsWith('live monitor: shown delay vs measured')),
-      `ONAIR_BENCH_ONLY=${only} npm run bench:ui`
-    )
-  if (only === 'audio-sync')
-    await writeRows('Renderer', rows, 'ONAIR_BENCH_ONLY=audio-sync npm run bench:ui')
-  return rows
+  return {
+    section: 'Renderer',
+    command: `${only ? `ONAIR_BENCH_ONLY=${only} ` : ''}npm run bench:ui`
+  }
 }
 
-if (require.main === module) keyringScriptMain(runAndReport, measureUi)
+if (require.main === module) keyringScriptMain(runUiBench, measureUi, recordAs)

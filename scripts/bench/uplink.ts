@@ -967,7 +967,7 @@ export function uplinkRows(r: UplinkResult, plan: UplinkPlan, command: string): 
       ),
       value: s2(p.p95),
       unit: 's',
-      reference: { name: 'goal', value: goal, unit: 's' },
+      goal: { max: goal },
       note:
         `goal <= ${goal} s ${p.p95 <= goal ? 'met' : 'NOT met'}; p95 of ${p.delays.length} samples ` +
         `(one per 2 s segment arriving at the studio; median ${median(p.delays).toFixed(2)}, max ` +
@@ -983,7 +983,7 @@ export function uplinkRows(r: UplinkResult, plan: UplinkPlan, command: string): 
     name: 'uplink: back to the target bitrate after restore',
     value: Number.isNaN(worst) ? NaN : s2(worst),
     unit: 's',
-    reference: { name: 'goal', value: 15, unit: 's' },
+    goal: { max: 15 },
     note:
       `goal <= 15 s ${worst <= 15 ? 'met' : 'NOT met'}; the worse of the restores after ` +
       r.phases
@@ -1000,7 +1000,7 @@ export function uplinkRows(r: UplinkResult, plan: UplinkPlan, command: string): 
     name: 'uplink: renderer and main RSS growth',
     value: Math.round(rss),
     unit: 'MB',
-    reference: { name: 'goal', value: 50, unit: 'MB' },
+    goal: { max: 50 },
     note:
       `goal <= 50 MB ${rss <= 50 ? 'met' : 'NOT met'}; the sum: renderer ${r.rssMB.renderer.toFixed(0)} MB ` +
       `(from ${r.rssMB.rendererStart.toFixed(0)}), main ${r.rssMB.main.toFixed(0)} MB (from ` +
@@ -1022,4 +1022,8 @@ export function runUplinkBench(): Promise<BenchRow[]> {
   return inKeyringSession('uplink bench', __filename, measure)
 }
 
-if (require.main === module) keyringScriptMain(runUplinkBench, measure)
+if (require.main === module)
+  keyringScriptMain(runUplinkBench, measure, () => ({
+    section: 'Uplink',
+    command: `npm run bench:uplink${process.argv.includes('--short') ? ' -- --short' : ''}`
+  }))

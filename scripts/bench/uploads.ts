@@ -16,8 +16,8 @@ import { assetService } from '../../src/main/core/uploads/publish'
 import { Uploader } from '../../src/main/core/uploads/uploader'
 import type { UploadView } from '../../src/shared/uploads'
 import { makeLongCopy, startTestStudio, waitFor } from '../../tests/helpers/studio'
-import { writeRows } from './results'
-import { median, runAsScript, type BenchRow } from './types'
+import { runAsScript, writeRows } from './results'
+import { median, type BenchRow } from './types'
 
 /** Alternated runs of each, after one of each to warm up (the first tus run took twice as long). */
 const RUNS = 5
@@ -105,6 +105,7 @@ export async function runUploadsBench(): Promise<BenchRow[]> {
         name: 'asset upload: throughput vs plain HTTP PUT of the same file on loopback',
         value: Math.round(tus),
         unit: 'MB/s',
+        goal: { min: 0.8, of: 'ratio' },
         reference: {
           name: 'plain HTTP PUT to a server writing it to disk',
           value: Math.round(put),
@@ -116,6 +117,7 @@ export async function runUploadsBench(): Promise<BenchRow[]> {
         name: 'asset upload: ready after upload ends (200 MB, 720p)',
         value: Math.round(median(readyS) * 100) / 100,
         unit: 's',
+        goal: { max: 10 },
         note: `goal <= 10 s; from the uploader seeing the upload end (processing) to the asset ready (HLS + MP4), polled every 100 ms, median of ${RUNS} (${readyS.map((s) => s.toFixed(2)).join(', ')} s)`
       }
     ]
