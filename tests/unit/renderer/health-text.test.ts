@@ -27,19 +27,25 @@ describe('shortfall in words', () => {
     )
   })
 
-  it('says what the upload carries', () => {
+  it('says what the upload carries, its rates written as every rate in the app (rates.ts)', () => {
     expect(
       shortfallText({ cause: 'upload', carriedKbps: 1051, needKbps: 2628, dropping: false })
-    ).toBe('your upload carries about 1.1 of the 2.6 Mbps needed: quality lowered to stay live')
+    ).toBe(
+      'your upload carries about 1.051 Mbps of the 2.628 Mbps needed: quality lowered to stay live'
+    )
     expect(
       shortfallText({ cause: 'upload', carriedKbps: 500, needKbps: 2628, dropping: true })
-    ).toBe('your upload carries about 0.5 of the 2.6 Mbps needed: frames dropped to stay live')
+    ).toBe(
+      'your upload carries about 0.5 Mbps of the 2.628 Mbps needed: frames dropped to stay live'
+    )
     // Never more than is needed; unknown: less.
     expect(
       shortfallText({ cause: 'upload', carriedKbps: 9000, needKbps: 2628, dropping: true })
-    ).toBe('your upload carries about 2.6 of the 2.6 Mbps needed: frames dropped to stay live')
+    ).toBe(
+      'your upload carries about 2.628 Mbps of the 2.628 Mbps needed: frames dropped to stay live'
+    )
     expect(shortfallText({ cause: 'upload', needKbps: 2628, dropping: false })).toBe(
-      'your upload carries less than the 2.6 Mbps needed: quality lowered to stay live'
+      'your upload carries less than the 2.628 Mbps needed: quality lowered to stay live'
     )
   })
 

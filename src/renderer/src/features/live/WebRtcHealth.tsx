@@ -1,6 +1,7 @@
 // The health strip of a Low latency (WebRTC) run: what getStats() says the page sends, what the
 // congestion controller thinks the link carries, and why the encoder holds back, if it does.
 import type { ReactNode } from 'react'
+import { formatBitrate } from '../../lib/format'
 import type { WebRtcStats } from './whip-publisher'
 
 const LIMITS: Record<string, string> = {
@@ -11,17 +12,16 @@ const LIMITS: Record<string, string> = {
 
 export function WebRtcHealth({ stats }: { stats: WebRtcStats | null }): ReactNode {
   if (!stats) return <p className="muted">WebRTC: connecting…</p>
-  const mbps = (kbps: number): string => (kbps / 1000).toFixed(1)
   const limited = LIMITS[stats.limitation]
   return (
     <div className="health" data-testid="webrtc-health" role="status">
       <span data-testid="webrtc-out" data-kbps={stats.outKbps}>
-        WebRTC {mbps(stats.outKbps)} Mbps out
+        WebRTC {formatBitrate(stats.outKbps * 1000)} out
       </span>
       {stats.availableKbps !== undefined && (
         <span data-testid="webrtc-available" data-kbps={stats.availableKbps}>
           {' '}
-          · link carries about {mbps(stats.availableKbps)} Mbps
+          · link carries about {formatBitrate(stats.availableKbps * 1000)}
         </span>
       )}
       <span> · {stats.fps} fps</span>

@@ -8,7 +8,6 @@ import type { Shortfall } from '../../../../shared/shortfall'
 const UNKNOWN_CAUSE =
   'the encoder or the network cannot keep up: lower the bitrate or the resolution, or close other apps'
 
-const mbps = (kbps: number): string => (kbps / 1000).toFixed(1)
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** One sentence (no capital, no stop) naming why the stream falls short. */
@@ -23,8 +22,8 @@ export function shortfallText(s: Shortfall): string {
       const carried =
         s.carriedKbps === undefined
           ? 'less than'
-          : `about ${mbps(Math.min(s.carriedKbps, s.needKbps))} of`
-      return `your upload carries ${carried} the ${mbps(s.needKbps)} Mbps needed: ${action(s.dropping)}`
+          : `about ${formatBitrate(Math.min(s.carriedKbps, s.needKbps) * 1000)} of`
+      return `your upload carries ${carried} the ${formatBitrate(s.needKbps * 1000)} needed: ${action(s.dropping)}`
     }
     case 'encoder-slow':
       return 'the encoder cannot keep up: lower the resolution or the frame rate, or close other apps'
