@@ -1,6 +1,7 @@
 // The stats view's numbers (#34 §6, as OBS's Stats dock): what the app's processes use, and what the run
 // loses where, each over the last seconds and since the start. The window arithmetic is here, once: main
 // windows the app's CPU and the run's counters, the page windows the compositor's and its own skips.
+import { SlidingWindow } from './sliding-window'
 
 /** The last seconds the stats view shows beside "since the start". */
 export const STATS_WINDOW_MS = 5000
@@ -76,29 +77,30 @@ export interface AppStatsView {
  * first value held (add the counter's start, such as 0 when a run begins, to count from there).
  */
 export class CounterWindow {
-  private samples: { at: number; value: number }[] = []
+  /** One sample at or before the window's start is kept, to measure from. */
+  private readonly samples: SlidingWindow<{ at: number; value: number }>
 
-  constructor(readonly spanMs = STATS_WINDOW_MS) {}
+  constructor(readonly spanMs = STATS_WINDOW_MS) {
+    this.samples = new SlidingWindow(spanMs)
+  }
 
   add(at: number, value: number): void {
-    const last = this.samples[this.samples.length - 1]
+    const last = this.samples.last
     if (last && at < last.at) return
     this.samples.push({ at, value })
-    // Keep one sample at or before the window's start, to measure from.
-    while (this.samples.length > 2 && this.samples[1]!.at <= at - this.spanMs) this.samples.shift()
   }
 
   /** The growth over the last span (and the ms it covers: less than the span early on). */
   recent(now: number): { delta: number; ms: number } {
-    const last = this.samples[this.samples.length - 1]
+    const last = this.samples.last
     if (!last) return { delta: 0, ms: 0 }
-    let base = this.samples[0]!
-    for (const s of this.samples) if (s.at <= now - this.spanMs) base = s
+    let base = this.samples.first!
+    for (const s of this.samples.samples) if (s.at <= now - this.spanMs) base = s
     return { delta: last.value - base.value, ms: last.at - base.at }
   }
 
   latest(): number {
-    return this.samples[this.samples.length - 1]?.value ?? 0
+    return this.samples.last?.value ?? 0
   }
 
   view(now: number): Windowed {

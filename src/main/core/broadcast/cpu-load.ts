@@ -4,6 +4,7 @@
 // it to tell a computer too busy to send in real time from an upload too slow to carry the stream
 // (OBS's "skipped frames due to encoding lag" against "dropped frames" on the network).
 import { cpus } from 'node:os'
+import { SlidingWindow } from '../../../shared/sliding-window'
 import { CPU_WINDOW_MS } from './uplink/tuning'
 
 /** The OS's per-core counters (ms spent in each mode since boot), as os.cpus() gives them. */
@@ -16,14 +17,17 @@ interface Reading {
 }
 
 export class CpuLoad {
-  private readings: Reading[] = []
+  private readonly readings: SlidingWindow<Reading>
 
   constructor(
     private readonly read: CpuCounters = cpus,
     private readonly now: () => number = Date.now,
     /** The share is judged over at least this much time. */
     private readonly windowMs = CPU_WINDOW_MS
-  ) {}
+  ) {
+    // The newest reading that is at least a window old, and everything after it.
+    this.readings = new SlidingWindow(windowMs)
+  }
 
   /** The share of CPU time spent working (0..1) over the last window, or undefined until one. */
   busy(): number | undefined {
@@ -37,10 +41,7 @@ export class CpuLoad {
       }
     }
     this.readings.push({ at, busy, total })
-    // Keep the newest reading that is at least a window old, and everything after it.
-    while (this.readings.length > 2 && at - this.readings[1]!.at >= this.windowMs)
-      this.readings.shift()
-    const first = this.readings[0]!
+    const first = this.readings.first!
     const dt = total - first.total
     if (at - first.at < this.windowMs / 2 || dt <= 0) return undefined
     return Math.min(1, Math.max(0, (busy - first.busy) / dt))

@@ -14,6 +14,7 @@
 // the queue only when the link is what holds it (feedStats, congested).
 import type { Writable } from 'node:stream'
 import { AppFailure } from '../../../shared/result'
+import { SlidingWindow, kbitPerSecond } from '../../../shared/sliding-window'
 import { MediaBuffer, type MediaPiece, type MediaUnit } from './media-buffer'
 // Its numbers (what each is, and why that much): the uplink's one tuning table.
 import {
@@ -102,7 +103,7 @@ export class MediaFeed {
    */
   private madeEpoch: number | undefined
   /** What the page handed over lately (wall ms, bytes), for the rate its encoder makes. */
-  private arrivals: { at: number; bytes: number }[] = []
+  private arrivals = new SlidingWindow<{ at: number; bytes: number }>(ARRIVAL_SPAN_MS, 'within')
   /** The newest media that arrived late (a page that stalled and caught up); see LATE_MS. */
   private lateUntilMs: number | undefined
   private lateAt = 0
@@ -155,8 +156,6 @@ export class MediaFeed {
   push(chunk: Buffer): Promise<void> {
     if (this.ended) return Promise.resolve()
     this.arrivals.push({ at: this.now(), bytes: chunk.length })
-    while (this.arrivals.length > 1 && this.now() - this.arrivals[0]!.at > ARRIVAL_SPAN_MS)
-      this.arrivals.shift()
     let pieces: MediaPiece[]
     try {
       pieces = this.buffer.push(chunk)
@@ -430,18 +429,14 @@ export class MediaFeed {
     return this.feeding
   }
 
-  get bufferedBytes(): number {
-    return this.buffer.bufferedBytes
-  }
-
   /** What the page's encoder made over the last ARRIVAL_SPAN_MS (kbit/s), or undefined too early. */
   madeKbps(): number | undefined {
-    const first = this.arrivals[0]
+    const first = this.arrivals.first
     if (!first) return undefined
     const span = Math.max(this.now() - first.at, 0)
     if (span < ARRIVAL_SPAN_MS / 2) return undefined
-    const bytes = this.arrivals.reduce((n, a) => n + a.bytes, 0) - first.bytes
-    return (bytes * 8) / span
+    const bytes = this.arrivals.samples.reduce((n, a) => n + a.bytes, 0) - first.bytes
+    return kbitPerSecond(bytes, span)
   }
 
   feedStats(): FeedStats {

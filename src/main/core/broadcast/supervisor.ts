@@ -20,6 +20,7 @@ import { forceKill, stopChild, terminate } from '../../../node/process'
 import type { SupervisedChild } from '../../../node/supervised'
 import { RECONNECT_BACKOFF, type Backoff } from '../../../shared/backoff'
 import { isFinal } from '../../../shared/live-state'
+import { SlidingWindow, kbitPerSecond } from '../../../shared/sliding-window'
 import { CongestionMeter, deliveredFps, explainShortfall } from './uplink/congestion'
 import { describeExit, looksLikeNetwork } from './exit-info'
 import { UplinkController, uplinkShortfall } from './uplink/controller'
@@ -109,9 +110,9 @@ export class BroadcastSupervisor {
   /** The computer's load when health was last sent (0..1), while the page encodes. */
   private cpuShare: number | undefined
   /** Onair's encoder's skipped frames as read lately (SKIP_NEWS_MS), the oldest at least that old. */
-  private skips: { at: number; n: number }[] = []
+  private skips = new SlidingWindow<{ at: number; n: number }>(SKIP_NEWS_MS)
   /** This attempt's recent progress, with wall times: the rate leaving and the speed now. */
-  private recent: Sample[] = []
+  private recent = new SlidingWindow<Sample>(RECENT_MS)
   private resolveDone!: (ev: LiveStateEvent) => void
   readonly done: Promise<LiveStateEvent>
   private readonly now: () => number
@@ -164,7 +165,7 @@ export class BroadcastSupervisor {
       onStart: (child) => {
         if (this.st.nextRetryAt !== undefined) this.set({ nextRetryAt: undefined })
         this.mediaEpoch = undefined
-        this.recent = []
+        this.recent.clear()
         if (child.stdin) this.feed.attach(child.stdin)
       },
       onFlowing: () => this.wentLive(),
@@ -278,13 +279,12 @@ export class BroadcastSupervisor {
   ): { kbps?: number; speed?: number; kbpsNow?: number } {
     if (b.end) return {}
     this.recent.push({ at, outTimeUs: b.outTimeUs, totalSize: b.totalSize })
-    while (this.recent.length > 2 && at - this.recent[1]!.at >= RECENT_MS) this.recent.shift()
     const rate = (from: Sample): number | undefined => {
       const dt = at - from.at
-      return dt < MIN_RATE_SPAN_MS ? undefined : ((b.totalSize - from.totalSize) * 8) / dt
+      return dt < MIN_RATE_SPAN_MS ? undefined : kbitPerSecond(b.totalSize - from.totalSize, dt)
     }
-    const first = this.recent[0]!
-    const lastSecond = [...this.recent].reverse().find((x) => at - x.at >= SENT_SPAN_MS) ?? first
+    const first = this.recent.first!
+    const lastSecond = this.recent.back(SENT_SPAN_MS)!
     const dt = at - first.at
     return {
       kbps: rate(first),
@@ -403,10 +403,9 @@ export class BroadcastSupervisor {
   private recentSkips(at: number): { total: number; recent: number } | undefined {
     if (!this.o.encoderSkipped) return undefined
     const n = this.o.encoderSkipped()
-    if (!this.skips.length) this.skips.push({ at, n: 0 })
+    if (!this.skips.first) this.skips.push({ at, n: 0 })
     this.skips.push({ at, n })
-    while (this.skips.length > 2 && at - this.skips[1]!.at >= SKIP_NEWS_MS) this.skips.shift()
-    return { total: n, recent: n - this.skips[0]!.n }
+    return { total: n, recent: n - this.skips.first!.n }
   }
 
   private errorOf(exit: FfmpegExit): AppError {
