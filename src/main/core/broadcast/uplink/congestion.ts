@@ -2,6 +2,7 @@
 // below real time, frames being dropped, or the bitrate collapsing far under the target.
 import type { ProgressBlock } from '../../../../node/ffmpeg/progress'
 import type { Shortfall } from '../../../../shared/shortfall'
+import { kbitPerSecond } from '../../../../shared/sliding-window'
 import {
   DROP_RATIO_LEVELS,
   METER_MIN_BLOCKS,
@@ -81,7 +82,7 @@ export class CongestionMeter {
 export function windowKbps(first: ProgressBlock, last: ProgressBlock): number | undefined {
   const dt = (last.outTimeUs - first.outTimeUs) / 1e6
   if (dt <= MIN_RATE_MEDIA_S) return undefined
-  return ((last.totalSize - first.totalSize) * 8) / 1000 / dt
+  return kbitPerSecond(last.totalSize - first.totalSize, dt * 1000)
 }
 
 export function median(xs: readonly number[]): number {
