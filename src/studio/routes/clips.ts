@@ -3,7 +3,7 @@
 // list, delete). The caller's own only: another user's stream, session or asset is "not found".
 import { requireUser, type StudioContext } from '../context'
 import { pageHeaders, parseCursor, parseLimit, type Router } from '../http'
-import { assetToApi, getAsset, listAssets } from '../clips'
+import { assetToApi, getAsset, listAssets } from '../asset-store'
 import { getSession } from '../session-store'
 import { getOwnStream, getStreamByPlaybackId } from '../stream-store'
 import { checkClip, HttpError } from '../validate'

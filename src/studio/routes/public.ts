@@ -5,7 +5,7 @@ import type { StudioContext } from '../context'
 import type { Router } from '../http'
 import { readDownloads, sessionDir } from '../recordings'
 import { getSession } from '../session-store'
-import { CLIP_MP4, CLIP_PLAYLIST, getAssetByPlaybackId } from '../clips'
+import { CLIP_MP4, CLIP_PLAYLIST, getAssetByPlaybackId } from '../asset-store'
 import { getStreamByPlaybackId } from '../stream-store'
 import { HttpError } from '../validate'
 

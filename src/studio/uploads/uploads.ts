@@ -18,14 +18,12 @@ import {
   assetToApi,
   CLIP_MP4,
   CLIP_PLAYLIST,
-  clipDir,
-  emitAssetEvent,
   getAsset,
   insertAsset,
   updateAsset,
-  type AssetEventName,
   type AssetRow
-} from '../clips'
+} from '../asset-store'
+import { clipDir, emitAssetEvent, type AssetEventName } from '../clips'
 import { inTransaction, type Db } from '../db'
 import { isOwnOrigin } from '../../shared/origin'
 import { remux } from '../recordings'
