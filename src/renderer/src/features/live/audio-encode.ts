@@ -71,8 +71,6 @@ export type AudioWorkerIn =
   | { readable: ReadableStream<AudioData>; bitrateKbps: number }
   /** Onair's encoder: hand the sound back unencoded (rawSoundOf). */
   | { readable: ReadableStream<AudioData>; raw: true }
-  /** Stop now: the track's stream did not end in time. */
-  | { stop: true }
 
 /** An encoded Opus packet as it crosses to the page. */
 export interface PostedChunk {

@@ -19,15 +19,13 @@ interface WorkerScope {
   close(): void
 }
 const scope = self as unknown as WorkerScope
-let reader: ReadableStreamDefaultReader<AudioData> | null = null
 let done = false
 
+// One message starts the reading; the page ends it by stopping the track (or terminating the worker).
 scope.onmessage = (e) => {
-  if ('readable' in e.data) {
-    reader = e.data.readable.getReader()
-    if ('raw' in e.data) void pumpRaw(reader)
-    else void pump(reader, e.data.bitrateKbps)
-  } else void stop()
+  const reader = e.data.readable.getReader()
+  if ('raw' in e.data) void pumpRaw(reader)
+  else void pump(reader, e.data.bitrateKbps)
 }
 scope.postMessage({ ready: true })
 
@@ -36,12 +34,6 @@ function end(): void {
   done = true
   scope.postMessage({ ended: true })
   scope.close()
-}
-
-async function stop(): Promise<void> {
-  // Cancelled, the track processor closes what it still holds.
-  await reader?.cancel().catch(() => undefined)
-  end()
 }
 
 /** Reads every buffer into `each` until one fails (said to the page once); closes each buffer. */
