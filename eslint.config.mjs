@@ -86,6 +86,12 @@ export const ROOMS = {
       'The local studio imports src/shared and src/node only; node-media-server only through ' +
       'src/studio/nms-adapter.ts.'
   },
+  'src/studio/live': {
+    imports: [SHARED, NODE, 'src/studio/**'],
+    packages: [],
+    node: true,
+    why: "A live run's parts (live.ts names them): src/shared, src/node and the studio; no package."
+  },
   'src/studio/webrtc': {
     imports: [SHARED, NODE, 'src/studio/**'],
     packages: ['werift'],
