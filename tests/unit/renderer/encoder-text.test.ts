@@ -33,6 +33,18 @@ describe('encoder line', () => {
     ).toBe('software H.264 (WebCodecs), 960×540 30 fps, 1.149 Mbps of 1.774 Mbps')
   })
 
+  it("says the frames the browser's encoder was too far behind to take", () => {
+    expect(encoderText(stats({ measuredKbps: 2270, queueSkips: 0 }))).toBe(
+      'software H.264 (WebCodecs), 960×540 30 fps, 2.27 Mbps of 2.5 Mbps'
+    )
+    expect(encoderText(stats({ measuredKbps: 2270, queueSkips: 1 }))).toBe(
+      'software H.264 (WebCodecs), 960×540 30 fps, 2.27 Mbps of 2.5 Mbps, 1 frame skipped (the encoder was behind)'
+    )
+    expect(encoderText(stats({ queueSkips: 7 }))).toBe(
+      'software H.264 (WebCodecs), 960×540 30 fps, 7 frames skipped (the encoder was behind)'
+    )
+  })
+
   it('just after a lowering, the window made for the old target is no overshoot of the new one', () => {
     // Before: "1.076 Mbps of 0.626 Mbps" until the next 2 s window ended.
     const text = encoderText(stats({ measuredKbps: 1076, measuredForKbps: 1100, targetKbps: 626 }))

@@ -159,6 +159,7 @@ export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): Reac
       data-audio-filled={encoder.audioFilledMs ?? ''}
       data-audio-in={encoder.audioIn ?? ''}
       data-budget-skips={encoder.budgetSkips ?? ''}
+      data-queue-skips={encoder.queueSkips ?? ''}
       data-pipe-skips={encoder.pipeSkips ?? ''}
       data-copy-ms={encoder.copyMs ?? ''}
       data-call-ms={encoder.callMs ?? ''}

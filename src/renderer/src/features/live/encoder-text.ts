@@ -52,5 +52,8 @@ export function encoderText(e: EncoderStats): string {
       : e.measuredForKbps != null && e.measuredForKbps > e.targetKbps
         ? `, lowered to ${target} (was ${formatBitrate(e.measuredForKbps * 1000)}; measuring)`
         : `, ${formatBitrate(e.measuredKbps * 1000)} of ${target}`
-  return `${what}, ${e.width}×${e.height} ${e.fps} fps${measured}`
+  const skips = e.queueSkips ?? 0
+  const skipped =
+    skips > 0 ? `, ${skips} frame${skips === 1 ? '' : 's'} skipped (the encoder was behind)` : ''
+  return `${what}, ${e.width}×${e.height} ${e.fps} fps${measured}${skipped}`
 }

@@ -41,6 +41,8 @@ export interface EncoderStats {
   audioIn?: 'worker' | 'page'
   /** Frames not encoded because the output had spent its bitrate's budget (a real cap). */
   budgetSkips?: number
+  /** Frames not encoded because the browser's encoder was too far behind (MAX_ENCODE_QUEUE waiting). */
+  queueSkips?: number
   /**
    * Onair's encoder: frames this computer skipped before handing them over, because the way to the
    * encoder was full (two hand-overs still waiting).

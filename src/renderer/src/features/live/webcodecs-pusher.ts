@@ -156,6 +156,7 @@ export class WebCodecsPusher implements Pusher {
       audioFilledMs: Math.round(this.audioFilledUs / 1000),
       ...(this.audioIn ? { audioIn: this.audioIn } : {}),
       budgetSkips: this.budgetSkips,
+      queueSkips: this.droppedFrames,
       audioBehindMs:
         this.lastAudioUs === undefined
           ? null
