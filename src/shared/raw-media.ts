@@ -84,13 +84,14 @@ export type RawRead =
   | { ok: 'partial'; need: number }
 
 /**
- * Reads the message at offset. A header that breaks the format (unknown kind, a size out of bounds, a
- * payload length that does not match its picture or sound, a time that is not a finite number) is an
- * error: the reader must stop, since the next message's start cannot be known.
+ * The header at buf[offset..offset+24) (which must be there), checked: a header that breaks the format
+ * (unknown kind, a size out of bounds, a payload length that does not match its picture or sound, a
+ * time that is not a finite number) is an error.
  */
-export function readRaw(buf: Uint8Array, offset = 0): RawRead {
-  const left = buf.byteLength - offset
-  if (left < RAW_HEADER_BYTES) return { ok: 'partial', need: RAW_HEADER_BYTES - left }
+export function readRawHeader(
+  buf: Uint8Array,
+  offset = 0
+): { ok: true; header: RawHeader; bytes: number } | { ok: false; error: string } {
   const v = new DataView(buf.buffer, buf.byteOffset + offset, RAW_HEADER_BYTES)
   const bytes = v.getUint32(0, true)
   const kind = v.getUint8(4)
@@ -123,12 +124,93 @@ export function readRaw(buf: Uint8Array, offset = 0): RawRead {
       ok: false,
       error: `raw ${header.kind}: ${bytes} payload bytes where ${payloadBytes(header)} belong`
     }
-  const end = offset + RAW_HEADER_BYTES + bytes
+  return { ok: true, header, bytes }
+}
+
+/**
+ * Reads the message at offset. A header that breaks the format (readRawHeader) is an error: the reader
+ * must stop, since the next message's start cannot be known.
+ */
+export function readRaw(buf: Uint8Array, offset = 0): RawRead {
+  const left = buf.byteLength - offset
+  if (left < RAW_HEADER_BYTES) return { ok: 'partial', need: RAW_HEADER_BYTES - left }
+  const h = readRawHeader(buf, offset)
+  if (!h.ok) return h
+  const end = offset + RAW_HEADER_BYTES + h.bytes
   if (end > buf.byteLength) return { ok: 'partial', need: end - buf.byteLength }
   return {
     ok: true,
-    message: { header, payload: buf.subarray(offset + RAW_HEADER_BYTES, end) },
+    message: { header: h.header, payload: buf.subarray(offset + RAW_HEADER_BYTES, end) },
     next: end
+  }
+}
+
+/**
+ * One message as it came in pieces (a socket's reads): its header (24 bytes of its own) and views of
+ * the payload's pieces, in order, none copied.
+ */
+export interface RawPieces {
+  header: RawHeader
+  headerBytes: Uint8Array
+  parts: Uint8Array[]
+}
+
+/** What pushFrames hands the encoder: whole messages in one buffer (a call), or in pieces (a socket). */
+export type RawInput = Uint8Array | readonly RawPieces[]
+
+/**
+ * Cuts a stream of raw-media bytes, coming in pieces of any size, into whole messages without copying
+ * their payloads: each message is handed on as its header and views of the pieces that hold its
+ * payload. A header that breaks the format stops it for good (the next message's start cannot be
+ * known): push then answers the error, and every later push the same.
+ */
+export class RawAssembler {
+  private head = new Uint8Array(RAW_HEADER_BYTES)
+  private headFill = 0
+  private current:
+    { header: RawHeader; headerBytes: Uint8Array; parts: Uint8Array[]; left: number } | undefined
+  private error: string | undefined
+
+  /** Bytes held for the message not yet whole (its header's and payload's so far). */
+  get pending(): number {
+    if (!this.current) return this.headFill
+    return RAW_HEADER_BYTES + payloadBytes(this.current.header) - this.current.left
+  }
+
+  /** Takes the next piece; calls onMessage for each message it completes. */
+  push(
+    piece: Uint8Array,
+    onMessage: (m: RawPieces) => void
+  ): { ok: true } | { ok: false; error: string } {
+    if (this.error !== undefined) return { ok: false, error: this.error }
+    let at = 0
+    while (at < piece.byteLength) {
+      if (!this.current) {
+        const take = Math.min(RAW_HEADER_BYTES - this.headFill, piece.byteLength - at)
+        this.head.set(piece.subarray(at, at + take), this.headFill)
+        this.headFill += take
+        at += take
+        if (this.headFill < RAW_HEADER_BYTES) break
+        const h = readRawHeader(this.head)
+        if (!h.ok) {
+          this.error = h.error
+          return h
+        }
+        this.current = { header: h.header, headerBytes: this.head, parts: [], left: h.bytes }
+        this.head = new Uint8Array(RAW_HEADER_BYTES)
+        this.headFill = 0
+      }
+      const cur = this.current
+      const take = Math.min(cur.left, piece.byteLength - at)
+      if (take > 0) cur.parts.push(piece.subarray(at, at + take))
+      at += take
+      cur.left -= take
+      if (cur.left === 0) {
+        this.current = undefined
+        onMessage({ header: cur.header, headerBytes: cur.headerBytes, parts: cur.parts })
+      }
+    }
+    return { ok: true }
   }
 }
 

@@ -26,6 +26,7 @@ import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
 import type { ChildCommand } from './child-command'
 import { probeEncoders } from './encoder/host'
+import type { RawPieces } from '../../shared/raw-media'
 import {
   healthConditionsOf,
   toClipView,
@@ -98,6 +99,11 @@ export interface Core extends OnairCalls {
    * call it once they know where the file goes.
    */
   saveRendition(url: string, file: string): Promise<void>
+  /**
+   * pushFrames for messages that came in pieces (the web shell's frame socket, web/frame-socket.ts):
+   * the pieces reach the encoder's stdin without being gathered into one buffer.
+   */
+  pushFramePieces(runId: string, messages: readonly RawPieces[]): Promise<void>
   /** Stops every ffmpeg child and the local studio; safe to call twice. */
   shutdown(): Promise<void>
 }
@@ -376,6 +382,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     pushFrames: async (runId, chunk) =>
       runId === recorder.id ? recorder.pushFrames(runId, chunk) : live.pushFrames(runId, chunk),
+    pushFramePieces: async (runId, messages) =>
+      runId === recorder.id
+        ? recorder.pushFrames(runId, messages)
+        : live.pushFrames(runId, messages),
     async startRecording({ source, output }) {
       if (source.kind !== 'media')
         throw new AppFailure({

@@ -1,6 +1,7 @@
 // The web shell: the same core served to a browser on 127.0.0.1 only. Calls are HTTP POSTs, events a
-// WebSocket. A random token, made at start, is exchanged once for an HttpOnly SameSite=Strict cookie;
-// every request also needs our own Host (no DNS rebinding) and, when a browser sends one, our own Origin.
+// WebSocket, raw frames for Onair's encoder a binary WebSocket of their own (frame-socket.ts). A random
+// token, made at start, is exchanged once for an HttpOnly SameSite=Strict cookie; every request also
+// needs our own Host (no DNS rebinding) and, when a browser sends one, our own Origin.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
@@ -10,7 +11,7 @@ import { join, resolve } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { listen, readBody } from '../../node/http'
 import { contentTypeOf, resolveStaticFile } from '../../node/static-files'
-import { Readable } from 'node:stream'
+import { Readable, type Duplex } from 'node:stream'
 import {
   EVENT_NAMES,
   MAX_CALL_BYTES,
@@ -23,6 +24,7 @@ import type { Core } from '../core/core'
 import { dispatch, isCallName } from '../core/dispatch'
 import { contentSecurityPolicy } from '../core/csp'
 import { isOwnOrigin } from '../../shared/origin'
+import { acceptFrameSocket } from './frame-socket'
 
 export interface WebShellOptions {
   core: Core
@@ -342,10 +344,28 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const clients = new Set<WebSocket>()
+  // Upgraded sockets are no longer the HTTP server's: close() ends them itself.
+  const frameSockets = new Set<Duplex>()
   server.on('upgrade', (req, socket, head) => {
-    const path = parseUrl(req.url)?.pathname
-    if (path !== '/events' || !hostOk(req) || !originOk(req) || !authorized(req)) {
+    const url = parseUrl(req.url)
+    const path = url?.pathname
+    if (
+      (path !== '/events' && path !== '/frames') ||
+      !hostOk(req) ||
+      !originOk(req) ||
+      !authorized(req)
+    ) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
+      return
+    }
+    // Raw frames for Onair's encoder: read by frame-socket.ts itself, never gathered into buffers.
+    if (path === '/frames' && url) {
+      frameSockets.add(socket)
+      socket.once('close', () => frameSockets.delete(socket))
+      acceptFrameSocket(req, socket, head, url, {
+        sink: (runId, messages) => opts.core.pushFramePieces(runId, messages),
+        log
+      })
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -383,6 +403,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     close: async () => {
       for (const off of unsubscribe) off()
       for (const ws of clients) ws.terminate()
+      for (const s of frameSockets) s.destroy()
       await new Promise<void>((r) => wss.close(() => r()))
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))

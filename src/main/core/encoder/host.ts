@@ -14,7 +14,14 @@ import {
   type HostToEncoder
 } from '../../../shared/encoder-channel'
 import type { EncoderInfo, VideoEncoderId } from '../../../shared/contract'
-import { i420Bytes, readAllRaw, RAW_HEADER_BYTES } from '../../../shared/raw-media'
+import {
+  i420Bytes,
+  readAllRaw,
+  RAW_HEADER_BYTES,
+  type RawHeader,
+  type RawInput,
+  type RawPieces
+} from '../../../shared/raw-media'
 import {
   forceKill,
   runChild,
@@ -33,6 +40,8 @@ const PROBE_TIMEOUT_MS = 30_000
 export type EncoderStart =
   | { ok: true; encoder: VideoEncoderId; label: string; fallbackReason?: string }
   | { ok: false; reason: string }
+
+export type RawPushed = { ok: true; skipped: number } | { ok: false; error: string }
 
 export interface HostStats extends EncoderStats {
   /** Of skipped: the pictures the host left out because the encoder's stdin was full. */
@@ -165,37 +174,82 @@ export class EncoderHost {
    * The bytes are handed on as they are, not copied (a 1080p picture is 3 MB): the caller gives them
    * up and must not change them afterwards (a call's body and an IPC message are fresh each time).
    */
-  pushRaw(bytes: Uint8Array): { ok: true; skipped: number } | { ok: false; error: string } {
+  pushRaw(input: RawInput): RawPushed {
+    if (!(input instanceof Uint8Array)) return this.pushRawPieces(input)
+    const bytes = input
     const child = this.child
     const config = this.config
     if (!child?.stdin || !config || this.stopping)
       return { ok: false, error: 'the encoder is not running' }
     const read = readAllRaw(bytes)
     if (!read.ok) return read
-    for (const m of read.messages) {
-      const h = m.header
+    const wrong = this.wrongSize(read.messages.map((m) => m.header))
+    if (wrong) return wrong
+    if (!this.full(child)) {
+      // One write, a view of the caller's bytes (the usual case: one picture, or a picture and sound).
+      child.stdin.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+      return { ok: true, skipped: 0 }
+    }
+    return this.writeSkipping(
+      child,
+      read.messages.map((m) => ({
+        header: m.header,
+        headerBytes: bytes.subarray(
+          m.payload.byteOffset - bytes.byteOffset - RAW_HEADER_BYTES,
+          m.payload.byteOffset - bytes.byteOffset
+        ),
+        parts: [m.payload]
+      }))
+    )
+  }
+
+  /**
+   * As pushRaw, for messages that came in pieces (the web shell's frame socket: each message's header
+   * and views of the socket's reads, already checked by RawAssembler): the pieces go to the encoder's
+   * stdin as they are, in one gathered write per message, never copied into a message-sized buffer.
+   */
+  pushRawPieces(messages: readonly RawPieces[]): RawPushed {
+    const child = this.child
+    if (!child?.stdin || !this.config || this.stopping)
+      return { ok: false, error: 'the encoder is not running' }
+    const wrong = this.wrongSize(messages.map((m) => m.header))
+    if (wrong) return wrong
+    return this.writeSkipping(child, messages)
+  }
+
+  private wrongSize(headers: readonly RawHeader[]): { ok: false; error: string } | undefined {
+    const config = this.config!
+    for (const h of headers)
       if (h.kind === 'video' && (h.width !== config.width || h.height !== config.height))
         return {
           ok: false,
           error: `raw video: ${h.width}x${h.height} where the run encodes ${config.width}x${config.height}`
         }
-    }
-    const full = child.stdin.writableLength > MAX_PIPE_FRAMES * this.frameBytes
+    return undefined
+  }
+
+  /** The encoder's stdin holds more than MAX_PIPE_FRAMES pictures it has not taken yet. */
+  private full(child: ChildProcess): boolean {
+    return (child.stdin?.writableLength ?? 0) > MAX_PIPE_FRAMES * this.frameBytes
+  }
+
+  /** Writes each message (its pieces gathered into one write); a picture finding stdin full is skipped. */
+  private writeSkipping(child: ChildProcess, messages: readonly RawPieces[]): RawPushed {
+    const stdin = child.stdin!
+    const view = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
     let skipped = 0
-    if (!full) {
-      // One write, a view of the caller's bytes (the usual case: one picture, or a picture and sound).
-      child.stdin.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-    } else {
-      for (const m of read.messages) {
-        if (m.header.kind === 'video') {
+    stdin.cork()
+    try {
+      for (const m of messages) {
+        if (m.header.kind === 'video' && this.full(child)) {
           skipped++
           continue
         }
-        const start = m.payload.byteOffset - RAW_HEADER_BYTES
-        child.stdin.write(
-          Buffer.from(bytes.buffer, start, RAW_HEADER_BYTES + m.payload.byteLength)
-        )
+        stdin.write(view(m.headerBytes))
+        for (const p of m.parts) stdin.write(view(p))
       }
+    } finally {
+      stdin.uncork()
     }
     this.hostSkipped += skipped
     return { ok: true, skipped }

@@ -17,6 +17,7 @@ import { RAW_HEADER_BYTES, i420Bytes, writeRawHeader } from '../../../../shared/
 import type { AppError } from '../../../../shared/result'
 import type { EncoderStats, Pusher } from './media-pusher'
 import { FrameFitter } from './frame-fit'
+import { BytePool } from './byte-pool'
 import { rawSoundOf } from './audio-encode'
 import { RAW_CHANNELS, RAW_SAMPLE_RATE, SoundToRaw } from './raw-sound'
 import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-reader'
@@ -53,6 +54,8 @@ export class RawPusher implements Pusher {
   private audioWorker: Worker | undefined
   private audioIn: 'worker' | 'page' | undefined
   private readonly fitter = new FrameFitter()
+  /** The messages' buffers, taken back once their call is answered (no fresh buffer a frame). */
+  private readonly pool = new BytePool()
   private readonly soundIn = new SoundToRaw()
   private readonly size: { width: number; height: number }
   private readonly stepUs: number
@@ -187,7 +190,7 @@ export class RawPusher implements Pusher {
     let bytes: Uint8Array
     try {
       const sound = this.takeSound()
-      bytes = new Uint8Array(pictureEnd + sound.reduce((n, s) => n + s.length, 0))
+      bytes = this.pool.take(pictureEnd + sound.reduce((n, s) => n + s.length, 0))
       writeRawHeader(bytes, 0, { kind: 'video', width, height, timestampUs: ts })
       await this.fitter.i420(frame, width, height, bytes.subarray(RAW_HEADER_BYTES, pictureEnd))
       let at = pictureEnd
@@ -289,7 +292,7 @@ export class RawPusher implements Pusher {
     this.waitingFrames = 0
     let bytes = parts[0]!
     if (parts.length > 1) {
-      bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+      bytes = this.pool.take(parts.reduce((n, p) => n + p.length, 0))
       let at = 0
       for (const p of parts) {
         bytes.set(p, at)
@@ -299,6 +302,9 @@ export class RawPusher implements Pusher {
     const at = performance.now()
     this.inFlight = this.api.pushFrames(this.runId, bytes).then((r) => {
       this.inFlight = undefined
+      // The bridge has copied (or transferred) the bytes: the buffers serve the next frames.
+      for (const p of parts) this.pool.give(p)
+      if (bytes !== parts[0]) this.pool.give(bytes)
       this.window.calls++
       this.window.callMs += performance.now() - at
       if (!r.ok) this.failWith(r.error)
