@@ -57,8 +57,6 @@ const LIVE = feature(
     'destinations/DestinationsSummary',
     'viewers/ViewerCount',
     'clips/LiveMoments',
-    // The monitor plays WHEP with the player's autoplay rule (one rule for sound in both).
-    'player/autoplay',
     // The Output form runs the setup test again (the first-run guide's), owned by features/setup.
     'setup/SetupTestButton'
   ],
@@ -129,7 +127,7 @@ export const ROOMS = {
     packages: ['node-av'],
     node: true,
     why:
-      "The encoder process: src/shared, itself and node-av (FFmpeg with x264, GPL): the only room that " +
+      'The encoder process: src/shared, itself and node-av (FFmpeg with x264, GPL): the only room that ' +
       'imports node-av, and no other room imports it.'
   },
   'src/main/core/setup-test': {
@@ -205,10 +203,6 @@ export const ROOMS = {
     packages: [...LIVE.packages, 'mediabunny'],
     why: 'live-mux.ts writes the local copy: the only renderer file that imports mediabunny.'
   },
-  // The live run's state (useLive) is read by the screens that show or guard it; live-context moves
-  // to lib/ in another issue, then these crossings go.
-  [`${FEATURES}/connection`]: feature(['live/live-context']),
-  [`${FEATURES}/sessions`]: feature(['live/live-context']),
   // The first-run guide adds a connection with the Connection screen's form and its status, and
   // checks the microphone on the live page's meter.
   [`${FEATURES}/setup`]: feature([
@@ -216,12 +210,9 @@ export const ROOMS = {
     'connection/use-connection-status',
     'live/AudioMeter'
   ]),
-  [`${FEATURES}/stats`]: feature(['live/live-context']),
+  // The screens that show or guard the live run read it through lib/live-run.ts (no crossing).
   [`${FEATURES}/player`]: feature(
     [
-      'live/live-context',
-      // The player plays the running stream by WHEP, as the live monitor does (one WHEP client).
-      'live/use-whep',
       // A session's clips are listed beside its player.
       'clips/SessionMoments'
     ],
@@ -231,7 +222,6 @@ export const ROOMS = {
     }
   ),
   [`${FEATURES}/streams`]: feature([
-    'live/live-context',
     // The stream page shows the stream's sessions, destinations and viewer peak, each owned by its
     // feature; its forms edit profiles with the profiles feature's editor and checks.
     'sessions/SessionsList',

@@ -86,11 +86,17 @@ describe('folder boundaries', () => {
     // the encoder process's code (main's host speaks to it over stdin/stdout/IPC).
     ['src/main/core/x.ts', "import { Codec as _C } from 'node-av/lib'"],
     ['src/main/core/encoder/x.ts', "import { Codec as _C } from 'node-av/lib'"],
-    ['src/main/core/encoder/x.ts', "import { EncodeSession as _E } from '../../../encoder/session'"],
+    [
+      'src/main/core/encoder/x.ts',
+      "import { EncodeSession as _E } from '../../../encoder/session'"
+    ],
     ['src/main/core/x.ts', "import { probeEncoders as _p } from '../../encoder/video'"],
     ['src/main/electron/x.ts', "import _N from 'node-av'"],
     ['src/renderer/src/x.ts', "import _N from 'node-av/api'"],
-    ['src/renderer/src/features/live/x.ts', "import { x as _x } from '../../../../encoder/matroska'"],
+    [
+      'src/renderer/src/features/live/x.ts',
+      "import { x as _x } from '../../../../encoder/matroska'"
+    ],
     ['src/studio/x.ts', "import { Codec as _C } from 'node-av/lib'"],
     ['src/encoder/x.ts', "import { createCore as _c } from '../main/core/core'"],
     ['src/encoder/x.ts', "import { spawnChild as _s } from '../node/process'"],
@@ -187,6 +193,12 @@ describe('folder boundaries', () => {
         'src/renderer/src/features/clips/x.ts',
         "import { useLive as _u } from '../live/live-context'"
       ],
+      // The screens that read the live run do so through lib/live-run.ts, not the live page's code.
+      ...['connection', 'sessions', 'stats', 'player', 'streams'].map((f) => [
+        `src/renderer/src/features/${f}/x.ts`,
+        "import { useLive as _u } from '../live/live-context'"
+      ]),
+      ['src/renderer/src/features/player/x.ts', "import { useWhep as _u } from '../live/use-whep'"],
       [
         'src/renderer/src/features/new-room/x.ts',
         "import { SessionsList as _S } from '../sessions/SessionsList'"
@@ -238,6 +250,10 @@ describe('folder boundaries', () => {
         "import { SessionsList as _S } from '../sessions/SessionsList'"
       ],
       ['src/renderer/src/features/x/y.tsx', "import { formatBytes as _f } from '../../lib/format'"],
+      [
+        'src/renderer/src/features/stats/x.ts',
+        "import { useLiveRun as _u } from '../../lib/live-run'"
+      ],
       ['src/renderer/src/features/x/y.tsx', "import '../../styles/x.css'"],
       [
         'src/renderer/src/features/scenes/x.ts',

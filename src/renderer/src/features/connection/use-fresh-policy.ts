@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { originOf } from '../../../../shared/origin'
 import { useApi } from '../../lib/api'
-import { useLive } from '../live/live-context'
+import { useLiveRun } from '../../lib/live-run'
 
 const RELOADED_AT = 'onair-policy-reloaded-at'
 
@@ -54,6 +54,6 @@ export function useFreshPolicy(running: boolean): void {
 
 /** Renders nothing: keeps the page's CSP in step with the active connection. */
 export function FreshPolicy(): null {
-  useFreshPolicy(useLive().running)
+  useFreshPolicy(useLiveRun().running)
   return null
 }

@@ -13,6 +13,7 @@ import { isFinal, isRunning } from '../../../../shared/live-state'
 import type { AppError } from '../../../../shared/result'
 import { useApi } from '../../lib/api'
 import { pickMimeType, stopTracks } from '../../lib/capture'
+import { LiveRunContext, type LiveRunView } from '../../lib/live-run'
 import { MediaPusher, type EncoderStats, type Pusher } from './media-pusher'
 import { WebCodecsPusher, browserEncoderSupport } from './webcodecs-pusher'
 import { RawPusher } from './raw-pusher'
@@ -399,7 +400,18 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       attachPreview
     ]
   )
-  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>
+  // What other screens read of the run (lib/live-run.ts): they never import this page's code.
+  const compositor = capture?.program?.compositor ?? null
+  const pageSkips = encoder?.pipeSkips
+  const runView = useMemo<LiveRunView>(
+    () => ({ run, health, running: isRunning(run?.state), compositor, pageSkips }),
+    [run, health, compositor, pageSkips]
+  )
+  return (
+    <LiveRunContext.Provider value={runView}>
+      <LiveContext.Provider value={value}>{children}</LiveContext.Provider>
+    </LiveRunContext.Provider>
+  )
 }
 
 export function useLive(): LiveContextValue {

@@ -8,9 +8,9 @@ import { useDialog } from '../../components/use-dialog'
 import { useApi } from '../../lib/api'
 import type { AppError } from '../../../../shared/result'
 import { useHls, type Rendition } from './use-hls'
-import { useLive } from '../live/live-context'
+import { useLiveRun } from '../../lib/live-run'
 import { SessionMoments } from '../clips/SessionMoments'
-import { useWhep } from '../live/use-whep'
+import { useWhep } from './use-whep'
 import { useResult } from '../../lib/use-result'
 
 /**
@@ -157,7 +157,7 @@ export function PlayerDialog({
   // Live: re-read how far behind live the picture is twice a second.
   useNow(500, live)
   // The broadcaster's pushed media clock, when this app is the one broadcasting this stream.
-  const { run, health } = useLive()
+  const { run, health } = useLiveRun()
   const epoch =
     live && run?.streamId === source.streamId && health?.runId === run.runId
       ? health.mediaEpoch

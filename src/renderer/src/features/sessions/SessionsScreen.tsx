@@ -3,7 +3,7 @@ import type { SessionView } from '../../../../shared/contract'
 import { useApi } from '../../lib/api'
 import type { Navigate } from '../../lib/route'
 import { useResult } from '../../lib/use-result'
-import { useLive } from '../live/live-context'
+import { useLiveRun } from '../../lib/live-run'
 import { SessionsList } from './SessionsList'
 
 /** Every session of the account, newest first. */
@@ -19,7 +19,7 @@ export function SessionsScreen({
   navigate: Navigate
 }): ReactNode {
   const api = useApi()
-  const live = useLive()
+  const live = useLiveRun()
   // Stream names make the rows readable; a failure here only costs the names, not the list.
   const streams = useResult(() => api.listStreams({ limit: 100 }), [api])
   const names = useMemo(

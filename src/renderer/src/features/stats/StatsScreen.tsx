@@ -15,7 +15,7 @@ import type { AppError } from '../../../../shared/result'
 import { formatBitrate, formatDuration } from '../../lib/format'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useApi } from '../../lib/api'
-import { useLive } from '../live/live-context'
+import { useLiveRun } from '../../lib/live-run'
 import '../../styles/stats.css'
 
 const KIND_LABEL: Record<KindUsage['kind'], string> = {
@@ -42,7 +42,7 @@ interface PageCounters {
 
 export function StatsScreen(): ReactNode {
   const api = useApi()
-  const live = useLive()
+  const live = useLiveRun()
   const [stats, setStats] = useState<AppStatsView | null>(null)
   const [error, setError] = useState<AppError | null>(null)
   const [page, setPage] = useState<PageCounters | null>(null)
@@ -62,13 +62,13 @@ export function StatsScreen(): ReactNode {
       } else setError(r.error)
       const l = liveRef.current
       const now = performance.now()
-      const program = l.running ? l.capture?.program : undefined
+      const program = l.running ? l.compositor : null
       let late: Windowed | null = null
       let drawn: Windowed | null = null
       if (program) {
         if (windows.current?.program !== program)
           windows.current = { program, late: new CounterWindow(), drawn: new CounterWindow() }
-        const s = program.compositor.stats()
+        const s = program.stats()
         windows.current.late.add(now, s.late)
         windows.current.drawn.add(now, s.ticks)
         late = windows.current.late.view(now)
@@ -76,10 +76,10 @@ export function StatsScreen(): ReactNode {
       }
       let pageSkips: Windowed | null = null
       const runId = l.run?.runId
-      if (runId && l.encoder?.pipeSkips !== undefined) {
+      if (runId && l.pageSkips !== undefined) {
         // Its total is since the run started; the last seconds count from the view's first read.
         if (skips.current?.runId !== runId) skips.current = { runId, w: new CounterWindow() }
-        skips.current.w.add(now, l.encoder.pipeSkips)
+        skips.current.w.add(now, l.pageSkips)
         pageSkips = skips.current.w.view(now)
       }
       setPage({ late, drawn, pageSkips })

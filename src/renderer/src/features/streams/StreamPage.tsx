@@ -8,7 +8,7 @@ import type { Navigate } from '../../lib/route'
 import { useStream, useStreamPoll } from '../../lib/use-stream'
 import { ConfirmButton } from '../../components/ConfirmButton'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
-import { useLive } from '../live/live-context'
+import { useLiveRun } from '../../lib/live-run'
 import { SessionsList } from '../sessions/SessionsList'
 import { StreamKey } from './StreamKey'
 import { StreamProfiles } from './StreamProfiles'
@@ -28,7 +28,7 @@ export function StreamPage({
 }): ReactNode {
   const api = useApi()
   useEffect(() => noteOpened(id), [id])
-  const live = useLive()
+  const live = useLiveRun()
   const [error, setError] = useState<AppError | null>(null)
   const [saving, setSaving] = useState(false)
   const runState = live.run?.streamId === id ? live.run.state : undefined

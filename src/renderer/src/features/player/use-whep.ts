@@ -5,7 +5,7 @@
 // which.
 import { useEffect, useState, type RefObject } from 'react'
 import { useApi } from '../../lib/api'
-import { playWithSound, type Autoplay } from '../player/autoplay'
+import { playWithSound, type Autoplay } from './autoplay'
 
 export const WEBRTC_HRN = 'WebRTC (H264)'
 const CONNECT_MS = 5000
