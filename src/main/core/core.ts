@@ -12,10 +12,9 @@ import { AppFailure } from '../../shared/result'
 import { killAllTracked } from '../../node/process'
 import { readAppInfo } from './app-info'
 import { connectHostsOf } from './csp'
-import { recordingFileName } from './download-name'
 import { RenditionDownloads } from './rendition-downloads'
 import { resolveFfmpeg } from '../../node/ffmpeg/locate'
-import { Broadcaster, beginLocalCopy, type BroadcastTuning } from './broadcaster'
+import { Broadcaster, type BroadcastTuning } from './broadcaster'
 import { Connections } from './connections'
 import { CrashMarker, cutOffNoticeOf } from './crash-marker'
 import { isFinal, isRunning } from '../../shared/live-state'
@@ -27,23 +26,21 @@ import { StudioHost, type StudioCommand } from './studio-host'
 import type { ChildCommand } from './child-command'
 import { probeEncoders } from './encoder/host'
 import type { RawPieces } from '../../shared/raw-media'
-import {
-  healthConditionsOf,
-  toClipView,
-  toPlaybackView,
-  toSessionView,
-  toStreamView
-} from './views'
+import { healthConditionsOf, toPlaybackView, toSessionView, toStreamView } from './views'
 import { Markers } from './markers'
 import * as destinations from './destinations'
-import { LocalRecordings, type LocalRecording } from './local-recording/recordings'
+import { LocalRecordings } from './local-recording/recordings'
 import { Recorder } from './recorder'
 import { GlobalHotkeys, type GlobalShortcutLike } from './global-hotkeys'
 import { keyPlatform, readHotkeys } from '../../shared/hotkeys'
 import { readUploadSettings } from '../../shared/uploads'
-import { WhipRuns, whipUrl } from './whip'
+import { WhipRuns } from './whip'
 import { uploadCalls } from './uploads/publish'
 import { webhookCalls } from './webhooks'
+import { liveRunCalls } from './live-runs'
+import { viewerCalls } from './viewers'
+import { clipCalls } from './clips'
+import { downloadCalls } from './downloads'
 import { SetupTests } from './setup-test/run'
 import { AppStats } from './app-stats/app-stats'
 import type { ProcessMetricLike } from './app-stats/samplers'
@@ -174,6 +171,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   /** Record without going live (#34 §2): its own encoder and copy, apart from any live run. */
   const recorder = new Recorder({ recordings, encoderCommand: opts.encoderCommand, log: opts.log })
   const api = async () => c.active()
+  const client = async () => (await api()).client
   /** Local copies sent to the service as assets (tus, resumable across restarts). */
   const uploads = uploadCalls({
     appDataDir: opts.appDataDir,
@@ -211,14 +209,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     emit: (p) => events.emit('setup:progress', p),
     log: opts.log
   })
-  /**
-   * Record on this computer in a WHIP run: the page encodes the frames it sends a second time and
-   * hands the Matroska over with pushMedia(runId); main writes it as it writes a camera run's.
-   */
-  let whipCopy: { runId: string; rec: LocalRecording } | null = null
-  let whipCopySaved: Promise<void> = Promise.resolve()
-  /** The most viewers read per stream during Onair's last run on it (this process only). */
-  const peaks = new Map<string, { runId: string; peak: number }>()
+  /** Going live by RTMP or WHIP, one run at a time, and a WHIP run's local copy. */
+  const liveRuns = liveRunCalls({
+    live,
+    whip,
+    recorder,
+    recordings,
+    marker,
+    active: api,
+    connectionId
+  })
   /** Services that answered 404 for a stream's health: they have no such endpoint. */
   const noHealthAt = new Set<string>()
 
@@ -251,8 +251,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         await live.shutdown().catch(() => undefined)
         await recorder.shutdown().catch(() => undefined)
         await uploads.stop()
-        await whipCopy?.rec.finish()
-        await whipCopySaved
+        await liveRuns.stop()
         await host.stop().catch(() => undefined)
         killAllTracked()
       })()),
@@ -331,17 +330,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     async getSession(id) {
       return withLocal(toSessionView(await (await api()).client.getSession(id)))
     },
-    async downloadRecording(sessionId, rendition) {
-      const s = toSessionView(await (await api()).client.getSession(sessionId))
-      if (rendition !== undefined) return renditions.prepare(s, rendition)
-      if (!s.mp4Url || s.recordingStatus !== 'ready')
-        throw new AppFailure({
-          code: 'not-found',
-          message: 'This session has no MP4 to save yet.',
-          hint: 'Wait until its recording is ready, then try again.'
-        })
-      return { url: s.mp4Url, filename: recordingFileName(s.name, s.createdAt), format: 'mp4' }
-    },
     async getPlayback(playbackId) {
       return toPlaybackView(await (await api()).client.getPlayback(playbackId))
     },
@@ -349,37 +337,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return (await api()).ingest
     },
 
-    async goLive(args) {
-      live.assertIdle()
-      if (whip.open)
-        throw new AppFailure({
-          code: 'busy',
-          message: 'Already live by WebRTC.',
-          hint: 'Stop the broadcast first.'
-        })
-      const { client, ingest } = await api()
-      const stream = await client.getStream(args.streamId)
-      if (!stream.streamKey)
-        throw new AppFailure({
-          code: 'not-found',
-          message: 'This stream has no stream key to go live with.'
-        })
-      const connectionId = (await c.status()).active?.id ?? ''
-      const started = await live.begin({
-        // While a recording goes, its file is the copy: the run makes none of its own.
-        args: recorder.id ? { ...args, recordLocally: false } : args,
-        streamName: stream.name,
-        streamKey: stream.streamKey,
-        ingestRtmp: ingest.rtmp
-      })
-      const { runId } = started
-      marker.started({ runId, streamId: args.streamId, streamName: stream.name, connectionId })
-      return started
-    },
-    async pushMedia(runId, chunk) {
-      if (whipCopy?.runId !== runId) return live.pushMedia(runId, chunk)
-      whipCopy.rec.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-    },
+    ...liveRuns.calls,
     pushFrames: async (runId, chunk) =>
       runId === recorder.id ? recorder.pushFrames(runId, chunk) : live.pushFrames(runId, chunk),
     pushFramePieces: async (runId, messages) =>
@@ -399,64 +357,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     listEncoders: () => probeEncoders(opts.encoderCommand),
     stopLive: (runId) => live.stop(runId),
     retryNow: async (runId) => live.retryNow(runId),
-    async whipStart({ streamId, offer, recordLocally }) {
-      live.assertIdle()
-      const { client, ingest } = await api()
-      const stream = await client.getStream(streamId)
-      if (!stream.streamKey)
-        throw new AppFailure({
-          code: 'not-found',
-          message: 'This stream has no stream key to go live with.'
-        })
-      const url = whipUrl(ingest.playbackBase, stream.streamKey)
-      const r = await whip.start(streamId, url, stream.streamKey, offer)
-      if (recordLocally) {
-        try {
-          const run = { runId: r.runId, streamId, streamName: stream.name }
-          whipCopy = { runId: r.runId, rec: beginLocalCopy(recordings, run) }
-        } catch (e) {
-          await whip.stop(r.runId)
-          throw e
-        }
-      }
-      return { ...r, streamName: stream.name }
-    },
-    async whipStop(runId) {
-      await whip.stop(runId)
-      const copy = whipCopy
-      if (copy?.runId !== runId) return
-      whipCopy = null
-      // Closed and remuxed after the answer: the page need not wait for the MP4.
-      whipCopySaved = copy.rec.finish()
-    },
     liveStatus: async () => live.status(),
-    async viewersNow(streamId, playbackId) {
-      // The peak belongs to Onair's run on this stream: a new run starts it again.
-      const run = live.status()
-      const onAir = run?.streamId === streamId && isRunning(run.state) ? run.runId : undefined
-      let now: number | null = null
-      let unavailable: string | undefined
-      try {
-        now = await (await api()).client.viewersNow(playbackId)
-        if (now === null) unavailable = 'This service does not count viewers.'
-      } catch (e) {
-        if (!(e instanceof AppFailure)) throw e
-        unavailable =
-          e.error.status === 403
-            ? 'This API key may not read viewer counts (Livepeer gives them to private keys only).'
-            : e.error.message
-      }
-      const kept = peaks.get(streamId)
-      if (onAir && now !== null) {
-        const peak = kept?.runId === onAir ? Math.max(kept.peak, now) : now
-        peaks.set(streamId, { runId: onAir, peak })
-      }
-      return {
-        now,
-        peak: peaks.get(streamId)?.peak ?? null,
-        ...(unavailable ? { unavailable } : {})
-      }
-    },
+    ...viewerCalls({ client, run: () => live.status() }),
     async cutOffNotice() {
       if (!cutOff) return null
       return cutOffNoticeOf(cutOff, (await c.status()).active?.id, async () => (await api()).client)
@@ -467,46 +369,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       marker.forget(runId)
     },
 
-    async createClip(args) {
-      const { client } = await api()
-      const stream = await client.getStream(args.streamId)
-      if (!stream.playbackId)
-        throw new AppFailure({
-          code: 'not-found',
-          message: 'This stream has no playback id to clip.'
-        })
-      const asset = await client.createClip({
-        playbackId: stream.playbackId,
-        startTime: Math.round(args.startTime),
-        endTime: Math.round(args.endTime),
-        ...(args.name?.trim() ? { name: args.name.trim() } : {}),
-        ...(args.sessionId ? { sessionId: args.sessionId } : {})
-      })
-      return toClipView(asset)
-    },
-    getClip: async (id) => toClipView(await (await api()).client.getAsset(id)),
-    listClips: async (args) =>
-      (await (await api()).client.listClips(args))
-        .map(toClipView)
-        .sort((a, b) => b.createdAt - a.createdAt),
-    deleteClip: async (id) => (await api()).client.deleteAsset(id),
-    async downloadClip(id) {
-      const clip = toClipView(await (await api()).client.getAsset(id))
-      if (clip.state !== 'ready' || !clip.downloadUrl)
-        throw new AppFailure({
-          code: 'not-found',
-          message:
-            clip.state === 'failed'
-              ? `This clip failed: ${clip.error ?? 'the service gave no reason'}.`
-              : 'This clip has no MP4 to save yet.',
-          hint: clip.state === 'failed' ? 'Make the clip again.' : 'Wait until it is ready.'
-        })
-      return {
-        url: clip.downloadUrl,
-        filename: recordingFileName(clip.name, clip.createdAt),
-        format: 'mp4'
-      }
-    },
+    ...clipCalls(client),
+    ...downloadCalls(client, renditions),
 
     addMarker: async (args) =>
       markers.add(await connectionId(), args.streamId, args.at, args.label),

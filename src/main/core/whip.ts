@@ -53,6 +53,16 @@ export class WhipRuns {
     return this.run && { runId: this.run.runId, streamId: this.run.streamId }
   }
 
+  /** Refuses a second run while a WHIP run is open (Go live by RTMP too). */
+  assertIdle(): void {
+    if (this.run)
+      throw new AppFailure({
+        code: 'busy',
+        message: 'Already live by WebRTC.',
+        hint: 'Stop the broadcast first.'
+      })
+  }
+
   private fail(message: string, key: string, hint?: string): never {
     throw new AppFailure({
       code: 'service',
@@ -68,12 +78,7 @@ export class WhipRuns {
     key: string,
     offer: string
   ): Promise<{ runId: string; answer: string }> {
-    if (this.run)
-      throw new AppFailure({
-        code: 'busy',
-        message: 'Already live by WebRTC.',
-        hint: 'Stop the broadcast first.'
-      })
+    this.assertIdle()
     const signal = (): AbortSignal => AbortSignal.timeout(this.timeoutMs)
     let target = url
     try {
