@@ -15,10 +15,18 @@ export type Subscribe = (channel: string, fn: (payload: unknown) => void) => () 
 
 const KNOWN_EVENTS = new Set<string>(EVENT_NAMES)
 
-export function buildApi(invoke: Invoke, subscribe: Subscribe): OnairApi {
+/**
+ * overrides: a call that goes another way than invoke (pushFrames over the frames port,
+ * frame-port.ts); only contract calls, so the shape stays the contract's.
+ */
+export function buildApi(
+  invoke: Invoke,
+  subscribe: Subscribe,
+  overrides: Partial<Record<(typeof CALL_NAMES)[number], (...args: never[]) => unknown>> = {}
+): OnairApi {
   const api: Record<string, unknown> = {}
   for (const name of CALL_NAMES) {
-    api[name] = (...args: unknown[]) => invoke(channelOf(name), ...args)
+    api[name] = overrides[name] ?? ((...args: unknown[]) => invoke(channelOf(name), ...args))
   }
   api.on = <E extends EventName>(event: E, fn: (p: OnairEvents[E]) => void): (() => void) => {
     if (!KNOWN_EVENTS.has(event)) throw new Error(`Unknown event: ${String(event)}`)

@@ -14,6 +14,8 @@
 //  16  f64  capture time, microseconds (the page's clock: VideoFrame/AudioData timestamps)
 
 export const RAW_HEADER_BYTES = 24
+/** Electron: the channel main sends the preload its frames port on (electron/frame-port.ts). */
+export const FRAMES_PORT_CHANNEL = 'onair:frames-port'
 /** Largest picture the encoder takes (1080p and a little more, 4096 wide for odd shapes). */
 export const RAW_MAX_WIDTH = 4096
 export const RAW_MAX_HEIGHT = 2304

@@ -1,10 +1,13 @@
 // Electron's entry: one instance, one window, the core behind the contract, everything stopped on quit.
 import { join } from 'node:path'
-import { app, BrowserWindow, dialog, globalShortcut, shell } from 'electron'
+import { app, BrowserWindow, dialog, globalShortcut, MessageChannelMain, shell } from 'electron'
 import { createAppLog, type Log } from '../core/app-log'
 import { createCore, type Core } from '../core/core'
 import { recordingDownloads } from './downloads'
 import { registerIpc } from './ipc'
+import { serveFramePort } from './frame-port'
+import { isOwnOrigin } from '../../shared/origin'
+import { FRAMES_PORT_CHANNEL } from '../../shared/raw-media'
 import { contentSecurityPolicy } from '../core/csp'
 import { handleAppProtocol, registerAppScheme } from './app-protocol'
 import { rendererTarget } from './renderer-target'
@@ -98,6 +101,13 @@ void app.whenReady().then(async () => {
   const openWindow = (): void => {
     const opened = createMainWindow(chooser)
     downloads.attach(opened)
+    // pushFrames' bytes over a port of their own (frame-port.ts), handed to our own page at each load.
+    opened.webContents.on('did-finish-load', () => {
+      if (!core || !isOwnOrigin(opened.webContents.getURL(), target.origins)) return
+      const { port1, port2 } = new MessageChannelMain()
+      serveFramePort(port1, core, (line) => log(line))
+      opened.webContents.postMessage(FRAMES_PORT_CHANNEL, null, [port2])
+    })
     opened.on('closed', () => {
       if (win === opened) win = null
     })
