@@ -10,6 +10,7 @@
 // - The local studio on this computer has no upload to measure: its ingest is on loopback, so the
 //   test stream is never limited. Then the size is the best the encoder holds, at that size's usual
 //   bitrate, and the result says so.
+import { formatBitrate } from './rates'
 import type {
   EncoderMeasure,
   SetupRecommendation,
@@ -51,7 +52,7 @@ const THIN_AUDIO_KBPS = 96
 /** The test stream carried at least this share of what it pushed: the link did not limit it. */
 export const UNLIMITED_SHARE = 0.9
 
-const mbps = (kbps: number): string => `${(kbps / 1000).toFixed(1)} Mbit/s`
+const mbps = (kbps: number): string => formatBitrate(kbps * 1000)
 export const sizeName = (s: { height: number; fps: number }): string => `${s.height}p${s.fps}`
 const same = (a: { width: number; height: number; fps: number }, b: typeof a): boolean =>
   a.width === b.width && a.height === b.height && a.fps === b.fps

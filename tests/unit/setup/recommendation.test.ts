@@ -71,7 +71,8 @@ describe('the setup recommendation', () => {
     expect(failed.reasons[0]).toMatch(/could not be measured \(refused\)/)
     const wide = recommendSettings(remote, up(9950), all)
     expect(wide.basis).toBe('encoder-only')
-    expect(wide.reasons[0]).toMatch(/at least 9\.9 Mbit\/s/)
+    // Written as every rate in the app (shared/rates.ts), not rounded into another number.
+    expect(wide.reasons[0]).toMatch(/at least 9\.95 Mbps;/)
     expect([wide.height, wide.fps]).toEqual([1080, 60])
   })
 })

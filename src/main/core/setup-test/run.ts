@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { AppFailure } from '../../../shared/result'
 import type { SetupTestProgress, SetupTestResult, UploadMeasure } from '../../../shared/contract'
 import { recommendSettings } from '../../../shared/setup-test'
+import { formatBitrate } from '../../../shared/rates'
 import type { ActiveService } from '../connections'
 import type { ChildCommand } from '../child-command'
 import { measureUpload } from './upload'
@@ -106,9 +107,7 @@ export class SetupTests {
           emit(
             'upload',
             f * UPLOAD_SHARE_OF_BAR,
-            kbps === null
-              ? 'Pushing the test stream…'
-              : `Upload: ${(kbps / 1000).toFixed(1)} Mbit/s`
+            kbps === null ? 'Pushing the test stream…' : `Upload: ${formatBitrate(kbps * 1000)}`
           )
       })
     } catch (e) {

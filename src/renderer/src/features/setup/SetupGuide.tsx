@@ -9,6 +9,7 @@ import type { AppError } from '../../../../shared/result'
 import { DEFAULT_OUTPUT } from '../../../../shared/output'
 import { sizeName } from '../../../../shared/setup-test'
 import { useApi } from '../../lib/api'
+import { formatBitrate } from '../../lib/format'
 import { mediaError, openCamera, stopTracks } from '../../lib/capture'
 import { useDialog } from '../../components/use-dialog'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
@@ -25,7 +26,7 @@ const KIND: Record<string, string> = {
   livepeer: 'Livepeer Studio',
   custom: 'a custom service'
 }
-const mbps = (kbps: number): string => `${(kbps / 1000).toFixed(1)} Mbit/s`
+const mbps = (kbps: number): string => formatBitrate(kbps * 1000)
 
 /** The guide's answer kept in the settings: 'done' (applied or seen) or 'skipped'. */
 export async function markGuide(
