@@ -1,5 +1,5 @@
 // The one retry backoff: the broadcaster's reconnects, the studio's forwarder and transcoder restarts
-// (through node/supervised.ts), the app's local-studio restarts and the web bridge's event-socket
+// (through node/restart-loop.ts), the app's local-studio restarts and the web bridge's event-socket
 // reconnects all wait by this rule (each with its own numbers).
 
 export interface Backoff {

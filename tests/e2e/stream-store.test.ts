@@ -11,7 +11,7 @@ import {
   setDestinationEnabled
 } from '../../src/main/core/destinations'
 import { dispatch } from '../../src/main/core/dispatch'
-import { toStreamView } from '../../src/main/core/views'
+import { toStreamView } from '../../src/main/core/view-models'
 import {
   STREAM_POLL_MS,
   StreamStore,

@@ -8,7 +8,7 @@ import { AppFailure } from '../../shared/result'
 import { targetUrlSecrets } from '../../shared/redact'
 import { mapHttpError, mapNetworkError } from './api-errors'
 import { sharedTransport, type HttpTransport, type TransportReply } from './http-transport'
-import type { ApiAsset, ApiPlayback, ApiSession, ApiStream } from './views'
+import type { ApiAsset, ApiPlayback, ApiSession, ApiStream } from './view-models'
 
 type IngestPoint = {
   ingest?: string

@@ -3,7 +3,7 @@
 import type { OnairCalls } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import type { ApiClient } from './api-client'
-import { toClipView } from './views'
+import { toClipView } from './view-models'
 
 export function clipCalls(
   client: () => Promise<ApiClient>

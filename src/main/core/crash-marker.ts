@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path'
 import type { CutOffNotice } from '../../shared/contract'
 import type { ApiClient } from './api-client'
-import { toSessionView } from './views'
+import { toSessionView } from './view-models'
 
 export interface LiveMarker {
   runId: string

@@ -4,7 +4,7 @@ import type { AddDestinationArgs, DestinationsView } from '../../shared/contract
 import { checkTargetUrl } from '../../shared/destinations'
 import { AppFailure } from '../../shared/result'
 import type { ApiClient, ApiTarget } from './api-client'
-import { targetRefsOf, toDestinationsView } from './views'
+import { targetRefsOf, toDestinationsView } from './view-models'
 
 const isNotFound = (e: unknown): boolean => e instanceof AppFailure && e.error.code === 'not-found'
 

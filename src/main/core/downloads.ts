@@ -6,7 +6,7 @@ import { AppFailure } from '../../shared/result'
 import type { ApiClient } from './api-client'
 import { recordingFileName } from './download-name'
 import type { RenditionDownloads } from './rendition-downloads'
-import { toClipView, toSessionView } from './views'
+import { toClipView, toSessionView } from './view-models'
 
 export function downloadCalls(
   client: () => Promise<ApiClient>,

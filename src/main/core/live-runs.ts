@@ -8,7 +8,7 @@ import type { ActiveService } from './connections'
 import type { CrashMarker } from './crash-marker'
 import type { LocalRecording, LocalRecordings } from './local-recording/recordings'
 import type { Recorder } from './recorder'
-import type { ApiStream } from './views'
+import type { ApiStream } from './view-models'
 import { whipUrl, type WhipRuns } from './whip'
 
 export type LiveRunCalls = Pick<OnairCalls, 'goLive' | 'pushMedia' | 'whipStart' | 'whipStop'>

@@ -1,6 +1,6 @@
 // Runs the local studio as a child process (data under <appDataDir>/studio): started with the app when
 // it is the active connection, or on first use; it talks over a typed IPC channel (node/studio-channel);
-// its API key is provisioned into the keychain; it is restarted if it dies (node/supervised.ts) and
+// its API key is provisioned into the keychain; it is restarted if it dies (node/restart-loop.ts) and
 // stopped on quit. When it dies, whatever it started (its transcoders, its forwarders) dies with it.
 import type { ConnectionStatus } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
@@ -16,7 +16,7 @@ import {
   type ProcessPlatform,
   type SpawnChildOptions
 } from '../../node/process'
-import { Supervised } from '../../node/supervised'
+import { Supervised } from '../../node/restart-loop'
 import { parseStudioMessage, type AppToStudio } from '../../node/studio-channel'
 import type { Backoff } from '../../shared/backoff'
 import type { Keychain } from './keychain'

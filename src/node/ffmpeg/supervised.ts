@@ -2,12 +2,12 @@
 // forwarders all run through here. Each attempt starts through the process-control module (tracked,
 // no console window); its `-progress pipe:1` blocks are parsed and judged by the one definition of
 // media flowing (showsMediaFlowing); its stderr is kept as a redacted ring; a stall timer kills an
-// ffmpeg whose media time stops advancing; and the restart loop (../supervised.ts, with the owner's
+// ffmpeg whose media time stops advancing; and the restart loop (../restart-loop.ts, with the owner's
 // backoff and policy) starts the next attempt. The graceful stop is 'q' on stdin: ffmpeg closes its
 // outputs and playlists in order, on every OS (Windows has no SIGINT for it).
 import { spawnChild, stopChild, type ChildProcess, type ProcessPlatform } from '../process'
 import type { Backoff } from '../../shared/backoff'
-import { Supervised, type AttemptExit, type NextAttempt, type SupervisedChild } from '../supervised'
+import { Supervised, type AttemptExit, type NextAttempt, type SupervisedChild } from '../restart-loop'
 import { ProgressParser, showsMediaFlowing, type ProgressBlock } from './progress'
 
 export interface FfmpegExit extends AttemptExit {

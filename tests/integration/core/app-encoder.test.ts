@@ -22,7 +22,7 @@ import { ApiClient } from '../../../src/main/core/api-client'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
 import { LocalRecordings } from '../../../src/main/core/local-recording/recordings'
 import type { ChildCommand } from '../../../src/main/core/child-command'
-import type { ApiStream } from '../../../src/main/core/views'
+import type { ApiStream } from '../../../src/main/core/view-models'
 import { resolveFfmpeg, resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import { trackedChildren } from '../../../src/node/process'
 import type {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { mapHttpError } from '../../../src/main/core/api-errors'
 import { createAppLog } from '../../../src/main/core/app-log'
 import { dispatch } from '../../../src/main/core/dispatch'
-import { toDestinationsView, toStreamView, type ApiStream } from '../../../src/main/core/views'
+import { toDestinationsView, toStreamView, type ApiStream } from '../../../src/main/core/view-models'
 import type { OnairCalls } from '../../../src/shared/contract'
 import {
   DESTINATION_PRESETS,

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { defaultAppDataDir } from '../../../src/node/app-data'
 import { SettingsStore } from '../../../src/main/core/settings-store'
-import { maskStreamKey, toSessionView, toStreamView } from '../../../src/main/core/views'
+import { maskStreamKey, toSessionView, toStreamView } from '../../../src/main/core/view-models'
 import { loadWebIdentity, saveWebIdentity } from '../../../src/main/web/web-identity'
 
 describe('settings store', () => {

@@ -3,7 +3,7 @@
 // livepeer-data's reducers name them (Transcoding, TranscodeRealTime required; Multistreaming optional).
 import { describe, expect, it } from 'vitest'
 import { retryingIssue, startingIssue } from '../../../src/shared/destinations'
-import { healthConditionsOf } from '../../../src/main/core/views'
+import { healthConditionsOf } from '../../../src/main/core/view-models'
 import { andList, streamHealthInWords } from '../../../src/shared/stream-health'
 
 const LADDER = ['720p', '480p']

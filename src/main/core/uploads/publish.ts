@@ -18,7 +18,7 @@ import type { ActiveService } from '../connections'
 import { recordingFileName } from '../download-name'
 import { sharedTransport } from '../http-transport'
 import type { LocalRecordings } from '../local-recording/recordings'
-import { toSessionView } from '../views'
+import { toSessionView } from '../view-models'
 import { Uploader, type AssetService } from './uploader'
 
 export type UploadCalls = Pick<
