@@ -203,12 +203,10 @@ export const ROOMS = {
     packages: [...LIVE.packages, 'mediabunny'],
     why: 'live-mux.ts writes the local copy: the only renderer file that imports mediabunny.'
   },
-  // The first-run guide adds a connection with the Connection screen's form and its status, and
-  // checks the microphone on the live page's meter.
+  // The first-run guide adds a connection with the Connection screen's form and its status.
   [`${FEATURES}/setup`]: feature([
     'connection/AddConnectionForm',
-    'connection/use-connection-status',
-    'live/AudioMeter'
+    'connection/use-connection-status'
   ]),
   // The screens that show or guard the live run read it through lib/live-run.ts (no crossing).
   [`${FEATURES}/player`]: feature(

@@ -200,6 +200,10 @@ describe('folder boundaries', () => {
       ]),
       ['src/renderer/src/features/player/x.ts', "import { useWhep as _u } from '../live/use-whep'"],
       [
+        'src/renderer/src/features/setup/x.ts',
+        "import { AudioMeter as _A } from '../live/AudioMeter'"
+      ],
+      [
         'src/renderer/src/features/new-room/x.ts',
         "import { SessionsList as _S } from '../sessions/SessionsList'"
       ],

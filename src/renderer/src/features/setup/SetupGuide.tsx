@@ -15,7 +15,7 @@ import { useDialog } from '../../components/use-dialog'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
 import { AddConnectionForm } from '../connection/AddConnectionForm'
 import { useConnectionStatus } from '../connection/use-connection-status'
-import { AudioMeter } from '../live/AudioMeter'
+import { AudioMeter } from '../../components/AudioMeter'
 import { useSetupTest } from './use-setup-test'
 
 const STEPS = ['Connection', 'Camera and microphone', 'Test', 'Recommendation'] as const

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react'
-import { LevelMeter } from '../../components/LevelMeter'
+import { LevelMeter } from './LevelMeter'
 
 /** Microphone level from a Web Audio AnalyserNode, on the app's one meter (LevelMeter). */
 export function AudioMeter({ stream }: { stream: MediaStream | null }): ReactNode {
