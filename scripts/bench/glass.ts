@@ -11,7 +11,11 @@ import type { Page } from 'playwright-core'
 import type { OutputSettings } from '../../src/shared/contract'
 import { DEFAULT_OUTPUT, WHIP_GATHER_CAP_MS } from '../../src/shared/output'
 import { RECOMMENDED_PROFILES } from '../../src/shared/profiles'
+import { CLOCK_IN_PAGE, type PageClock } from '../../tests/helpers/bar-clock'
 import { median, percentile, type BenchRow } from './types'
+
+// The bar code's one definition is tests/helpers/bar-clock.ts (the uplink harness paints it too).
+export { CLOCK_IN_PAGE, clockDelayMs, paintClock, readClock } from '../../tests/helpers/bar-clock'
 
 const SAMPLE_SECONDS = 20
 
@@ -39,51 +43,6 @@ interface Recorder {
   start(sliceMs: number): void
   stop(): void
 }
-
-/**
- * The wall clock as a bar code: 32 black/white blocks of 40×40 px along the top of a 1280-wide picture,
- * the time in ms modulo 2^32, most significant bit first. Self-contained (no outside names): these run
- * in pages too, sent as source (CLOCK_IN_PAGE).
- */
-export function paintClock(ctx: Pick<Ctx2d, 'fillStyle' | 'fillRect'>, ms: number): void {
-  const t = ms % 2 ** 32
-  for (let bit = 0; bit < 32; bit++) {
-    ctx.fillStyle = (t >>> (31 - bit)) & 1 ? '#ffffff' : '#000000'
-    ctx.fillRect(bit * 40, 0, 40, 40)
-  }
-}
-
-/** Reads the bar code back: lumaAt(x, y) of the picture, scale = its width / 1280. */
-export function readClock(lumaAt: (x: number, y: number) => number, scale: number): number {
-  let t = 0
-  // The middle of each block, well inside it whatever the picture's size.
-  for (let bit = 0; bit < 32; bit++)
-    t =
-      (t * 2 +
-        (lumaAt(Math.round((bit * 40 + 20) * scale), Math.round(20 * scale)) > 128 ? 1 : 0)) >>>
-      0
-  return t
-}
-
-/** ms from a read clock to `nowMs`, or null for a misread (a frame mid-change gives nonsense). */
-export function clockDelayMs(clock: number, nowMs: number): number | null {
-  const delay = (nowMs - clock + 2 ** 32) % 2 ** 32
-  return delay < 60_000 ? delay : null
-}
-
-interface PageClock {
-  paint: typeof paintClock
-  read: typeof readClock
-  delayMs: typeof clockDelayMs
-}
-
-/**
- * Gives a page globalThis.__clock (paint, read, delayMs); for page.evaluate or addInitScript. tsx
- * (esbuild, keepNames) wraps inner functions in __name(): the page gets a no-op one.
- */
-export const CLOCK_IN_PAGE =
-  `globalThis.__name = globalThis.__name || ((f) => f); ` +
-  `globalThis.__clock = { paint: ${paintClock}, read: ${readClock}, delayMs: ${clockDelayMs} };`
 
 /** Runs in the page: starts the bar-code source and goes live on streamId; resolves with the runId. */
 async function startBarcodeBroadcast([streamId, output]: [

@@ -37,7 +37,7 @@ import {
 } from './glass'
 import { inKeyringSession, keyringScriptMain } from './keyring-session'
 import { median, percentile, type BenchRow } from './types'
-import { launcherIn, startApp, stopApp, TARGET_KBPS } from './uplink'
+import { launcherIn, startApp, stopApp, TARGET_KBPS } from '../../tests/helpers/uplink'
 
 export const WHIP_PORTS: [number, number] = [50000, 50015]
 const TICK_MS = 250

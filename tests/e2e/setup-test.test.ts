@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../helpers/browser'
 import { Netns, netnsUnavailable } from '../helpers/netns'
-import { launcherIn, startApp, stopApp } from '../../scripts/bench/uplink'
+import { launcherIn, startApp, stopApp } from '../helpers/uplink'
 import { SETUP_SIZES } from '../../src/shared/setup-test'
 import { shot, waitLocalReady } from './app-page'
 

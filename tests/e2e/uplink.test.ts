@@ -1,17 +1,17 @@
 // A bad uplink (#19): the built app (web shell + its local studio) and Chromium with a 720p30 camera
 // run in a private network namespace whose upload to the ingest is throttled to 40 %, restored, then
-// 80 % (the bench's harness, scripts/bench/uplink.ts, on shorter phases). What it checks is the
+// 80 % (the bench's harness, tests/helpers/uplink.ts, on shorter phases). What it checks is the
 // behaviour: the broadcast stays live with a bounded delay while the link is short (before #19 the
 // delay grew without bound: 23 s after 40 s at 40 %, 7 s at 80 %), the throttle really bit, and no
 // namespace is left behind; the rate after each restore is printed. The goals in figures (p95 <= 2 s
 // at 40 %, <= 1 s at 80 %, back within 15 s, RSS growth <= 50 MB) are the bench's rows, measured as
 // medians of full runs (`npm run bench:uplink`, bench/results.md): single short runs on two shared
-// cores vary more than those margins. The rows this run gives are printed. Skips, saying why, only
+// cores vary more than those margins. This run's figures are printed. Skips, saying why, only
 // where namespaces cannot be made (not root, no iproute2): CI runs as root.
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { netnsUnavailable } from '../helpers/netns'
-import { measureUplink, TEST_PLAN, uplinkRows, type PhaseResult } from '../../scripts/bench/uplink'
+import { measureUplink, TEST_PLAN, type PhaseResult } from '../helpers/uplink'
 
 /** The most the delay may reach (p95 of a phase): a tenth of what 40 s at 40 % gave before. */
 const BOUNDED_S = 3
@@ -21,8 +21,15 @@ const why = netnsUnavailable()
 describe.skipIf(why)(`a throttled uplink${why ? ` (skipped: ${why})` : ''}`, () => {
   it('stays live near real time while throttled', async () => {
     const r = await measureUplink(TEST_PLAN, (l) => console.log(`uplink: ${l}`))
-    const rows = uplinkRows(r, TEST_PLAN, 'tests/e2e/uplink.test.ts')
-    for (const row of rows) console.log(`${row.name}: ${row.value} ${row.unit} (${row.note})`)
+    for (const p of r.phases)
+      console.log(
+        `uplink: ${p.share * 100}% throttle: p95 ${p.p95.toFixed(2)} s behind live over ` +
+          `${p.delays.length} samples, ${p.kbpsDuring.toFixed(0)} of ${p.rateKbps} kbit/s, back to ` +
+          `the target after ${p.backAfter === null ? 'not within the wait' : `${p.backAfter.toFixed(2)} s`}`
+      )
+    console.log(
+      `uplink: renderer and main RSS growth ${(r.rssMB.main + r.rssMB.renderer).toFixed(0)} MB`
+    )
 
     expect(execFileSync('ip', ['netns', 'list']).toString()).not.toContain(`-${process.pid}-`)
     const phase = (share: number): PhaseResult => {
