@@ -2,9 +2,11 @@
 // pushing lavfi test video over RTMP, ffprobe, and small HTTP helpers. Used by the studio, core and
 // e2e suites.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { extname, join } from 'node:path'
 import { resolveFfmpeg, resolveFfprobe } from '../../src/node/ffmpeg/locate'
 import { startStudio, type RunningStudio, type StudioOptions } from '../../src/studio/index'
 
@@ -13,14 +15,54 @@ export function testFfmpeg(): string {
   return resolveFfmpeg().path
 }
 
+/** Made media files kept between test files (and runs): each is named by the hash of its recipe. */
+const MEDIA_CACHE = join(tmpdir(), 'onair-test-media')
+/** Bigger files (raw y4m cameras) are made each time rather than kept. */
+const MEDIA_CACHE_MAX_BYTES = 64 * 1024 * 1024
+
 /**
  * Makes a media file with ffmpeg (quiet, overwriting) and returns its path: `args` are the inputs and
- * output options, `out` the file. Throws with ffmpeg's message when it fails.
+ * output options, `out` the file. Throws with ffmpeg's message when it fails. A recipe whose inputs
+ * are all lavfi sources (nothing read from a file that could change) is made once: later calls copy
+ * the file made first (a copy: a test may change its file).
  */
 export function makeMediaFile(out: string, args: readonly string[]): string {
-  execFileSync(testFfmpeg(), ['-hide_banner', '-loglevel', 'error', '-y', ...args, out], {
-    stdio: ['ignore', 'ignore', 'pipe']
-  })
+  const make = (to: string): void => {
+    execFileSync(testFfmpeg(), ['-hide_banner', '-loglevel', 'error', '-y', ...args, to], {
+      stdio: ['ignore', 'ignore', 'pipe']
+    })
+  }
+  const inputs = args.flatMap((a, i) => (a === '-i' ? [i] : []))
+  // Muxers that write more files than `out` (HLS segments...) are made each time too.
+  const manyFiles = args.some(
+    (a, i) => args[i - 1] === '-f' && /^(hls|dash|segment|stream_segment|image2|tee)$/.test(a)
+  )
+  if (
+    manyFiles ||
+    inputs.length === 0 ||
+    inputs.some((i) => args[i - 2] !== '-f' || args[i - 1] !== 'lavfi')
+  ) {
+    make(out)
+    return out
+  }
+  // The ffmpeg's own file time too: another ffmpeg (an upgrade) makes its files anew.
+  const recipe = JSON.stringify([testFfmpeg(), statSync(testFfmpeg()).mtimeMs, args, extname(out)])
+  const cached = join(
+    MEDIA_CACHE,
+    createHash('sha256').update(recipe).digest('hex').slice(0, 32) + extname(out)
+  )
+  if (!existsSync(cached)) {
+    make(out)
+    if (statSync(out).size <= MEDIA_CACHE_MAX_BYTES) {
+      // Written beside it and renamed: another test file running at the same time sees it whole or not at all.
+      mkdirSync(MEDIA_CACHE, { recursive: true })
+      const part = `${cached}.${process.pid}.part`
+      copyFileSync(out, part)
+      renameSync(part, cached)
+    }
+    return out
+  }
+  copyFileSync(cached, out)
   return out
 }
 
