@@ -773,6 +773,8 @@ export interface OnairCalls {
 
   /** Where Record on this computer writes, and the free space there. */
   localRecordingInfo(): Promise<LocalRecordingInfo>
+  /** The recordings Record made with no stream (Record without going live), newest first. */
+  listRecordings(): Promise<LocalRecordingView[]>
   /**
    * A local recording's file: 'folder' shows it in the OS's file manager, 'play' opens it in the OS's
    * player (Electron's shell). The web shell cannot reach the OS's desktop: it answers the path only.
@@ -940,6 +942,7 @@ export const CALL_NAMES = [
   'deleteMarker',
   'viewersNow',
   'localRecordingInfo',
+  'listRecordings',
   'openLocalRecording',
   'checkRecording',
   'publishLocalCopy',

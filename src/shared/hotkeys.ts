@@ -19,6 +19,7 @@ export const SCENE_ACTIONS = [
 
 export const HOTKEY_ACTIONS = [
   'golive-toggle',
+  'record-toggle',
   ...SCENE_ACTIONS,
   'transition',
   'mic-mute',
@@ -32,6 +33,7 @@ export type HotkeyAction = (typeof HOTKEY_ACTIONS)[number]
 /** What each action is called on the Keys panel, and whether it acts while held (press and release). */
 export const HOTKEY_INFO: Record<HotkeyAction, { label: string; hold?: true }> = {
   'golive-toggle': { label: 'Go live / Stop' },
+  'record-toggle': { label: 'Record / Stop recording' },
   'scene-1': { label: 'Scene 1' },
   'scene-2': { label: 'Scene 2' },
   'scene-3': { label: 'Scene 3' },
@@ -70,6 +72,7 @@ export interface HotkeySettings {
 /** Alt+1..9 for the scenes (as before #20) and Alt+M for the microphone; the rest are the creator's. */
 export const DEFAULT_BINDINGS: Bindings = {
   'golive-toggle': null,
+  'record-toggle': null,
   'scene-1': 'Alt+1',
   'scene-2': 'Alt+2',
   'scene-3': 'Alt+3',

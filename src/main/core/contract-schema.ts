@@ -433,6 +433,7 @@ export const CALL_ARGS = {
   labelMarker: z.tuple([id, z.string().max(MARKER_LABEL_MAX)]),
   deleteMarker: z.tuple([id]),
   localRecordingInfo: none,
+  listRecordings: none,
   openLocalRecording: z.tuple([id, z.enum(['folder', 'play'])]),
   checkRecording: z.tuple([id]),
   publishLocalCopy: z.tuple([
