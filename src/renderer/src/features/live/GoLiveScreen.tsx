@@ -38,16 +38,16 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   const source = useSource(choice, output)
   const isScene = choice?.kind === 'scene'
   const aspect = output.width / output.height
-  const { capture, running, setCapture } = live
+  const { capture, running, setCapture, holdsSource } = live
   // The live run holds the scene program (so a broadcast survives navigation): the scenes feature
   // sees it only through this host.
   const host = useMemo<ProgramHost>(
     () => ({
       program: capture?.kind === 'scene' ? (capture.program ?? null) : null,
-      running,
+      running: holdsSource,
       hold: (p) => setCapture({ kind: 'scene', stream: p.stream, program: p })
     }),
-    [capture, running, setCapture]
+    [capture, holdsSource, setCapture]
   )
   const scene = useSceneProgram(
     host,
@@ -61,10 +61,10 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   )
   const stream = capture?.stream ?? null
 
-  // Leaving the screen while idle releases the camera; a running broadcast keeps it.
+  // Leaving the screen while idle releases the camera; a running broadcast or a recording keeps it.
   const { attachPreview } = live
-  const runningRef = useRef(running)
-  runningRef.current = running
+  const runningRef = useRef(holdsSource)
+  runningRef.current = holdsSource
   useEffect(() => {
     const detach = attachPreview()
     return () => {
@@ -84,6 +84,16 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   useHotkey('golive-toggle', () => {
     if (!ready) return false
     start()
+  })
+  // The Record key: here it records the open source with this Output (the live bar's handler stops).
+  const canRecord = !!capture && !outIssue && !holdsSource && !live.busy
+  const recordNow = (): void => {
+    scene.program?.mix.resume()
+    void live.startRecording(output)
+  }
+  useHotkey('record-toggle', () => {
+    if (!canRecord) return false
+    recordNow()
   })
 
   return (
@@ -148,7 +158,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
             choice={choice}
             setChoice={setChoice}
             devices={source.devices}
-            disabled={running}
+            disabled={holdsSource}
             screenOpen={capture?.kind === 'screen'}
             onChooseScreen={() => void source.openScreenNow()}
           />
@@ -163,7 +173,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               live={running}
             />
           )}
-          <OutputForm value={output} onChange={setOutput} disabled={running} />
+          <OutputForm value={output} onChange={setOutput} disabled={holdsSource} />
           <RecordSwitch
             value={record}
             onChange={setRecord}
@@ -189,6 +199,19 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
             >
               {live.busy && !running ? 'Starting…' : 'Go live'}
             </button>
+            {/* Record with no stream (OBS's Record); once it goes, the live bar shows it and its Stop. */}
+            {!holdsSource && (
+              <button
+                type="button"
+                className="secondary record-button"
+                data-testid="record-start"
+                disabled={!canRecord}
+                onClick={recordNow}
+              >
+                <span className="record-dot" aria-hidden="true" />
+                Record
+              </button>
+            )}
             {running && (
               <span className="muted">
                 {live.run?.state === 'live' ? 'Live now' : 'Going live'}: use Stop in the bar above.

@@ -13,6 +13,7 @@ import { ViewerCount } from '../viewers/ViewerCount'
 import { LiveMoments } from '../clips/LiveMoments'
 import type { ClipView } from '../../../../shared/contract'
 import { useHotkey } from '../../lib/use-hotkeys'
+import { RecordControl } from './RecordControl'
 
 /** On every screen while a run exists: what is live, how it is doing, and the way to stop it. */
 export function LiveBanner({
@@ -32,13 +33,51 @@ export function LiveBanner({
   const live = useLive()
   const { run } = live
   const [dismissed, setDismissed] = useState<string | null>(null)
-  const now = useNow(500, !!run && live.running)
+  const now = useNow(500, (!!run && live.running) || live.recording !== null)
   // The Go live / Stop key stops a broadcast from any screen (the Go live screen also starts one).
   useHotkey('golive-toggle', () => {
     if (!live.running || live.busy) return false
     void live.stop()
   })
-  if (!run || dismissed === `${run.runId}:${run.state}`) return null
+  // The Record key stops a recording from any screen, and starts one while live (the Go live screen
+  // starts one with its source when not live); with no source open it says what to do.
+  useHotkey('record-toggle', () => {
+    if (live.recording) {
+      if (live.recording.state === 'recording') void live.stopRecording()
+      return
+    }
+    void live.startRecording()
+  })
+  const recordError = live.recordError && (
+    <ErrorNote
+      error={live.recordError}
+      onRetry={live.clearRecordError}
+      retryLabel="Dismiss"
+      testId="record-error"
+    />
+  )
+  if (!run || dismissed === `${run.runId}:${run.state}`) {
+    if (!live.recording && !live.recordError) return null
+    // Recording with no stream: the bar says so, with the recording's clock and its Stop.
+    return (
+      <section
+        className={`live-banner ${live.recording ? 'run-recording' : ''}`}
+        aria-label="Recording status"
+        data-testid="live-banner"
+        data-state="none"
+        data-recording={live.recording?.state ?? 'none'}
+      >
+        <div className="live-head">
+          <strong data-testid="live-title">
+            {live.recording ? 'Recording on this computer, not live' : 'Record on this computer'}
+          </strong>
+          <span className="spacer" />
+          <RecordControl now={now} />
+        </div>
+        {recordError}
+      </section>
+    )
+  }
 
   let stateText: string
   switch (run.state) {
@@ -73,6 +112,7 @@ export function LiveBanner({
       aria-label="Live status"
       data-testid="live-banner"
       data-state={run.state}
+      data-recording={live.recording?.state ?? 'none'}
     >
       <div className="live-head">
         <span className="live-dot" aria-hidden="true" />
@@ -115,6 +155,7 @@ export function LiveBanner({
             Retry now
           </button>
         )}
+        <RecordControl now={now} />
         {live.running ? (
           <button
             type="button"
@@ -144,6 +185,7 @@ export function LiveBanner({
           onPlayClip={onPlayClip}
         />
       )}
+      {recordError}
       {run.error && (run.state === 'reconnecting' || run.state === 'failed') && (
         <ErrorNote error={run.error as AppError} testId="live-error" />
       )}

@@ -22,6 +22,7 @@ import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
 import { WhipPublisher, type WebRtcStats } from './whip-publisher'
 import { outputStream, type OutputStream } from './output-track'
+import { useRecording, type RecordingControls } from './use-recording'
 
 export interface Capture {
   kind: CaptureKind
@@ -36,7 +37,7 @@ function release(c: Capture | null): void {
   else stopTracks(c?.stream ?? null)
 }
 
-export interface LiveContextValue {
+export interface LiveContextValue extends RecordingControls {
   run: LiveStateEvent | null
   health: LiveHealthEvent | null
   /** When congestion first reached 2+ without easing since (ms), for the sustained-trouble warning. */
@@ -51,6 +52,8 @@ export interface LiveContextValue {
   error: AppError | null
   busy: boolean
   running: boolean
+  /** A run or a recording uses the source: it must not be switched or let go. */
+  holdsSource: boolean
   setCapture: (c: Capture | null) => void
   start: (streamId: string, output: OutputSettings, recordLocally?: boolean) => Promise<void>
   stop: () => Promise<void>
@@ -80,6 +83,22 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   const runId = useRef<string | null>(null)
   const captureRef = useRef<Capture | null>(null)
   const previews = useRef(0)
+  /** The Output settings the run was started with (Record pressed in the live bar uses them). */
+  const runOutput = useRef<OutputSettings | null>(null)
+  const runningNow = useRef(false)
+  runningNow.current = isRunning(run?.state)
+  // Record without going live: its own encoder in main, fed from the same capture as the run.
+  const rec = useRecording(api, {
+    capture: () => captureRef.current,
+    output: () => (runningNow.current ? runOutput.current : null),
+    ended: () => {
+      if (previews.current > 0 || runningNow.current || !captureRef.current) return
+      release(captureRef.current)
+      captureRef.current = null
+      setCaptureState(null)
+    }
+  })
+  const recActive = rec.active
 
   useEffect(() => {
     let alive = true
@@ -97,7 +116,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
         pusher.current = null
         setEncoder(null)
         setTroubleSince(null)
-        if (previews.current === 0 && captureRef.current) {
+        // A recording still going keeps the source (stopping the stream keeps recording).
+        if (previews.current === 0 && captureRef.current && !recActive()) {
           release(captureRef.current)
           captureRef.current = null
           setCaptureState(null)
@@ -123,7 +143,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       offHealth()
       offEncoder()
     }
-  }, [api])
+  }, [api, recActive])
 
   // Closing the app's page (or losing Onair itself) must not leave the camera light on.
   useEffect(
@@ -250,6 +270,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
     async (streamId: string, output: OutputSettings, recordLocally = false) => {
       const c = captureRef.current
       setError(null)
+      runOutput.current = output
       if (!c) return setError({ code: 'media', message: 'Choose a source first.' })
       if (output.transport === 'webrtc') return startWhip(streamId, output, c, recordLocally)
       let mimeType: string | undefined
@@ -376,6 +397,12 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       error,
       busy,
       running: isRunning(run?.state),
+      holdsSource: isRunning(run?.state) || rec.recording !== null,
+      recording: rec.recording,
+      recordError: rec.recordError,
+      startRecording: rec.startRecording,
+      stopRecording: rec.stopRecording,
+      clearRecordError: rec.clearRecordError,
       setCapture,
       start,
       stop,
@@ -393,6 +420,11 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       webrtc,
       error,
       busy,
+      rec.recording,
+      rec.recordError,
+      rec.startRecording,
+      rec.stopRecording,
+      rec.clearRecordError,
       setCapture,
       start,
       stop,

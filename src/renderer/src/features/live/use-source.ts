@@ -14,7 +14,8 @@ export interface SourceChoice {
 
 export function useSource(choice: SourceChoice | null, output: OutputSettings) {
   const live = useLive()
-  const { setCapture, running } = live
+  // A running broadcast or a recording keeps its source: switching now would cut it.
+  const { setCapture, holdsSource: running } = live
   const [devices, setDevices] = useState<{ video: MediaDeviceInfo[]; audio: MediaDeviceInfo[] }>({
     video: [],
     audio: []

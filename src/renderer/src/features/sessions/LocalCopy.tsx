@@ -18,12 +18,15 @@ const STATE_WORDS: Record<LocalRecordingView['state'], string> = {
 export function LocalCopy({
   rec,
   when,
+  subject = `the copy on this computer of the session from ${when}`,
   onPath,
   onError
 }: {
   rec: LocalRecordingView
   /** The session's date, for the buttons' accessible names. */
   when: string
+  /** What the buttons' accessible names call the file (a recording with no stream has no session). */
+  subject?: string
   onPath: (r: OpenLocalResult) => void
   onError: (e: AppError) => void
 }): ReactNode {
@@ -54,7 +57,7 @@ export function LocalCopy({
       <button
         type="button"
         className="secondary"
-        aria-label={`Open the folder of the copy on this computer of the session from ${when}`}
+        aria-label={`Open the folder of ${subject}`}
         data-testid="local-copy-folder"
         onClick={() => open('folder')}
       >
@@ -63,7 +66,7 @@ export function LocalCopy({
       <button
         type="button"
         className="secondary"
-        aria-label={`Play the copy on this computer of the session from ${when}`}
+        aria-label={`Play ${subject}`}
         data-testid="local-copy-play"
         disabled={rec.state === 'recording'}
         onClick={() => open('play')}

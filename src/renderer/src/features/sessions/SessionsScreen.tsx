@@ -5,6 +5,7 @@ import type { Navigate } from '../../lib/route'
 import { useResult } from '../../lib/use-result'
 import { useLiveRun } from '../../lib/live-run'
 import { SessionsList } from './SessionsList'
+import { RecordingsList } from './RecordingsList'
 
 /** Every session of the account, newest first. */
 export function SessionsScreen({
@@ -29,6 +30,7 @@ export function SessionsScreen({
   return (
     <section className="screen sessions-screen" aria-labelledby="sessions-title">
       <h1 id="sessions-title">Sessions</h1>
+      <RecordingsList />
       <SessionsList
         onPlay={onPlay}
         onPlayAsset={onPlayAsset}
