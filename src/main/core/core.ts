@@ -2,12 +2,7 @@
 // expected failures are thrown as AppFailure and turned into Result by the shells.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type {
-  LocalRecordingView,
-  OnairCalls,
-  SessionView,
-  ShellKind
-} from '../../shared/contract'
+import type { LocalRecordingView, OnairCalls, ShellKind } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { killAllTracked } from '../../node/process'
 import { readAppInfo } from './app-info'
@@ -26,7 +21,6 @@ import { StudioHost, type StudioCommand } from './studio-host'
 import type { ChildCommand } from './child-command'
 import { probeEncoders } from './encoder/host'
 import type { RawPieces } from '../../shared/raw-media'
-import { healthConditionsOf, toPlaybackView, toSessionView, toStreamView } from './view-models'
 import { Markers } from './markers'
 import * as destinations from './destinations'
 import { LocalRecordings } from './local-recording/recordings'
@@ -37,6 +31,7 @@ import { readUploadSettings } from '../../shared/uploads'
 import { WhipRuns } from './whip'
 import { uploadCalls } from './uploads/publish'
 import { webhookCalls } from './webhooks'
+import { streamCalls } from './streams'
 import { liveRunCalls } from './live-runs'
 import { viewerCalls } from './viewers'
 import { clipCalls } from './clips'
@@ -219,8 +214,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     active: api,
     connectionId
   })
-  /** Services that answered 404 for a stream's health: they have no such endpoint. */
-  const noHealthAt = new Set<string>()
 
   // An exit without shutdown() (process.exit, an uncaught exception) still takes every child along:
   // node/process.ts forces the tracked ones from its 'exit' hook.
@@ -231,11 +224,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       .then((s) => (s.active?.kind === 'local' ? c.active() : undefined))
       // A failure is reported through connection:status and shown on the Connection screen.
       .catch(() => undefined)
-  }
-
-  const withLocal = (v: SessionView): SessionView => {
-    const local = recordings.forSession(v)
-    return local ? { ...v, localRecording: local } : v
   }
 
   const core: Core = {
@@ -269,73 +257,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     removeConnection: (id) => c.remove(id),
     setActiveConnection: (id) => c.setActive(id),
 
-    async listStreams(args) {
-      const { client, ingest } = await api()
-      const page = await client.listStreams(args)
-      return { ...page, items: page.items.map((s) => toStreamView(s, ingest)) }
-    },
-    async getStream(id) {
-      const { client, ingest } = await api()
-      const view = toStreamView(await client.getStream(id), ingest)
-      // While live, the same read carries the service's health conditions (Livepeer's
-      // /data/stream/{id}/health), so the one poller needs no second request of its own. A service
-      // without that endpoint (404) is not asked again.
-      if (!view.isActive || noHealthAt.has(client.baseUrl)) return view
-      const health = await client.getStreamHealth(id).catch(() => undefined)
-      if (health === null) noHealthAt.add(client.baseUrl)
-      const healthConditions = healthConditionsOf(health)
-      return healthConditions ? { ...view, healthConditions } : view
-    },
-    async createStream(args) {
-      const { client, ingest } = await api()
-      return toStreamView(await client.createStream(args), ingest)
-    },
-    async updateStream(args) {
-      const { client, ingest } = await api()
-      const patch = { name: args.name, profiles: args.profiles }
-      return toStreamView(await client.updateStream(args.id, patch), ingest)
-    },
-    async setRecord(id, record) {
-      const { client, ingest } = await api()
-      return toStreamView(await client.setRecord(id, record), ingest)
-    },
-    async deleteStream(id) {
-      await (await api()).client.deleteStream(id)
-    },
-    async terminateStream(id) {
-      await (await api()).client.terminateStream(id)
-    },
-    async revealStreamKey(id) {
-      const s = await (await api()).client.getStream(id)
-      if (!s.streamKey)
-        throw new AppFailure({ code: 'not-found', message: 'This stream has no stream key.' })
-      return s.streamKey
-    },
+    ...streamCalls(api, recordings),
 
-    listDestinations: async (streamId) =>
-      destinations.listDestinations((await api()).client, streamId),
-    addDestination: async (args) => destinations.addDestination((await api()).client, args),
+    listDestinations: async (streamId) => destinations.listDestinations(await client(), streamId),
+    addDestination: async (args) => destinations.addDestination(await client(), args),
     setDestinationEnabled: async (streamId, targetId, enabled) =>
-      destinations.setDestinationEnabled((await api()).client, streamId, targetId, enabled),
+      destinations.setDestinationEnabled(await client(), streamId, targetId, enabled),
     removeDestination: async (streamId, targetId) =>
-      destinations.removeDestination((await api()).client, streamId, targetId),
-
-    async listSessions(args) {
-      const { client } = await api()
-      const page = args.streamId
-        ? await client.listStreamSessions(args.streamId, args)
-        : await client.listSessions(args)
-      return { ...page, items: page.items.map((x) => withLocal(toSessionView(x))) }
-    },
-    async getSession(id) {
-      return withLocal(toSessionView(await (await api()).client.getSession(id)))
-    },
-    async getPlayback(playbackId) {
-      return toPlaybackView(await (await api()).client.getPlayback(playbackId))
-    },
-    async getIngest() {
-      return (await api()).ingest
-    },
+      destinations.removeDestination(await client(), streamId, targetId),
 
     ...liveRuns.calls,
     pushFrames: async (runId, chunk) =>
@@ -361,7 +290,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...viewerCalls({ client, run: () => live.status() }),
     async cutOffNotice() {
       if (!cutOff) return null
-      return cutOffNoticeOf(cutOff, (await c.status()).active?.id, async () => (await api()).client)
+      return cutOffNoticeOf(cutOff, (await c.status()).active?.id, client)
     },
     async dismissCutOffNotice(runId) {
       if (cutOff?.runId !== runId) return
@@ -380,13 +309,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     deleteMarker: async (id) => markers.remove(await connectionId(), id),
 
     localRecordingInfo: () => recordings.info(),
-    listRecordings: async () =>
-      recordings
-        .list()
-        .filter((r) => r.streamId === '')
-        .sort((a, b) => b.startedAt - a.startedAt),
     ...uploads.calls,
-    ...webhookCalls(async () => (await api()).client),
+    ...webhookCalls(client),
     async openLocalRecording(id, action) {
       const r = recordings.get(id)
       if (!r)
