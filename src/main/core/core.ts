@@ -309,6 +309,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     deleteMarker: async (id) => markers.remove(await connectionId(), id),
 
     localRecordingInfo: () => recordings.info(),
+    listRecordings: async () =>
+      recordings
+        .list()
+        .filter((r) => r.streamId === '')
+        .sort((a, b) => b.startedAt - a.startedAt),
     ...uploads.calls,
     ...webhookCalls(client),
     async openLocalRecording(id, action) {
