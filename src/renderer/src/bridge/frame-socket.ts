@@ -47,12 +47,16 @@ export class FrameSockets {
   }
 }
 
+/** A run's socket with nothing sent for this long is closed (the run has ended; a new call reopens). */
+export const IDLE_CLOSE_MS = 30_000
+
 class RunSocket {
   /** Calls sent and not answered yet, oldest first. */
   private waiting: Answer[] = []
   /** Calls made before the socket opened. */
   private queued: { bytes: Uint8Array; answer: Answer }[] = []
   private closed: Result<never> | undefined
+  private idle: ReturnType<typeof setTimeout> | undefined
 
   constructor(
     private readonly s: SocketLike,
@@ -77,8 +81,13 @@ class RunSocket {
         r = failed("Onair's answer to a frame could not be read")
       }
       answer(r.ok ? { ok: true, value: undefined } : r)
+      if (this.inFlight === 0) {
+        clearTimeout(this.idle)
+        this.idle = setTimeout(() => s.close(1000), IDLE_CLOSE_MS)
+      }
     }
     s.onclose = (ev) => {
+      clearTimeout(this.idle)
       gone()
       this.closed = failed(
         ev.reason
@@ -100,6 +109,7 @@ class RunSocket {
   push(bytes: Uint8Array): Promise<Result<void>> {
     return new Promise((answer) => {
       if (this.closed) return answer(this.closed)
+      clearTimeout(this.idle)
       if (this.s.readyState === OPEN) {
         this.waiting.push(answer)
         this.s.send(bytes)
