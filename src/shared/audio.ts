@@ -177,7 +177,8 @@ function inRange(
   return Math.min(range.max, Math.max(range.min, Math.round(r * 1000) / 1000))
 }
 
-function readSource(saved: unknown): SourceAudio {
+/** One source's saved chain, cleaned (the defaults for nothing saved). */
+export function readSourceAudio(saved: unknown): SourceAudio {
   const d = DEFAULT_SOURCE_AUDIO
   if (!isObj(saved)) return d
   const c = isObj(saved.compressor) ? saved.compressor : {}
@@ -215,7 +216,7 @@ export function readAudio(saved: unknown): AudioSettings {
   const s = isObj(saved.sources) ? saved.sources : {}
   const device = saved.monitorDeviceId
   return {
-    sources: { mic: readSource(s.mic), screen: readSource(s.screen) },
+    sources: { mic: readSourceAudio(s.mic), screen: readSourceAudio(s.screen) },
     ...(typeof device === 'string' && device && device.length <= 500
       ? { monitorDeviceId: device }
       : {})

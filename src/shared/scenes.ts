@@ -4,6 +4,7 @@
 // it; a scene change goes through a transition (a kind and a duration). Every change is a pure
 // reducer here (state in, state out): the panels only show the state and call them. No DOM, no Node.
 import { FULL, pipRect, sideBySideRects, type Corner, type Rect, CORNERS } from './scene-layout'
+import { DEFAULT_SOURCE_AUDIO, readSourceAudio, type SourceAudio } from './audio'
 
 export type SceneSourceKind = 'camera' | 'screen' | 'image' | 'text' | 'video'
 
@@ -49,6 +50,8 @@ export interface VideoSource {
   muted: boolean
   /** Linear gain, 0..MAX_GAIN. */
   gain: number
+  /** Its chain in the mixer (gain in dB, compressor, limiter, sync offset, monitoring), as every source's. */
+  audio: SourceAudio
 }
 export type SceneSource = CameraSource | ScreenSource | ImageSource | TextSource | VideoSource
 
@@ -475,15 +478,22 @@ export function addVideo(
   const w = Math.min(0.5, 0.5 * shape)
   const h = w / shape
   const rect = { x: (1 - w) / 2, y: (1 - h) / 2, w, h }
-  const source: VideoSource = { id, kind: 'video', ...video, muted: true, gain: 1 }
+  const source: VideoSource = {
+    id,
+    kind: 'video',
+    ...video,
+    muted: true,
+    gain: 1,
+    audio: DEFAULT_SOURCE_AUDIO
+  }
   return addItem(state, source, rect)
 }
 
-/** A video source's sound: muted or not, and its gain (clamped to 0..MAX_GAIN). */
+/** A video source's sound: muted or not, its gain (clamped to 0..MAX_GAIN) and its chain. */
 export const setVideoAudio = (
   state: ScenesState,
   sourceId: string,
-  patch: Partial<Pick<VideoSource, 'muted' | 'gain'>>
+  patch: Partial<Pick<VideoSource, 'muted' | 'gain' | 'audio'>>
 ): ScenesState => ({
   ...state,
   sources: state.sources.map((s) =>
@@ -492,7 +502,8 @@ export const setVideoAudio = (
       : {
           ...s,
           muted: patch.muted ?? s.muted,
-          gain: Math.min(MAX_GAIN, Math.max(0, patch.gain ?? s.gain))
+          gain: Math.min(MAX_GAIN, Math.max(0, patch.gain ?? s.gain)),
+          audio: patch.audio ?? s.audio
         }
   )
 })
@@ -612,7 +623,8 @@ function readSource(v: unknown): SceneSource | null {
         width,
         height,
         muted: v.muted !== false,
-        gain: num(v.gain, 0, MAX_GAIN) ?? 1
+        gain: num(v.gain, 0, MAX_GAIN) ?? 1,
+        audio: readSourceAudio(v.audio)
       }
     }
     default:

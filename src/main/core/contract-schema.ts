@@ -24,6 +24,7 @@ import { MARKER_LABEL_MAX } from '../../shared/markers'
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from '../../shared/webhooks'
 import {
   AUDIO_RANGES,
+  DEFAULT_SOURCE_AUDIO,
   GATE_DB,
   MONITORING,
   type AudioSettings,
@@ -157,7 +158,9 @@ const sceneSource = z.discriminatedUnion('kind', [
       width: z.number(),
       height: z.number(),
       muted: z.boolean().default(true),
-      gain: z.number().min(0).max(MAX_GAIN).default(1)
+      gain: z.number().min(0).max(MAX_GAIN).default(1),
+      // Its chain (as the microphone's, below), defaulted for a source saved before it had one.
+      audio: z.lazy(() => sourceAudio).default(DEFAULT_SOURCE_AUDIO)
     })
     .strict()
 ])

@@ -14,6 +14,7 @@ import {
   setVideoAudio
 } from '../../../src/shared/scenes'
 import { CALL_ARGS } from '../../../src/main/core/contract-schema'
+import { DEFAULT_SOURCE_AUDIO } from '../../../src/shared/audio'
 
 const A = 16 / 9
 const CLIP = { name: 'intro.mp4', width: 640, height: 360 }
@@ -76,6 +77,35 @@ describe('video sources', () => {
     expect(readScenes(bare, A).sources.find((x) => x.kind === 'video')).toMatchObject({
       muted: true,
       gain: 1
+    })
+  })
+
+  it("a video's chain (gain, compressor, limiter, offset, monitoring) is its source's: set, saved, read back; none saved gives the defaults", () => {
+    let s = addVideo(defaultScenes(A), CLIP, A)
+    const id = s.sources.find((x) => x.kind === 'video')!.id
+    expect(s.sources.find((x) => x.id === id)).toMatchObject({ audio: DEFAULT_SOURCE_AUDIO })
+    const chain = {
+      ...DEFAULT_SOURCE_AUDIO,
+      gainDb: 6,
+      syncOffsetMs: 120,
+      monitoring: 'monitor-and-output' as const,
+      limiter: { ...DEFAULT_SOURCE_AUDIO.limiter, enabled: true }
+    }
+    s = setVideoAudio(s, id, { audio: chain })
+    expect(s.sources.find((x) => x.id === id)).toMatchObject({ audio: chain, muted: true })
+    const [saved] = CALL_ARGS.saveSettings.parse([{ scenes: s }])
+    const back = readScenes(JSON.parse(JSON.stringify(saved.scenes)), A)
+    expect(back.sources.find((x) => x.id === id)).toMatchObject({ audio: chain })
+    // A negative offset is refused by the schema, as the microphone's is.
+    const bad = setVideoAudio(s, id, { audio: { ...chain, syncOffsetMs: -5 } })
+    expect(() => CALL_ARGS.saveSettings.parse([{ scenes: bad }])).toThrow()
+    // Saved before a video had a chain: the defaults (as it sounded).
+    const bare = {
+      ...s,
+      sources: s.sources.map((x) => (x.kind === 'video' ? { ...x, audio: undefined } : x))
+    }
+    expect(readScenes(bare, A).sources.find((x) => x.id === id)).toMatchObject({
+      audio: DEFAULT_SOURCE_AUDIO
     })
   })
 
