@@ -21,7 +21,11 @@ const bad = (message: string): Result<never> => ({
 
 /** What a call's bytes are, or why the call cannot be read. */
 function bytesOf(m: Record<string, unknown>): Uint8Array | string {
-  const { buffer, offset, length } = m
+  const { offset, length } = m
+  // The moved ArrayBuffer; a view of one where a runtime hands it over so.
+  const buffer = ArrayBuffer.isView(m.buffer)
+    ? m.buffer.buffer.slice(m.buffer.byteOffset, m.buffer.byteOffset + m.buffer.byteLength)
+    : m.buffer
   if (!(buffer instanceof ArrayBuffer)) return 'a frames call carries no bytes'
   if (
     !Number.isInteger(offset) ||
