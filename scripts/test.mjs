@@ -51,17 +51,20 @@ const outDir = join(root, 'artifacts')
 mkdirSync(outDir, { recursive: true })
 const passThrough = extra.filter((a) => a !== '--no-build')
 // One layer after the other: integration and e2e start real encoders, and two layers at once on two
-// cores would turn real-time pushes into timeouts. Each layer writes its own JSON report.
+// cores would turn real-time pushes into timeouts. Integration runs in two groups (vitest.config.mts):
+// 'shared', its files two at a time, then 'alone', the files whose asserts need the machine to
+// themselves, one at a time. Each run writes its own JSON report.
 const layers = passThrough.some((a) => a.startsWith('--project'))
   ? [null]
-  : ['unit', 'integration', 'e2e']
+  : ['unit', 'integration:shared', 'integration:alone', 'e2e']
 
 let passed = 0
 let failed = 0
 let skipped = 0
 let anyNonZero = false
-for (const layer of layers) {
-  const report = join(outDir, `vitest-${layer ?? 'selected'}.json`)
+for (const run of layers) {
+  const [layer, group] = run?.split(':') ?? []
+  const report = join(outDir, `vitest-${run?.replace(':', '-') ?? 'selected'}.json`)
   rmSync(report, { force: true })
   const args = [
     'run',
@@ -74,7 +77,7 @@ for (const layer of layers) {
   const r = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), ...args], {
     cwd: root,
     stdio: 'inherit',
-    env
+    env: group ? { ...env, ONAIR_TEST_GROUP: group } : env
   })
   if (r.status !== 0) anyNonZero = true
   try {
