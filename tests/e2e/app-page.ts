@@ -280,3 +280,33 @@ export const sceneColourAt = (
     },
     [fx, fy] as [number, number]
   )
+
+/** A meter's lowest and highest block level (dBFS, its data-db) over `ms`, every animation frame. */
+export function meterDbRange(
+  page: Page,
+  testId: string,
+  ms: number
+): Promise<{ min: number; max: number }> {
+  return page.evaluate(
+    ([testId, ms]) =>
+      new Promise<{ min: number; max: number }>((resolve) => {
+        const g = globalThis as unknown as {
+          document: { querySelector(s: string): { getAttribute(n: string): string | null } }
+          requestAnimationFrame(f: () => void): void
+        }
+        const meter = g.document.querySelector(`[data-testid=${testId}]`)
+        let min = Infinity
+        let max = -Infinity
+        const end = Date.now() + ms
+        const tick = (): void => {
+          const v = Number(meter.getAttribute('data-db'))
+          min = Math.min(min, v)
+          max = Math.max(max, v)
+          if (Date.now() < end) g.requestAnimationFrame(tick)
+          else resolve({ min, max })
+        }
+        g.requestAnimationFrame(tick)
+      }),
+    [testId, ms] as const
+  )
+}

@@ -20,7 +20,16 @@ import {
 } from '../../src/shared/audio'
 import { DEFAULT_HOTKEYS } from '../../src/shared/hotkeys'
 import { tone, writeWav } from '../helpers/wav'
-import { appForFile, attr, createStream, eventually, nav, SHOTS, text } from './app-page'
+import {
+  appForFile,
+  attr,
+  createStream,
+  eventually,
+  meterDbRange,
+  nav,
+  SHOTS,
+  text
+} from './app-page'
 
 const TONE_DB = -12
 const dir = mkdtempSync(join(tmpdir(), 'onair-audio-'))
@@ -44,35 +53,9 @@ async function openScene(page: Page, audio: AudioSettings, mic: MicSettings = PL
   )
 }
 
-/** A meter's lowest and highest block peaks (dBFS, its data-db) over `ms`, every animation frame. */
-function dbRange(page: Page, testId: string, ms: number): Promise<{ min: number; max: number }> {
-  return page.evaluate(
-    ([testId, ms]) =>
-      new Promise<{ min: number; max: number }>((resolve) => {
-        const g = globalThis as unknown as {
-          document: { querySelector(s: string): { getAttribute(n: string): string | null } }
-          requestAnimationFrame(f: () => void): void
-        }
-        const meter = g.document.querySelector(`[data-testid=${testId}]`)
-        let min = Infinity
-        let max = -Infinity
-        const end = Date.now() + ms
-        const tick = (): void => {
-          const v = Number(meter.getAttribute('data-db'))
-          min = Math.min(min, v)
-          max = Math.max(max, v)
-          if (Date.now() < end) g.requestAnimationFrame(tick)
-          else resolve({ min, max })
-        }
-        g.requestAnimationFrame(tick)
-      }),
-    [testId, ms] as const
-  )
-}
-
 /** The master's steady level: its loudest block over a second (the tone's peak), once it has settled. */
 const master = async (page: Page): Promise<number> =>
-  (await dbRange(page, 'meter-master', 1000)).max
+  (await meterDbRange(page, 'meter-master', 1000)).max
 
 async function savedAudio(): Promise<AudioSettings> {
   return readAudio((await app().shell.core.getSettings()).audio)
@@ -120,7 +103,7 @@ describe('audio like a studio', () => {
     await page.getByTestId('audio-mic-limiter').check()
     await page.getByTestId('audio-mic-gain').fill('20')
     await eventually(() => master(page)).toSatisfy(near(-1, 0.6))
-    const limited = await dbRange(page, 'meter-master', 2000)
+    const limited = await meterDbRange(page, 'meter-master', 2000)
     expect(limited.max).toBeLessThan(-0.3)
     expect(await attr(clip, 'data-on')).toBe('false')
 
@@ -140,7 +123,7 @@ describe('audio like a studio', () => {
     // Monitor only: heard on this computer, gone from the broadcast; its own meter still moves.
     await page.getByTestId('audio-mic-monitoring').selectOption('monitor-only')
     await eventually(() => master(page)).toBeLessThan(-55)
-    expect((await dbRange(page, 'meter-mic', 500)).max).toSatisfy(near(TONE_DB, 1))
+    expect((await meterDbRange(page, 'meter-mic', 500)).max).toSatisfy(near(TONE_DB, 1))
     expect(await text(page.getByTestId('audio-monitor-note'))).toContain('use headphones')
     await page.getByTestId('audio-mic-monitoring').selectOption('monitor-and-output')
     await eventually(() => master(page)).toSatisfy(near(TONE_DB, 1))

@@ -2,7 +2,8 @@
 // side, as OBS's Advanced Audio Properties and its Gain, Compressor and Limiter filters: gain (dB),
 // the compressor, the limiter, the sync offset and monitoring, with the source's meter (after its
 // chain and volume) to watch what each change does. Saved in the settings (DeviceSettings.audio), heard
-// at once (the mixer's setSourceAudio).
+// at once (the mixer's setSourceAudio). A video file on air has its chain here too, saved with its
+// source in the scenes (setVideoAudio).
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import {
   AUDIO_RANGES,
@@ -13,7 +14,6 @@ import {
   setSourceAudio,
   syncOffsetProblem,
   type AudioSettings,
-  type AudioSourceId,
   type Monitoring,
   type SourceAudio
 } from '../../../../shared/audio'
@@ -21,6 +21,7 @@ import { Field } from '../../components/Field'
 import { LevelMeter } from '../../components/LevelMeter'
 import { useDialog } from '../../components/use-dialog'
 import type { SceneProgram } from './program'
+import { setVideoAudio } from '../../../../shared/scenes'
 
 interface Props {
   program: SceneProgram
@@ -35,7 +36,11 @@ export function AudioPanel({ program, audio, onAudio, onClose }: Props): ReactNo
   useDialog(box, close, onClose)
   const outputs = useOutputs()
   const [sinkError, setSinkError] = useState<string | null>(null)
-  const monitored = AUDIO_SOURCES.filter((id) => audio.sources[id].monitoring !== 'off')
+  const videos = program.mix.states().filter((ch) => ch.video)
+  const monitored = [
+    ...AUDIO_SOURCES.map((id) => audio.sources[id]),
+    ...videos.map((ch) => program.mix.sourceAudio(ch.id))
+  ].filter((a) => a.monitoring !== 'off')
   return (
     <div className="overlay" role="presentation">
       <div
@@ -89,9 +94,20 @@ export function AudioPanel({ program, audio, onAudio, onClose }: Props): ReactNo
             <SourceChain
               key={id}
               id={id}
+              name={AUDIO_SOURCE_LABELS[id]}
               program={program}
               value={audio.sources[id]}
               onChange={(next) => onAudio(setSourceAudio(audio, id, next))}
+            />
+          ))}
+          {videos.map((ch) => (
+            <SourceChain
+              key={ch.id}
+              id={ch.id}
+              name={ch.label}
+              program={program}
+              value={program.mix.sourceAudio(ch.id)}
+              onChange={(next) => program.edit((s) => setVideoAudio(s, ch.id, { audio: next }))}
             />
           ))}
         </div>
@@ -121,16 +137,18 @@ function useOutputs(): MediaDeviceInfo[] {
 
 function SourceChain({
   id,
+  name,
   program,
   value,
   onChange
 }: {
-  id: AudioSourceId
+  /** 'mic', 'screen' or a video source's id. */
+  id: string
+  name: string
   program: SceneProgram
   value: SourceAudio
   onChange: (next: SourceAudio) => void
 }): ReactNode {
-  const name = AUDIO_SOURCE_LABELS[id]
   const c = value.compressor
   const l = value.limiter
   const R = AUDIO_RANGES

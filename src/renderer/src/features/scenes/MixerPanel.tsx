@@ -6,7 +6,7 @@
 // Under it, the microphone's own settings (#20): the browser's processing switches with what the
 // browser applied, the noise gate (its threshold drawn on the microphone's meter) and push-to-talk.
 import { useEffect, useReducer, useState, type ReactNode } from 'react'
-import { setChannel } from '../../../../shared/scenes'
+import { setChannel, setVideoAudio, type ChannelLevel } from '../../../../shared/scenes'
 import {
   GATE_DB,
   PROCESSING_KEYS,
@@ -19,6 +19,7 @@ import {
 } from '../../../../shared/audio'
 import { displayAccelerator } from '../../../../shared/hotkeys'
 import type { SceneProgram } from './program'
+import type { ChannelState } from './mixer'
 import { LevelMeter } from '../../components/LevelMeter'
 import { AudioPanel } from './AudioPanel'
 import { useHotkeySettings } from '../../lib/use-hotkeys'
@@ -38,11 +39,23 @@ export function MixerPanel({ program, mic, onMic, audio, onAudio }: MixerProps):
   const [, rerender] = useReducer((n: number) => n + 1, 0)
   useEffect(() => program.mix.onChange(rerender), [program])
   const [panel, setPanel] = useState(false)
+  // The mix's own channels' levels are the scene's; a video's are its source's (muted until turned on).
+  const level = (ch: ChannelState, patch: Partial<ChannelLevel>): void =>
+    program.edit((s) =>
+      ch.id === 'mic' || ch.id === 'screen'
+        ? setChannel(s, ch.id, patch)
+        : setVideoAudio(s, ch.id, patch)
+    )
 
   return (
     <div className="mixer" role="group" aria-label="Audio mix" data-testid="mixer">
       {program.mix.states().map((ch) => (
-        <div className="mixer-row" key={ch.id} data-testid={`channel-${ch.id}`}>
+        <div
+          className="mixer-row"
+          key={ch.id}
+          data-testid={ch.video ? 'channel-video' : `channel-${ch.id}`}
+          data-source={ch.id}
+        >
           <span className="mixer-name" id={`ch-${ch.id}`}>
             {ch.label}
           </span>
@@ -72,20 +85,22 @@ export function MixerPanel({ program, mic, onMic, audio, onAudio }: MixerProps):
             aria-label={`${ch.label} volume`}
             aria-valuetext={`${Math.round(ch.gain * 100)} percent`}
             data-testid={`gain-${ch.id}`}
-            onChange={(e) =>
-              program.edit((s) => setChannel(s, ch.id, { gain: Number(e.target.value) / 100 }))
-            }
+            onChange={(e) => level(ch, { gain: Number(e.target.value) / 100 })}
           />
           <button
             type="button"
             className={ch.muted ? 'danger mute' : 'secondary mute'}
             aria-pressed={ch.muted}
             data-testid={`mute-${ch.id}`}
-            onClick={() => program.edit((s) => setChannel(s, ch.id, { muted: !ch.muted }))}
+            onClick={() => level(ch, { muted: !ch.muted })}
           >
             {ch.muted ? 'Muted' : 'Mute'}
           </button>
-          {!ch.present && <span className="muted small">not connected</span>}
+          {!ch.present && (
+            <span className="muted small">
+              {ch.video ? 'no sound (pick the file, or it has none)' : 'not connected'}
+            </span>
+          )}
         </div>
       ))}
       <div className="mixer-row master">

@@ -1,8 +1,11 @@
-// The audio mix: each source (microphone, screen audio) through its own chain and gain into one master,
+// The audio mix: each source (microphone, screen audio, each video file on air) through its own chain
+// and gain into one master,
 // with a meter (and its clip light) on every channel and on the master. The master's track is the broadcast's audio:
 // it exists from the start (silent with no sources), so MediaRecorder always has one audio track and
 // adding or muting a source never changes the recorded stream's shape.
 // Levels and mutes belong to the scene (shared/scenes.ts): the program applies the scene's on a switch.
+// A video file's channel is made while a scene on air shows it (setVideos) and goes with it; its
+// level, mute (muted until the creator turns it on) and chain belong to its source (VideoSource).
 // The microphone has two more stages before its gain (#20): the noise gate (an AudioWorklet running
 // gate-dsp.ts, in worklets.ts) and the talk switch (push-to-talk and push-to-mute), a gain of its own so a held key
 // never touches the scene's saved mute.
@@ -37,7 +40,10 @@ import { Changes } from './changes'
 export type ChannelId = MixChannelId
 
 export interface ChannelState extends ChannelLevel {
-  id: ChannelId
+  /** 'mic', 'screen', or a video source's id. */
+  id: string
+  /** A video file's sound (its level and mute are its source's) or one of the mix's own channels. */
+  video: boolean
   label: string
   /** Whether a track is connected now (the screen share may have no audio). */
   present: boolean
@@ -82,12 +88,23 @@ export interface MicState {
   applied: Partial<MicProcessing> | null
 }
 
+/** A video file's sound as the mix takes it (from its VideoSource). */
+export interface VideoSound extends ChannelLevel {
+  id: string
+  label: string
+  audio: SourceAudio
+}
+
 export class AudioMix {
   readonly ctx: AudioContext
   readonly track: MediaStreamTrack
   private master: GainNode
   private masterAnalyser: AnalyserNode
   private channels: Record<ChannelId, Channel>
+  /** The video files' channels, by source id, in the order the scene on air has them. */
+  private videos = new Map<string, Channel & { track: MediaStreamTrack | null }>()
+  /** The limiters' worklet has loaded: channels made from now on get their brick wall at once. */
+  private limiterReady = false
   private buf = new Float32Array(1024)
   private changes = new Changes()
   /** The microphone's gate (null until its worklet has loaded, or when it cannot) and talk stage. */
@@ -117,44 +134,50 @@ export class AudioMix {
     const track = out.stream.getAudioTracks()[0]
     if (!track) throw new Error('This system cannot mix audio (no Web Audio output).')
     this.track = track
-    const channel = (id: ChannelId, label: string): Channel => {
-      const gain = this.ctx.createGain()
-      const analyser = this.analyser()
-      const output = this.ctx.createGain()
-      const monitor = this.ctx.createGain()
-      monitor.gain.value = 0
-      gain.connect(analyser)
-      gain.connect(output)
-      output.connect(this.master)
-      gain.connect(monitor)
-      monitor.connect(this.ctx.destination)
-      const ch: Channel = {
-        state: { id, label, gain: 1, muted: false, present: false },
-        gain,
-        analyser,
-        input: null,
-        delay: this.ctx.createDelay(AUDIO_RANGES.syncOffsetMs.max / 1000 + 0.1),
-        trim: this.ctx.createGain(),
-        compressor: this.ctx.createDynamicsCompressor(),
-        makeup: this.ctx.createGain(),
-        limiter: this.ctx.createDynamicsCompressor(),
-        limiterTrim: this.ctx.createGain(),
-        limiterWall: null,
-        output,
-        monitor,
-        audio: DEFAULT_SOURCE_AUDIO
-      }
-      ch.delay.connect(ch.trim)
-      ch.compressor.connect(ch.makeup)
-      ch.limiter.connect(ch.limiterTrim)
-      this.wire(ch)
-      return ch
+    this.channels = {
+      mic: this.channel('mic', 'Microphone', false),
+      screen: this.channel('screen', 'Screen audio', false)
     }
-    this.channels = { mic: channel('mic', 'Microphone'), screen: channel('screen', 'Screen audio') }
     this.talk = this.ctx.createGain()
     this.talk.connect(this.channels.mic.delay)
     void this.loadGate()
     void this.loadLimiter()
+  }
+
+  /** A channel's nodes, wired from its chain's input (delay) to the master and the monitor. */
+  private channel(id: string, label: string, video: boolean): Channel {
+    const gain = this.ctx.createGain()
+    const analyser = this.analyser()
+    const output = this.ctx.createGain()
+    const monitor = this.ctx.createGain()
+    monitor.gain.value = 0
+    gain.connect(analyser)
+    gain.connect(output)
+    output.connect(this.master)
+    gain.connect(monitor)
+    monitor.connect(this.ctx.destination)
+    const ch: Channel = {
+      state: { id, label, video, gain: 1, muted: false, present: false },
+      gain,
+      analyser,
+      input: null,
+      delay: this.ctx.createDelay(AUDIO_RANGES.syncOffsetMs.max / 1000 + 0.1),
+      trim: this.ctx.createGain(),
+      compressor: this.ctx.createDynamicsCompressor(),
+      makeup: this.ctx.createGain(),
+      limiter: this.ctx.createDynamicsCompressor(),
+      limiterTrim: this.ctx.createGain(),
+      limiterWall: null,
+      output,
+      monitor,
+      audio: DEFAULT_SOURCE_AUDIO
+    }
+    ch.delay.connect(ch.trim)
+    ch.compressor.connect(ch.makeup)
+    ch.limiter.connect(ch.limiterTrim)
+    if (this.limiterReady) this.addLimiterWall(ch)
+    this.wire(ch)
+    return ch
   }
 
   /** The limiters' worklet, loaded once; until then (or if it cannot load) the stand-in limits. */
@@ -165,14 +188,29 @@ export class AudioMix {
       return // the stand-in stays
     }
     if (this.ctx.state === 'closed') return
-    for (const ch of Object.values(this.channels)) {
-      ch.limiterWall = new AudioWorkletNode(this.ctx, 'onair-limiter', {
-        numberOfInputs: 1,
-        numberOfOutputs: 1
-      })
-      this.sendLimiter(ch)
+    this.limiterReady = true
+    for (const ch of this.all()) {
+      this.addLimiterWall(ch)
       this.wire(ch)
     }
+  }
+
+  private addLimiterWall(ch: Channel): void {
+    ch.limiterWall = new AudioWorkletNode(this.ctx, 'onair-limiter', {
+      numberOfInputs: 1,
+      numberOfOutputs: 1
+    })
+    this.sendLimiter(ch)
+  }
+
+  /** Every channel: the mix's own and the videos'. */
+  private all(): Channel[] {
+    return [...Object.values(this.channels), ...this.videos.values()]
+  }
+
+  /** A channel by id: 'mic', 'screen' or a video source's (undefined: no such video on air). */
+  private find(id: string): Channel | undefined {
+    return id === 'mic' || id === 'screen' ? this.channels[id] : this.videos.get(id)
   }
 
   private sendLimiter(ch: Channel): void {
@@ -276,13 +314,17 @@ export class AudioMix {
 
   /** Connects a stream's first audio track to a channel (or disconnects it with null). */
   setInput(id: ChannelId, stream: MediaStream | null): void {
-    const ch = this.channels[id]
+    this.connect(this.channels[id], stream)
+  }
+
+  private connect(ch: Channel, stream: MediaStream | null): void {
+    const id = ch.state.id
     ch.input?.disconnect()
     ch.input = null
     const track = stream?.getAudioTracks()[0]
     if (track && track.readyState === 'live') {
       ch.input = this.ctx.createMediaStreamSource(new MediaStream([track]))
-      // The microphone goes through its gate (once loaded) and talk stage; the screen to its chain.
+      // The microphone goes through its gate (once loaded) and talk stage; the others to their chain.
       ch.input.connect(id === 'mic' ? (this.gate ?? this.talk) : ch.delay)
     }
     ch.state = { ...ch.state, present: !!ch.input }
@@ -291,13 +333,63 @@ export class AudioMix {
 
   /** A scene's levels and mutes; only the channels that change are touched. */
   setLevels(mix: SceneMix): void {
-    for (const id of MIX_CHANNELS) {
-      const ch = this.channels[id]
-      const gain = Math.min(MAX_GAIN, Math.max(0, mix[id].gain))
-      if (ch.state.gain === gain && ch.state.muted === mix[id].muted) continue
-      ch.state = { ...ch.state, gain, muted: mix[id].muted }
-      this.apply(ch)
+    for (const id of MIX_CHANNELS) this.level(this.channels[id], mix[id])
+  }
+
+  private level(ch: Channel, level: ChannelLevel): void {
+    const gain = Math.min(MAX_GAIN, Math.max(0, level.gain))
+    if (ch.state.gain === gain && ch.state.muted === level.muted) return
+    ch.state = { ...ch.state, gain, muted: level.muted }
+    this.apply(ch)
+  }
+
+  /**
+   * The video files the scene on air shows, each with its sound (null: not picked yet, or silent),
+   * level, mute and chain: a channel is made for each new one, dropped for each gone, and the rest
+   * changed in place.
+   */
+  setVideos(videos: readonly (VideoSound & { stream: MediaStream | null })[]): void {
+    const keep = new Set(videos.map((v) => v.id))
+    let changed = false
+    for (const [id, ch] of this.videos)
+      if (!keep.has(id)) {
+        this.drop(ch)
+        this.videos.delete(id)
+        changed = true
+      }
+    const next = new Map<string, Channel & { track: MediaStreamTrack | null }>()
+    for (const v of videos) {
+      let ch = this.videos.get(v.id)
+      if (!ch) {
+        ch = { ...this.channel(v.id, v.label, true), track: null }
+        // A new channel starts shut: its level below opens it only when the source is not muted.
+        ch.gain.gain.value = 0
+        ch.state = { ...ch.state, muted: true, gain: 0 }
+        changed = true
+      }
+      if (ch.state.label !== v.label) ch.state = { ...ch.state, label: v.label }
+      // A new sound track (the file picked again, or its track came late) is connected again.
+      const track = v.stream?.getAudioTracks().find((t) => t.readyState === 'live') ?? null
+      if (ch.track !== track) {
+        ch.track = track
+        this.connect(ch, track && new MediaStream([track]))
+        changed = true
+      }
+      if (ch.audio !== v.audio) this.chain(ch, v.audio)
+      this.level(ch, v)
+      next.set(v.id, ch)
     }
+    this.videos = next
+    if (changed) this.emit()
+  }
+
+  /** Disconnects a channel's every node (a video gone from the scene on air). */
+  private drop(ch: Channel): void {
+    ch.input?.disconnect()
+    ch.input = null
+    for (const n of [ch.gain, ch.output, ch.monitor, ch.delay, ch.trim, ch.makeup, ch.limiterTrim])
+      n.disconnect()
+    ch.limiterWall?.disconnect()
   }
 
   // A short exponential approach (setTargetAtTime, time constant 5 ms: within 1 % of the target after
@@ -314,8 +406,12 @@ export class AudioMix {
    * A source's chain (shared/audio.ts SourceAudio): changed in place while it plays. The compressor
    * and the limiter are put in or taken out of the chain as they are switched on or off.
    */
-  setSourceAudio(id: ChannelId, audio: SourceAudio): void {
-    const ch = this.channels[id]
+  setSourceAudio(id: string, audio: SourceAudio): void {
+    const ch = this.find(id)
+    if (ch) this.chain(ch, audio)
+  }
+
+  private chain(ch: Channel, audio: SourceAudio): void {
     const was = ch.audio
     ch.audio = audio
     const t = this.ctx.currentTime
@@ -348,8 +444,8 @@ export class AudioMix {
     this.emit()
   }
 
-  sourceAudio(id: ChannelId): SourceAudio {
-    return this.channels[id].audio
+  sourceAudio(id: string): SourceAudio {
+    return this.find(id)?.audio ?? DEFAULT_SOURCE_AUDIO
   }
 
   /** Connects the chain's middle: gain -> [compressor -> makeup] -> [limiter] -> the fader. */
@@ -390,12 +486,17 @@ export class AudioMix {
   }
 
   states(): ChannelState[] {
-    return [this.channels.mic.state, this.channels.screen.state]
+    return [
+      this.channels.mic.state,
+      this.channels.screen.state,
+      ...[...this.videos.values()].map((c) => c.state)
+    ]
   }
 
   /** The last block's peak (linear) of a channel (after its chain and volume) or of the master. */
-  peak(id: ChannelId | 'master'): number {
-    const a = id === 'master' ? this.masterAnalyser : this.channels[id].analyser
+  peak(id: string): number {
+    const a = id === 'master' ? this.masterAnalyser : this.find(id)?.analyser
+    if (!a) return 0
     a.getFloatTimeDomainData(this.buf)
     let p = 0
     for (const s of this.buf) p = Math.max(p, Math.abs(s))
@@ -407,7 +508,7 @@ export class AudioMix {
   }
 
   dispose(): void {
-    for (const ch of Object.values(this.channels)) {
+    for (const ch of this.all()) {
       ch.input?.disconnect()
       ch.monitor.disconnect()
       ch.limiterWall?.disconnect()

@@ -17,6 +17,7 @@ import { Compositor } from './compositor'
 import { frameSource } from './frames'
 import { AudioMix } from './mixer'
 import { Changes } from './changes'
+import { onVideosChange, videoSoundOf } from './video-files'
 
 /** The camera gives video, the microphone audio, a screen share both (its audio where the OS gives it). */
 export type Slot = 'camera' | 'mic' | 'screen'
@@ -47,6 +48,7 @@ export class SceneProgram {
   private cameraSize = ''
   private rescale: ReturnType<typeof setTimeout> | undefined
   private readonly loadImage: ImageLoader
+  private readonly unwatchVideos: () => void
 
   constructor(output: OutputSettings, loadImage: ImageLoader) {
     this.output = output
@@ -55,6 +57,26 @@ export class SceneProgram {
     this.mix = new AudioMix()
     this.stream = new MediaStream([this.compositor.track, this.mix.track])
     this.compositor.start()
+    // A video picked (or picked again after a restart) brings its sound into the mix.
+    this.unwatchVideos = onVideosChange(() => {
+      const state = this.scenes
+      if (state) this.mixVideos(state)
+    })
+  }
+
+  /**
+   * The sound of each video file the scene on air shows (visible), as its own channel of the mix with
+   * its source's level, mute and chain. A scene that does not show a video does not play its sound.
+   */
+  private mixVideos(state: ScenesState): void {
+    const seen = new Set<string>()
+    const videos = layersOf(state, onAirScene(state)).flatMap(({ source: s }) => {
+      if (s.kind !== 'video' || seen.has(s.id)) return []
+      seen.add(s.id)
+      const { id, name: label, gain, muted, audio } = s
+      return [{ id, label, gain, muted, audio, stream: videoSoundOf(s.id) }]
+    })
+    this.mix.setVideos(videos)
   }
 
   setOutput(output: OutputSettings): void {
@@ -98,6 +120,7 @@ export class SceneProgram {
       transition ? state.transition : null
     )
     this.mix.setLevels(scene.mix)
+    this.mixVideos(state)
     this.fitCamera()
     if (before?.id !== scene.id || before.name !== scene.name) this.emit()
   }
@@ -228,6 +251,7 @@ export class SceneProgram {
 
   dispose(): void {
     clearTimeout(this.rescale)
+    this.unwatchVideos()
     for (const slot of ['camera', 'mic', 'screen'] as const) this.setCapture(slot, null)
     this.compositor.dispose()
     this.mix.dispose()
