@@ -35,7 +35,7 @@ async function restricted(file: string, code: string): Promise<string[]> {
   return (r?.messages ?? []).filter((m) => m.ruleId?.startsWith('layers/')).map((m) => m.message)
 }
 
-describe('folder boundaries', () => {
+describe('folder boundaries', { timeout: 60_000 }, () => {
   it.each([
     ['src/shared/x.ts', "import { readFileSync as _r } from 'node:fs'"],
     ['src/shared/x.ts', "import { join as _j } from 'path'"],

@@ -13,7 +13,7 @@ async function refusals(file: string, code: string): Promise<string[]> {
   return (r?.messages ?? []).filter((m) => m.ruleId === RULE).map((m) => m.message)
 }
 
-describe('child processes start through src/node/process.ts only', () => {
+describe('child processes start through src/node/process.ts only', { timeout: 60_000 }, () => {
   it.each([
     ['src/studio/x.ts', "import { execFile as _e } from 'node:child_process'"],
     ['src/studio/recordings.ts', "import { spawn as _s } from 'child_process'"],

@@ -17,7 +17,7 @@ async function refused(file: string, code: string): Promise<string[]> {
     .map((m) => m.message)
 }
 
-describe('features/scenes does not import features/live', () => {
+describe('features/scenes does not import features/live', { timeout: 60_000 }, () => {
   it.each([
     [
       'src/renderer/src/features/scenes/x.ts',
