@@ -19,9 +19,10 @@ describe('live health', () => {
     expect(await text(dd)).toBe(WORDS[level])
     expect(Number(await page.getByTestId('health-bars').getAttribute('data-lit'))).toBe(4 - level)
     expect(await page.getByTestId('health-bars').locator('i.on').count()).toBe(4 - level)
-    // 20 fps from the fake camera for more than 5 s: said once, with the cause.
+    // 20 fps from the fake camera for more than 5 s: said once, with the cause (a loaded 2-core
+    // machine's fake camera gives 18: any shortfall from 10 fps up is the camera's here).
     const warning = page.getByTestId('health-warning')
-    await eventually(() => text(warning), 40_000).toMatch(/the camera delivers 2\d fps \(of 30\)/)
+    await eventually(() => text(warning), 40_000).toMatch(/the camera delivers [12]\d fps \(of 30\)/)
     expect(await text(warning)).toMatch(/^For \d+ s the stream has fallen short: /)
     // The rate shown and the rate in the sentence are the same measurement (the recent one).
     const shown = parseInt(await text(page.getByTestId('health-fps')), 10)
