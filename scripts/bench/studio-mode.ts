@@ -216,7 +216,7 @@ async function measure(): Promise<BenchRow[]> {
         note:
           `median of ${delays.length} clicks of Transition (Cut), alternating Camera (blue) and Screen + camera: ` +
           `${delays.map((d) => d.toFixed(0)).join(', ')} ms; from the page's click event to the first frame ` +
-          `of the new scene decoded by an ffmpeg pulling the local studio's RTMP ingest (nobuffer, one ` +
+          `of the new scene decoded by an ffmpeg pulling the studio's RTMP ingest (the studio in the bench's process; nobuffer, one ` +
           `thread, 32x18): the compositor, capture, the page's encoder${enc ? ` (${enc.replace(/\s+/g, ' ').trim()})` : ''}, ` +
           `the transport to main and the RTMP push, the ingest's relay and one decode; 1366x768 web shell, ` +
           `720p30 Output defaults, a stream without profiles`
