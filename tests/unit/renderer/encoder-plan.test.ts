@@ -19,7 +19,7 @@ import {
   retargetRestartsWindow,
   type IsConfigSupported
 } from '../../../src/renderer/src/features/live/encoder-plan'
-import { avcDecodingKey } from '../../../src/renderer/src/features/live/webcodecs-pusher'
+import { avcDecodingParams, avcParamsCarry } from '../../../src/renderer/src/features/live/webcodecs-pusher'
 
 const P720 = { width: 1280, height: 720, fps: 30 }
 
@@ -244,15 +244,31 @@ describe('the H.264 parameters the stream keeps', () => {
   const bytes = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex, 'hex'))
   const size = { codedWidth: 1280, codedHeight: 720 }
 
+  const carries = (a: string, b: string, sizeB = size): boolean =>
+    avcParamsCarry(avcDecodingParams(bytes(a), size), avcDecodingParams(bytes(b), sizeB))
+
   it('colour tags alone do not count as a change', () => {
-    expect(avcDecodingKey(bytes(canvas), size)).toBe(avcDecodingKey(bytes(camera), size))
+    expect(carries(camera, canvas)).toBe(true)
   })
 
-  it('a new level, size or PPS does', () => {
-    const base = avcDecodingKey(bytes(camera), size)
-    expect(avcDecodingKey(bytes(camera.replace(/^0142c01f/, '0142c028')), size)).not.toBe(base)
-    expect(avcDecodingKey(bytes(camera), { codedWidth: 960, codedHeight: 544 })).not.toBe(base)
-    expect(avcDecodingKey(bytes(camera.replace(/3c80$/, '3c81')), size)).not.toBe(base)
+  it('a higher level, another size or PPS does', () => {
+    expect(carries(camera, camera.replace(/^0142c01f/, '0142c028'))).toBe(false)
+    expect(carries(camera, camera, { codedWidth: 960, codedHeight: 544 })).toBe(false)
+    expect(carries(camera, camera.replace(/3c80$/, '3c81'))).toBe(false)
+    expect(carries(camera, camera.replace(/^0142c0/, '014d40'))).toBe(false)
+  })
+
+  // What it gave at 640x360 when told a lower frame rate (a recording ran beside the broadcast):
+  // level 2.2 under a second SPS (id 1), and a PPS that differs only in pointing at it.
+  const first = '0142c01effe100136742c01e8c8d405017fcb3506060607844235001000468ce3c80'
+  const lower =
+    '0142c016ffe200136742c01e8c8d405017fcb3506060607844235000136742c0164323501405ef2cd41818181e1108d401000468a38f20'
+
+  it('a lower level under new SPS and PPS ids does not', () => {
+    expect(carries(first, lower)).toBe(true)
+    // Back from it to the level the stream declared, still carried; above it, not.
+    expect(carries(first, first)).toBe(true)
+    expect(carries(lower, first)).toBe(false)
   })
 })
 

@@ -108,7 +108,7 @@ export class WebCodecsPusher implements Pusher {
   private measuredKbps: number | null = null
   private measuredForKbps: number | null = null
   private readonly fitter = new FrameFitter()
-  private firstParams: string | undefined
+  private firstParams: { key: string; level: number } | undefined
   droppedFrames = 0
 
   constructor(
@@ -363,10 +363,10 @@ export class WebCodecsPusher implements Pusher {
 
   /**
    * The muxer keeps the first SPS/PPS for the whole stream: a reconfigure that changed how the stream
-   * decodes (profile, level, size, PPS) would make the rest undecodable, so say so rather than send a
-   * broken stream. The SPS's colour tags may change and are let through: camera frames come tagged
-   * BT.709, the scaled canvas frames sRGB, and Chromium's encoder writes a new SPS for that alone;
-   * they do not change decoding.
+   * decodes (profile, a higher level, size, PPS) would make the rest undecodable, so say so rather
+   * than send a broken stream. The SPS's colour tags may change and are let through: camera frames
+   * come tagged BT.709, the scaled canvas frames sRGB, and Chromium's encoder writes a new SPS for
+   * that alone; they do not change decoding. So may a lower level under new ids (avcDecodingParams).
    */
   private checkParams(config: VideoDecoderConfig): void {
     const d = config.description
@@ -375,9 +375,9 @@ export class WebCodecsPusher implements Pusher {
       d instanceof ArrayBuffer || d instanceof SharedArrayBuffer
         ? new Uint8Array(d)
         : new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
-    const key = avcDecodingKey(bytes, config)
-    if (this.firstParams === undefined) this.firstParams = key
-    else if (key !== this.firstParams)
+    const params = avcDecodingParams(bytes, config)
+    if (this.firstParams === undefined) this.firstParams = params
+    else if (!avcParamsCarry(this.firstParams, params))
       this.fail(
         'The encoder changed its H.264 parameters mid-stream, which the stream cannot carry.'
       )
@@ -549,17 +549,69 @@ export async function browserEncoderSupport(output: OutputSettings): Promise<Enc
 }
 
 /**
- * What in an avcC record decides decoding, as text to compare: profile, constraints and level, the
- * coded size, and the PPS. (The SPS itself is left out: its VUI carries colour tags.)
+ * What in an avcC record decides decoding: `key`, text to compare (profile and constraints, the coded
+ * size, and each PPS but for its own id and its SPS's id), and the level. The SPS itself is left out
+ * (its VUI carries colour tags), and so are the ids: after a frame-rate change (a recording running
+ * beside the broadcast slows the source), Chromium's software encoder wrote a lower level under a new
+ * SPS id, and a PPS that differed only in pointing at it. The slices name only the PPS id, so the
+ * first record still decodes them.
  */
-export function avcDecodingKey(
+export function avcDecodingParams(
   avcC: Uint8Array,
   size: { codedWidth?: number; codedHeight?: number }
-): string {
+): { key: string; level: number } {
   const hex = (b: Uint8Array): string =>
     Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+  const len = (at: number): number => ((avcC[at] ?? 0) << 8) | (avcC[at + 1] ?? 0)
   let at = 6
   const spsCount = (avcC[5] ?? 0) & 0x1f
-  for (let i = 0; i < spsCount; i++) at += 2 + (((avcC[at] ?? 0) << 8) | (avcC[at + 1] ?? 0))
-  return `${hex(avcC.subarray(1, 4))} ${size.codedWidth}x${size.codedHeight} ${hex(avcC.subarray(at))}`
+  for (let i = 0; i < spsCount; i++) at += 2 + len(at)
+  const ppsCount = avcC[at] ?? 0
+  at++
+  const pps: string[] = []
+  for (let i = 0; i < ppsCount && at < avcC.length; i++) {
+    const n = len(at)
+    // The NAL's header byte is skipped; the rest is read past pic_parameter_set_id and seq_parameter_set_id.
+    pps.push(ppsWithoutIds(avcC.subarray(at + 3, at + 2 + n)))
+    at += 2 + n
+  }
+  return {
+    key: `${hex(avcC.subarray(1, 3))} ${size.codedWidth}x${size.codedHeight} ${pps.join(' ')} ${hex(avcC.subarray(at))}`,
+    level: avcC[3] ?? 0
+  }
+}
+
+/**
+ * A stream that began with `first` can go on under `next`: the same decoding, at no higher a level
+ * than the one the stream declared (a lower level is a promise the stream still keeps).
+ */
+export function avcParamsCarry(
+  first: { key: string; level: number },
+  next: { key: string; level: number }
+): boolean {
+  return next.key === first.key && next.level <= first.level
+}
+
+/** A PPS's RBSP (emulation bytes removed) as bits, past its two leading ue(v) ids, to its stop bit. */
+function ppsWithoutIds(nal: Uint8Array): string {
+  const bytes: number[] = []
+  for (let i = 0; i < nal.length; i++) {
+    const n = bytes.length
+    if (nal[i] === 3 && n >= 2 && bytes[n - 1] === 0 && bytes[n - 2] === 0) continue
+    bytes.push(nal[i]!)
+  }
+  const bits = bytes.map((b) => b.toString(2).padStart(8, '0')).join('')
+  let at = 0
+  const skipUe = (): void => {
+    let zeros = 0
+    while (at < bits.length && bits[at] === '0') {
+      zeros++
+      at++
+    }
+    at += 1 + zeros
+  }
+  skipUe()
+  skipUe()
+  // Byte alignment pads the end with zeros, as many as the ids' lengths leave.
+  return bits.slice(at).replace(/0+$/, '')
 }
