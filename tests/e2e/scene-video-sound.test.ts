@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readScenes } from '../../src/shared/scenes'
+import { readScenes } from '../../src/shared/scenes-saved'
 import { makeMediaFile } from '../helpers/studio'
 import { writeWav } from '../helpers/wav'
 import {

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'vitest'
-import { readScenes } from '../../src/shared/scenes'
+import { readScenes } from '../../src/shared/scenes-saved'
 import { makeMediaFile } from '../helpers/studio'
 import { appForFile, createStream, eventually, nav, sceneColourAt, text } from './app-page'
 

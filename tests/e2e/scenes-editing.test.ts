@@ -12,10 +12,10 @@ import { describe, expect, it } from 'vitest'
 import {
   activeScene,
   itemsOf,
-  readScenes,
   type SceneSourceKind,
   type ScenesState
 } from '../../src/shared/scenes'
+import { readScenes } from '../../src/shared/scenes-saved'
 import { makeFakeCamera } from '../helpers/fake-camera'
 import { makeMediaFile } from '../helpers/studio'
 import {

@@ -122,7 +122,7 @@ const source = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('test-pattern') }).strict()
 ])
 
-// Scenes are checked for shape and size here; readScenes (shared/scenes.ts) then keeps what makes sense.
+// Scenes are checked for shape and size here; readScenes (shared/scenes-saved.ts) then keeps what makes sense.
 // Typed against ScenesState like the profile above: a field added or changed on one side only fails
 // the type check. Images are files (IMAGE_FILE names), never data in the settings.
 const rect = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).strict()

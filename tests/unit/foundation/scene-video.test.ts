@@ -9,10 +9,10 @@ import {
   defaultScenes,
   itemsOf,
   layersOf,
-  readScenes,
   removeItem,
   setVideoAudio
 } from '../../../src/shared/scenes'
+import { readScenes } from '../../../src/shared/scenes-saved'
 import { CALL_ARGS } from '../../../src/main/core/contract-schema'
 import { DEFAULT_SOURCE_AUDIO } from '../../../src/shared/audio'
 

@@ -25,7 +25,6 @@ import {
   layersOf,
   moveItem,
   needs,
-  readScenes,
   removeItem,
   renameScene,
   setItemVisible,
@@ -36,6 +35,7 @@ import {
   transitionMs,
   type ScenesState
 } from '../../../src/shared/scenes'
+import { readScenes } from '../../../src/shared/scenes-saved'
 import { CALL_ARGS } from '../../../src/main/core/contract-schema'
 import { SettingsStore } from '../../../src/main/core/settings-store'
 import type { Rect } from '../../../src/shared/scene-layout'

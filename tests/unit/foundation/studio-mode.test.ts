@@ -7,12 +7,12 @@ import {
   defaultScenes,
   deleteScene,
   onAirScene,
-  readScenes,
   renameScene,
   setStudioMode,
   switchScene,
   transitionToProgram
 } from '../../../src/shared/scenes'
+import { readScenes } from '../../../src/shared/scenes-saved'
 import { CALL_ARGS } from '../../../src/main/core/contract-schema'
 
 const A = 16 / 9
@@ -89,7 +89,8 @@ describe('studio mode', () => {
     const { studio: _s, programId: _p, ...old } = base
     const parsed = CALL_ARGS.saveSettings.safeParse([{ scenes: old }])
     expect(parsed.success).toBe(true)
-    if (parsed.success) expect(parsed.data[0].scenes).toMatchObject({ studio: false, programId: '' })
+    if (parsed.success)
+      expect(parsed.data[0].scenes).toMatchObject({ studio: false, programId: '' })
     expect(CALL_ARGS.saveSettings.safeParse([{ scenes: setStudioMode(base, true) }]).success).toBe(
       true
     )

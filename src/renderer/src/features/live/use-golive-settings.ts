@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DeviceSettings, OutputSettings } from '../../../../shared/contract'
 import { DEFAULT_OUTPUT } from '../../../../shared/output'
-import { readScenes, type ScenesState } from '../../../../shared/scenes'
+import { type ScenesState } from '../../../../shared/scenes'
+import { readScenes } from '../../../../shared/scenes-saved'
 import {
   DEFAULT_AUDIO,
   DEFAULT_MIC,
