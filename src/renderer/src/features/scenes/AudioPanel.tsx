@@ -3,7 +3,8 @@
 // the compressor, the limiter, the sync offset and monitoring, with the source's meter (after its
 // chain and volume) to watch what each change does. Saved in the settings (DeviceSettings.audio), heard
 // at once (the mixer's setSourceAudio). A video file on air has its chain here too, saved with its
-// source in the scenes (setVideoAudio).
+// source in the scenes (setVideoAudio). The Camera and Screen sources show it over their own mix
+// (MixerHost), with their sources only.
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import {
   AUDIO_RANGES,
@@ -20,26 +21,27 @@ import {
 import { Field } from '../../components/Field'
 import { LevelMeter } from '../../components/LevelMeter'
 import { useDialog } from '../../components/use-dialog'
-import type { SceneProgram } from './program'
-import { setVideoAudio } from '../../../../shared/scenes'
+import type { AudioMix, MixerHost } from './mixer'
 
 interface Props {
-  program: SceneProgram
+  host: MixerHost
   audio: AudioSettings
   onAudio: (audio: AudioSettings) => void
   onClose: () => void
 }
 
-export function AudioPanel({ program, audio, onAudio, onClose }: Props): ReactNode {
+export function AudioPanel({ host, audio, onAudio, onClose }: Props): ReactNode {
   const box = useRef<HTMLDivElement>(null)
   const close = useRef<HTMLButtonElement>(null)
   useDialog(box, close, onClose)
   const outputs = useOutputs()
   const [sinkError, setSinkError] = useState<string | null>(null)
-  const videos = program.mix.states().filter((ch) => ch.video)
+  const { mix } = host
+  const sources = host.sources ?? AUDIO_SOURCES
+  const videos = mix.states().filter((ch) => ch.video)
   const monitored = [
-    ...AUDIO_SOURCES.map((id) => audio.sources[id]),
-    ...videos.map((ch) => program.mix.sourceAudio(ch.id))
+    ...sources.map((id) => audio.sources[id]),
+    ...videos.map((ch) => mix.sourceAudio(ch.id))
   ].filter((a) => a.monitoring !== 'off')
   return (
     <div className="overlay" role="presentation">
@@ -62,7 +64,7 @@ export function AudioPanel({ program, audio, onAudio, onClose }: Props): ReactNo
                 const id = e.target.value || undefined
                 const { monitorDeviceId: _, ...rest } = audio
                 onAudio(id ? { ...rest, monitorDeviceId: id } : rest)
-                void program.mix.setMonitorDevice(id).then(setSinkError)
+                void mix.setMonitorDevice(id).then(setSinkError)
               }}
             >
               <option value="">System default output</option>
@@ -90,12 +92,12 @@ export function AudioPanel({ program, audio, onAudio, onClose }: Props): ReactNo
           </p>
         )}
         <div className="audio-sources">
-          {AUDIO_SOURCES.map((id) => (
+          {sources.map((id) => (
             <SourceChain
               key={id}
               id={id}
               name={AUDIO_SOURCE_LABELS[id]}
-              program={program}
+              mix={mix}
               value={audio.sources[id]}
               onChange={(next) => onAudio(setSourceAudio(audio, id, next))}
             />
@@ -105,9 +107,9 @@ export function AudioPanel({ program, audio, onAudio, onClose }: Props): ReactNo
               key={ch.id}
               id={ch.id}
               name={ch.label}
-              program={program}
-              value={program.mix.sourceAudio(ch.id)}
-              onChange={(next) => program.edit((s) => setVideoAudio(s, ch.id, { audio: next }))}
+              mix={mix}
+              value={mix.sourceAudio(ch.id)}
+              onChange={(next) => host.setVideoAudio(ch.id, next)}
             />
           ))}
         </div>
@@ -138,14 +140,14 @@ function useOutputs(): MediaDeviceInfo[] {
 function SourceChain({
   id,
   name,
-  program,
+  mix,
   value,
   onChange
 }: {
   /** 'mic', 'screen' or a video source's id. */
   id: string
   name: string
-  program: SceneProgram
+  mix: AudioMix
   value: SourceAudio
   onChange: (next: SourceAudio) => void
 }): ReactNode {
@@ -186,7 +188,7 @@ function SourceChain({
       <LevelMeter
         labelledBy={`audio-${id}-name`}
         testId={`audio-meter-${id}`}
-        read={() => program.mix.peak(id)}
+        read={() => mix.peak(id)}
         label={name}
       />
       <div className="audio-grid">

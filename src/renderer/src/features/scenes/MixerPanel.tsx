@@ -3,10 +3,12 @@
 // Levels and mutes are the scene's: a change goes through the program (heard at once) into the scenes,
 // saved with them. "Audio settings" opens each source's chain (AudioPanel: gain, compressor, limiter,
 // sync offset, monitoring), saved once for the source.
+// The Camera and Screen sources (features/live/source-mix.ts) show the same mixer over their own mix
+// (a MixerHost): only their channels, levels and mutes held by the mix (no scene keeps them).
 // Under it, the microphone's own settings (#20): the browser's processing switches with what the
 // browser applied, the noise gate (its threshold drawn on the microphone's meter) and push-to-talk.
 import { useEffect, useReducer, useState, type ReactNode } from 'react'
-import { setChannel, setVideoAudio, type ChannelLevel } from '../../../../shared/scenes'
+import { setChannel, setVideoAudio } from '../../../../shared/scenes'
 import {
   GATE_DB,
   PROCESSING_KEYS,
@@ -19,14 +21,26 @@ import {
 } from '../../../../shared/audio'
 import { displayAccelerator } from '../../../../shared/hotkeys'
 import type { SceneProgram } from './program'
-import type { ChannelState } from './mixer'
+import type { MixerHost } from './mixer'
 import { LevelMeter } from '../../components/LevelMeter'
 import { AudioPanel } from './AudioPanel'
 import { useHotkeySettings } from '../../lib/use-hotkeys'
 import { ErrorNote } from '../../components/ErrorNote'
 
+/** A scene program's mixer: levels and mutes are the scene's, a video's are its source's. */
+export const sceneMixer = (program: SceneProgram): MixerHost => ({
+  mix: program.mix,
+  setLevel: (ch, patch) =>
+    program.edit((s) =>
+      ch.id === 'mic' || ch.id === 'screen'
+        ? setChannel(s, ch.id, patch)
+        : setVideoAudio(s, ch.id, patch)
+    ),
+  setVideoAudio: (id, audio) => program.edit((s) => setVideoAudio(s, id, { audio }))
+})
+
 interface MixerProps {
-  program: SceneProgram
+  host: MixerHost
   /** The microphone's switches, gate and push-to-talk (saved in the settings). */
   mic: MicSettings
   onMic: (mic: MicSettings) => void
@@ -35,21 +49,20 @@ interface MixerProps {
   onAudio: (audio: AudioSettings) => void
 }
 
-export function MixerPanel({ program, mic, onMic, audio, onAudio }: MixerProps): ReactNode {
+export function MixerPanel({ host, mic, onMic, audio, onAudio }: MixerProps): ReactNode {
   const [, rerender] = useReducer((n: number) => n + 1, 0)
-  useEffect(() => program.mix.onChange(rerender), [program])
+  const { mix } = host
+  useEffect(() => mix.onChange(rerender), [mix])
   const [panel, setPanel] = useState(false)
-  // The mix's own channels' levels are the scene's; a video's are its source's (muted until turned on).
-  const level = (ch: ChannelState, patch: Partial<ChannelLevel>): void =>
-    program.edit((s) =>
-      ch.id === 'mic' || ch.id === 'screen'
-        ? setChannel(s, ch.id, patch)
-        : setVideoAudio(s, ch.id, patch)
-    )
+  const level = host.setLevel
+  // A camera's or a screen's mixer shows its own channel only (a video file's is always a scene's).
+  const shown = (id: string): boolean =>
+    !host.sources || !(id === 'mic' || id === 'screen') || host.sources.includes(id)
+  const channels = mix.states().filter((ch) => shown(ch.id))
 
   return (
     <div className="mixer" role="group" aria-label="Audio mix" data-testid="mixer">
-      {program.mix.states().map((ch) => (
+      {channels.map((ch) => (
         <div
           className="mixer-row"
           key={ch.id}
@@ -63,7 +76,7 @@ export function MixerPanel({ program, mic, onMic, audio, onAudio }: MixerProps):
             labelledBy={`ch-${ch.id}`}
             testId={`meter-${ch.id}`}
             label={ch.label}
-            read={() => program.mix.peak(ch.id)}
+            read={() => mix.peak(ch.id)}
             {...(ch.id === 'mic' && mic.gate.enabled
               ? {
                   // The gate compares the level before the chain and volume; the meter shows it after.
@@ -111,34 +124,34 @@ export function MixerPanel({ program, mic, onMic, audio, onAudio }: MixerProps):
           labelledBy="ch-master"
           testId="meter-master"
           label="Master"
-          read={() => program.mix.peak('master')}
+          read={() => mix.peak('master')}
         />
         <button
           type="button"
           className="secondary"
           aria-haspopup="dialog"
           data-testid="open-audio-panel"
-          onClick={() => setPanel(true)}
+          onClick={() => {
+            mix.resume()
+            setPanel(true)
+          }}
         >
           Audio settings
         </button>
       </div>
-      <MicOptions program={program} mic={mic} onMic={onMic} audio={audio} onAudio={onAudio} />
+      {shown('mic') && (
+        <MicOptions host={host} mic={mic} onMic={onMic} audio={audio} onAudio={onAudio} />
+      )}
       {panel && (
-        <AudioPanel
-          program={program}
-          audio={audio}
-          onAudio={onAudio}
-          onClose={() => setPanel(false)}
-        />
+        <AudioPanel host={host} audio={audio} onAudio={onAudio} onClose={() => setPanel(false)} />
       )}
     </div>
   )
 }
 
 /** The microphone's processing switches, noise gate and push-to-talk. */
-function MicOptions({ program, mic, onMic }: MixerProps): ReactNode {
-  const state = program.mix.micState()
+function MicOptions({ host, mic, onMic }: MixerProps): ReactNode {
+  const state = host.mix.micState()
   const { view } = useHotkeySettings()
   const keyName = (action: 'push-to-talk' | 'push-to-mute'): string | null => {
     const k = view?.settings.bindings[action]

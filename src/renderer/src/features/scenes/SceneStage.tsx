@@ -14,7 +14,7 @@ import {
 } from '../../../../shared/scenes'
 import { ErrorNote } from '../../components/ErrorNote'
 import { ComposeStats } from './ComposeStats'
-import { MixerPanel } from './MixerPanel'
+import { MixerPanel, sceneMixer } from './MixerPanel'
 import type { SceneProgram } from './program'
 import { ScenePreview } from './ScenePreview'
 import { SceneTabs } from './SceneTabs'
@@ -118,7 +118,13 @@ export function SceneStage({
           )
         )
       })}
-      <MixerPanel program={program} mic={mic} onMic={onMic} audio={audio} onAudio={onAudio} />
+      <MixerPanel
+        host={sceneMixer(program)}
+        mic={mic}
+        onMic={onMic}
+        audio={audio}
+        onAudio={onAudio}
+      />
     </>
   )
 }

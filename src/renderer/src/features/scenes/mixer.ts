@@ -4,6 +4,8 @@
 // it exists from the start (silent with no sources), so MediaRecorder always has one audio track and
 // adding or muting a source never changes the recorded stream's shape.
 // Levels and mutes belong to the scene (shared/scenes.ts): the program applies the scene's on a switch.
+// The Camera and Screen sources put their capture's sound through a mix of their own
+// (features/live/source-mix.ts), which holds its levels and mutes itself (setLevel).
 // A video file's channel is made while a scene on air shows it (setVideos) and goes with it; its
 // level, mute (muted until the creator turns it on) and chain belong to its source (VideoSource).
 // The microphone has two more stages before its gain (#20): the noise gate (an AudioWorklet running
@@ -25,6 +27,7 @@ import {
   builtInMakeupDb,
   dbToLinear,
   type MicProcessing,
+  type AudioSourceId,
   type NoiseGateSettings,
   type SourceAudio
 } from '../../../../shared/audio'
@@ -93,6 +96,17 @@ export interface VideoSound extends ChannelLevel {
   id: string
   label: string
   audio: SourceAudio
+}
+
+/** What the mixer works on: a scene's mix (MixerPanel's sceneMixer), a camera's or a screen's (live). */
+export interface MixerHost {
+  mix: AudioMix
+  /** The sources shown (a camera has no screen audio); all by default. */
+  sources?: readonly AudioSourceId[]
+  /** A channel's volume or mute. */
+  setLevel(ch: ChannelState, patch: Partial<ChannelLevel>): void
+  /** A video file's chain (saved with its source). */
+  setVideoAudio(id: string, audio: SourceAudio): void
 }
 
 export class AudioMix {
@@ -334,6 +348,11 @@ export class AudioMix {
   /** A scene's levels and mutes; only the channels that change are touched. */
   setLevels(mix: SceneMix): void {
     for (const id of MIX_CHANNELS) this.level(this.channels[id], mix[id])
+  }
+
+  /** One channel's level and mute (a camera's or a screen's mix, which has no scene to keep them). */
+  setLevel(id: ChannelId, level: ChannelLevel): void {
+    this.level(this.channels[id], level)
   }
 
   private level(ch: Channel, level: ChannelLevel): void {

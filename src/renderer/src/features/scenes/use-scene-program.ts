@@ -6,7 +6,6 @@ import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { needs, type ScenesState } from '../../../../shared/scenes'
 import {
-  AUDIO_SOURCES,
   PROCESSING_KEYS,
   type AudioSettings,
   type MicProcessing,
@@ -23,6 +22,7 @@ import {
   openScreen
 } from '../../lib/capture'
 import { SceneProgram, type ScenesUpdate } from './program'
+import { useMixSettings } from './use-mix-settings'
 
 /**
  * Where the program lives while it runs: the live run (features/live) holds it, so a broadcast
@@ -212,23 +212,7 @@ export function useSceneProgram(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [program, micStream, noiseSuppression, echoCancellation, autoGainControl])
 
-  const { enabled: gateOn, thresholdDb } = mic.gate
-  useEffect(() => {
-    program?.mix.setGate({ enabled: gateOn, thresholdDb })
-  }, [program, gateOn, thresholdDb])
-  useEffect(() => {
-    program?.mix.setTalk({ pushToTalk: mic.pushToTalk })
-  }, [program, mic.pushToTalk])
-  useEffect(() => {
-    if (!program) return
-    for (const id of AUDIO_SOURCES)
-      if (program.mix.sourceAudio(id) !== audio.sources[id])
-        program.mix.setSourceAudio(id, audio.sources[id])
-  }, [program, audio.sources])
-  const monitorDevice = audio.monitorDeviceId
-  useEffect(() => {
-    if (program && monitorDevice) void program.mix.setMonitorDevice(monitorDevice)
-  }, [program, monitorDevice])
+  useMixSettings(program?.mix ?? null, mic, audio)
 
   /** From a click: browsers (and Electron's chooser) need the user's gesture to share a screen. */
   const shareScreen = useCallback(async () => {
