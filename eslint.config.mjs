@@ -53,6 +53,10 @@ const LIVE = feature(
     'scenes/SceneStage',
     'scenes/ScenesPanel',
     'scenes/use-scene-program',
+    // A camera's or a screen's sound goes through the scene's mix, shown with its mixer (source-mix.ts).
+    'scenes/MixerPanel',
+    'scenes/MicStatus',
+    'scenes/use-mix-settings',
     // The live bar shows the run's destinations, viewers and moments, each owned by its feature.
     'destinations/DestinationsSummary',
     'viewers/ViewerCount',

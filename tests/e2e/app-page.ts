@@ -1,11 +1,13 @@
 // Shared steps for the renderer e2e tests: one real core + web shell + local studio, one real Chromium
 // with the fake camera, and small helpers that drive the UI by its labels and test ids.
+import { execFile } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
+import { testFfmpeg } from '../helpers/studio'
 
 import { numberAbove, type Probe } from '../helpers/page-probe'
 export { numberAbove, type Probe }
@@ -309,4 +311,32 @@ export function meterDbRange(
       }),
     [testId, ms] as const
   )
+}
+
+/** Max volume (dBFS) of a recording's audio (a file or an address) between two times (s), decoded from the start. */
+export function maxVolume(url: string, from: number, to: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      testFfmpeg(),
+      [
+        '-v',
+        'info',
+        '-i',
+        url,
+        '-vn',
+        '-af',
+        `atrim=start=${from}:end=${to},volumedetect`,
+        '-f',
+        'null',
+        '-'
+      ],
+      { timeout: 60_000 },
+      (err, _out, stderr) => {
+        if (err) return reject(err)
+        const m = /max_volume: (-?[\d.]+|-inf) dB/.exec(stderr)
+        if (!m) return reject(new Error(`no audio level in: ${stderr.slice(-600)}`))
+        resolve(m[1] === '-inf' ? -Infinity : Number(m[1]))
+      }
+    )
+  })
 }

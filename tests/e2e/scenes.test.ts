@@ -20,6 +20,7 @@ import {
   attr,
   createStream,
   eventually,
+  maxVolume,
   pressGoLive,
   sceneColourAt,
   shot,
@@ -101,34 +102,6 @@ const IN_BAND: [number, number] = [
   TITLE_RECT.x + TITLE_RECT.w - 0.05,
   TITLE_RECT.y + TITLE_RECT.h / 2
 ]
-
-/** Max volume (dBFS) of the recording's audio between two times (s), decoded from the start. */
-function maxVolume(url: string, from: number, to: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      testFfmpeg(),
-      [
-        '-v',
-        'info',
-        '-i',
-        url,
-        '-vn',
-        '-af',
-        `atrim=start=${from}:end=${to},volumedetect`,
-        '-f',
-        'null',
-        '-'
-      ],
-      { timeout: 60_000 },
-      (err, _out, stderr) => {
-        if (err) return reject(err)
-        const m = /max_volume: (-?[\d.]+|-inf) dB/.exec(stderr)
-        if (!m) return reject(new Error(`no audio level in: ${stderr.slice(-600)}`))
-        resolve(m[1] === '-inf' ? -Infinity : Number(m[1]))
-      }
-    )
-  })
-}
 
 describe('scenes', () => {
   it('PiP + title live, switch scenes and mute while live: one session, a recording that shows it all', async () => {

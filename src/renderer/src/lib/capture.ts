@@ -47,11 +47,12 @@ const micConstraints = (
 export async function openCamera(
   output: OutputSettings,
   videoDeviceId?: string,
-  audioDeviceId?: string
+  audioDeviceId?: string,
+  processing?: MicProcessing
 ): Promise<MediaStream> {
   return navigator.mediaDevices.getUserMedia({
     video: cameraConstraints(output, videoDeviceId),
-    audio: micConstraints(audioDeviceId)
+    audio: micConstraints(audioDeviceId, processing)
   })
 }
 

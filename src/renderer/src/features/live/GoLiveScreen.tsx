@@ -8,6 +8,8 @@ import { noteWentLive } from '../../lib/recent-streams'
 import { SceneStage } from '../scenes/SceneStage'
 import { ScenesPanel } from '../scenes/ScenesPanel'
 import { useSceneProgram, type ProgramHost } from '../scenes/use-scene-program'
+import { MixerPanel } from '../scenes/MixerPanel'
+import { useMixSettings } from '../scenes/use-mix-settings'
 import { AudioMeter } from '../../components/AudioMeter'
 import { useLive } from './live-context'
 import { OutputForm, outputIssue } from './OutputForm'
@@ -16,6 +18,7 @@ import { SourcePicker } from './SourcePicker'
 import { StreamPicker } from './StreamPicker'
 import { useGoLiveSettings } from './use-golive-settings'
 import { useSource } from './use-source'
+import { sourceMixer } from './source-mix'
 import { useHotkey } from '../../lib/use-hotkeys'
 
 export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }): ReactNode {
@@ -35,7 +38,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
     audio,
     setAudio
   } = useGoLiveSettings()
-  const source = useSource(choice, output)
+  const source = useSource(choice, output, mic.processing)
   const isScene = choice?.kind === 'scene'
   const aspect = output.width / output.height
   const { capture, running, setCapture, holdsSource } = live
@@ -60,6 +63,18 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
     audio
   )
   const stream = capture?.stream ?? null
+  // A camera's or a screen's own mix (source-mix.ts): the same settings as a scene's.
+  const sourceMix = !isScene ? (capture?.mix ?? null) : null
+  useMixSettings(sourceMix, mic, audio)
+  const mixer = useMemo(
+    () => (sourceMix && capture ? sourceMixer(capture.kind, sourceMix) : null),
+    [sourceMix, capture]
+  )
+  /** Browsers start the sound only after a user gesture: Go live, Record. */
+  const resumeSound = (): void => {
+    scene.program?.mix.resume()
+    sourceMix?.resume()
+  }
 
   // Leaving the screen while idle releases the camera; a running broadcast or a recording keeps it.
   const { attachPreview } = live
@@ -76,7 +91,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   const outIssue = outputIssue(output)
   const ready = !!streamId && !!capture && !outIssue && !running && !live.busy
   const start = (): void => {
-    scene.program?.mix.resume()
+    resumeSound()
     noteWentLive(streamId)
     void live.start(streamId, output, record.enabled)
   }
@@ -88,7 +103,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   // The Record key: here it records the open source with this Output (the live bar's handler stops).
   const canRecord = !!capture && !outIssue && !holdsSource && !live.busy
   const recordNow = (): void => {
-    scene.program?.mix.resume()
+    resumeSound()
     void live.startRecording(output)
   }
   useHotkey('record-toggle', () => {
@@ -144,7 +159,11 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
           {source.error && (
             <ErrorNote error={source.error} onRetry={source.retry} testId="source-error" />
           )}
-          {!isScene && <AudioMeter stream={stream} />}
+          {mixer ? (
+            <MixerPanel host={mixer} mic={mic} onMic={setMic} audio={audio} onAudio={setAudio} />
+          ) : (
+            !isScene && <AudioMeter stream={stream} />
+          )}
         </div>
 
         <div className="card form">

@@ -8,6 +8,8 @@ import { WebRtcHealth } from './WebRtcHealth'
 import { StreamHealthNote } from './StreamHealthNote'
 import { useLive } from './live-context'
 import { ProgramStatus } from '../scenes/ProgramStatus'
+import { MicStatus } from '../scenes/MicStatus'
+import { muteMic } from './source-mix'
 import { DestinationsSummary } from '../destinations/DestinationsSummary'
 import { ViewerCount } from '../viewers/ViewerCount'
 import { LiveMoments } from '../clips/LiveMoments'
@@ -131,6 +133,14 @@ export function LiveBanner({
           </span>
         )}
         {live.running && live.capture?.program && <ProgramStatus program={live.capture.program} />}
+        {live.running && live.capture?.kind === 'camera' && live.capture.mix && (
+          <span className="program-status" data-testid="program-status">
+            <MicStatus
+              mix={live.capture.mix}
+              onMute={(m) => live.capture?.mix && muteMic(live.capture.mix, m)}
+            />
+          </span>
+        )}
         <span className="spacer" />
         {run.state === 'live' && (
           <button

@@ -20,6 +20,8 @@ import { RawPusher } from './raw-pusher'
 import { appEncoderLabel, fallbackNote, hardwareFallbackNote } from './encoder-text'
 import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
+import type { AudioMix } from '../scenes/mixer'
+import { useMixHotkeys } from './source-mix'
 import { WhipPublisher, type WebRtcStats } from './whip-publisher'
 import { outputStream, type OutputStream } from './output-track'
 import { useRecording, type RecordingControls } from './use-recording'
@@ -29,12 +31,18 @@ export interface Capture {
   stream: MediaStream | null
   /** A scene broadcast: `stream` is the program's output; releasing it releases every capture in it. */
   program?: SceneProgram
+  /** A camera or a screen: its sound's mix (source-mix.ts); `stream` has the mix's track. */
+  mix?: AudioMix
+  /** A camera or a screen: the capture as opened, under the mix. */
+  source?: MediaStream
 }
 
 /** Stops what a capture holds: the camera light goes off. */
 function release(c: Capture | null): void {
-  if (c?.program) c.program.dispose()
-  else stopTracks(c?.stream ?? null)
+  if (c?.program) return c.program.dispose()
+  stopTracks(c?.source ?? null)
+  stopTracks(c?.stream ?? null)
+  c?.mix?.dispose()
 }
 
 export interface LiveContextValue extends RecordingControls {
@@ -432,6 +440,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       attachPreview
     ]
   )
+  // A camera's mute and talk keys, on every screen while its capture is open.
+  useMixHotkeys(capture?.mix ?? null)
   // What other screens read of the run (lib/live-run.ts): they never import this page's code.
   const compositor = capture?.program?.compositor ?? null
   const pageSkips = encoder?.pipeSkips

@@ -1,0 +1,190 @@
+// Audio like a studio in the Camera source (#34 §5), through the web shell in real Chromium: the
+// microphone of a camera broadcast goes through the same chain as a scene's (gain, compressor,
+// limiter, sync offset, monitoring, the meters), its settings are the source's (kept once, as in the
+// Scene source), and push-to-talk and mute work here too. The microphone is a file (Chromium's fake
+// capture from a WAV): a steady 440 Hz tone at -12 dBFS, the browser's processing off. The recording
+// made with Record shows that the encoder gets the chain's sound, not the raw microphone.
+import AxeBuilder from '@axe-core/playwright'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import {
+  DEFAULT_AUDIO,
+  DEFAULT_MIC,
+  DEFAULT_SOURCE_AUDIO,
+  readAudio,
+  type AudioSettings,
+  type MicSettings
+} from '../../src/shared/audio'
+import { DEFAULT_HOTKEYS } from '../../src/shared/hotkeys'
+import { tone, writeWav } from '../helpers/wav'
+import {
+  appForFile,
+  attr,
+  eventually,
+  maxVolume,
+  meterDbRange,
+  nav,
+  numberAbove,
+  SHOTS,
+  text,
+  type Probe
+} from './app-page'
+
+const TONE_DB = -12
+const dir = mkdtempSync(join(tmpdir(), 'onair-audio-camera-'))
+const wav = writeWav(join(dir, 'tone.wav'), 2, tone(440, TONE_DB))
+const app = appForFile({ chromiumArgs: [`--use-file-for-fake-audio-capture=${wav}`] })
+
+const PLAIN: MicSettings = {
+  ...DEFAULT_MIC,
+  processing: { noiseSuppression: false, echoCancellation: false, autoGainControl: false }
+}
+
+/** Opens the Go live screen on the Camera source with these settings: the picture and the mic open. */
+async function openCamera(page: Page, audio: AudioSettings, mic: MicSettings = PLAIN) {
+  const { core } = app().shell
+  await core.saveSettings({ ...(await core.getSettings()), sourceKind: 'camera', mic, audio })
+  await page.reload()
+  await nav(page, 'Go live')
+  await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
+    timeout: 30_000
+  })
+  await page.getByTestId('mixer').waitFor({ timeout: 30_000 })
+  await eventually(() => text(page.getByTestId('channel-mic')), 30_000).not.toContain(
+    'not connected'
+  )
+}
+
+/** The master's steady level: its loudest block over a second (the tone's peak). */
+const master = async (page: Page): Promise<number> =>
+  (await meterDbRange(page, 'meter-master', 1000)).max
+
+async function savedAudio(): Promise<AudioSettings> {
+  return readAudio((await app().shell.core.getSettings()).audio)
+}
+
+async function openPanel(page: Page): Promise<void> {
+  await page.getByTestId('open-audio-panel').click()
+  await page.getByTestId('audio-panel').waitFor()
+}
+
+const near = (want: number, within: number) => (v: number) => Math.abs(v - want) <= within
+
+describe('audio like a studio, Camera source', () => {
+  it("gain, sync offset and monitoring act on the camera's microphone, are kept for the source, and survive a reload", async () => {
+    const { page } = app()
+    await openCamera(page, DEFAULT_AUDIO)
+    await eventually(() => master(page), 20_000).toSatisfy(near(TONE_DB, 1))
+    // The mix's own mic channel only: a camera has no screen audio.
+    expect(await page.getByTestId('channel-screen').count()).toBe(0)
+    await openPanel(page)
+    expect(await page.getByTestId('audio-source-screen').count()).toBe(0)
+
+    await page.getByTestId('audio-mic-gain').fill('6')
+    await eventually(() => master(page)).toSatisfy(near(TONE_DB + 6, 1))
+    await page.getByTestId('audio-mic-sync').fill('150')
+    // Monitor only: on this computer, gone from the broadcast; the microphone's own meter still moves.
+    await page.getByTestId('audio-mic-monitoring').selectOption('monitor-only')
+    await eventually(() => master(page)).toBeLessThan(-55)
+    expect((await meterDbRange(page, 'audio-meter-mic', 500)).max).toSatisfy(near(TONE_DB + 6, 1))
+    await page.getByTestId('audio-mic-monitoring').selectOption('monitor-and-output')
+    await eventually(() => master(page)).toSatisfy(near(TONE_DB + 6, 1))
+
+    const want: AudioSettings = {
+      sources: {
+        mic: {
+          ...DEFAULT_SOURCE_AUDIO,
+          gainDb: 6,
+          syncOffsetMs: 150,
+          monitoring: 'monitor-and-output'
+        },
+        screen: DEFAULT_SOURCE_AUDIO
+      }
+    }
+    await eventually(savedAudio).toEqual(want)
+
+    // Reopened: the source's settings are as left, and heard.
+    await page.reload()
+    await nav(page, 'Go live')
+    await page.getByTestId('mixer').waitFor({ timeout: 30_000 })
+    await eventually(() => master(page), 20_000).toSatisfy(near(TONE_DB + 6, 1))
+    await openPanel(page)
+    expect(await page.getByTestId('audio-mic-gain').inputValue()).toBe('6')
+    expect(await page.getByTestId('audio-mic-sync').inputValue()).toBe('150')
+    expect(await page.getByTestId('audio-mic-monitoring').inputValue()).toBe('monitor-and-output')
+  })
+
+  it("the recording carries the chain's sound: a -20 dB gain is 20 dB lower in the file", async () => {
+    const { page, shell } = app()
+    const quiet: AudioSettings = {
+      sources: { ...DEFAULT_AUDIO.sources, mic: { ...DEFAULT_SOURCE_AUDIO, gainDb: -20 } }
+    }
+    await openCamera(page, quiet)
+    await eventually(() => master(page), 20_000).toSatisfy(near(TONE_DB - 20, 1))
+    await page.getByTestId('output-resolution').selectOption('640x360')
+    await page.getByRole('button', { name: 'Record', exact: true }).click()
+    await eventually(() => text(page.getByTestId('record-state')), 30_000).toBe('Recording')
+    await eventually(() => text(page.getByTestId('record-elapsed')), 30_000).toMatch(/^0:0[4-9]$/)
+    await page.getByRole('button', { name: 'Stop recording' }).click()
+    await eventually(async () => (await shell.core.listRecordings())[0]?.state, 60_000).toBe(
+      'saved'
+    )
+    const file = (await shell.core.listRecordings())[0]!.file
+    // The file's loudest sample, past its first second: the tone 20 dB down (AAC's rounding aside).
+    expect(await maxVolume(file, 1, 3)).toSatisfy(near(TONE_DB - 20, 1.5))
+  })
+
+  it('push-to-talk holds the microphone shut until its key is held; Mute shuts it', async () => {
+    const { page } = app()
+    const { core } = app().shell
+    await core.setHotkeys({
+      ...DEFAULT_HOTKEYS,
+      bindings: { ...DEFAULT_HOTKEYS.bindings, 'push-to-talk': 'Alt+P' }
+    })
+    await openCamera(page, DEFAULT_AUDIO, { ...PLAIN, pushToTalk: true })
+    await eventually(() => attr(page.getByTestId('talk-state'), 'data-talking')).toBe('false')
+    expect(await master(page)).toBeLessThan(-55)
+
+    await page.getByRole('heading', { name: 'Go live' }).click()
+    await page.keyboard.down('Alt')
+    await page.keyboard.down('p')
+    await eventually(() => attr(page.getByTestId('talk-state'), 'data-talking')).toBe('true')
+    await eventually(() => master(page)).toSatisfy(near(TONE_DB, 1))
+    await page.keyboard.up('p')
+    await page.keyboard.up('Alt')
+    await eventually(() => master(page)).toBeLessThan(-55)
+
+    await page.getByTestId('push-to-talk').uncheck()
+    await eventually(() => master(page)).toSatisfy(near(TONE_DB, 1))
+    await page.getByTestId('mute-mic').click()
+    await eventually(() => master(page)).toBeLessThan(-55)
+    await page.getByTestId('mute-mic').click()
+    await eventually(() => master(page)).toSatisfy(near(TONE_DB, 1))
+  })
+
+  it('the audio panel fits a 1366x768 window in the Camera source, every control named', async () => {
+    const { page } = app()
+    await page.setViewportSize({ width: 1366, height: 768 })
+    try {
+      await openCamera(page, DEFAULT_AUDIO)
+      await openPanel(page)
+      const box = (await page.getByTestId('audio-panel').boundingBox())!
+      expect(box.y).toBeGreaterThanOrEqual(0)
+      expect(box.y + box.height).toBeLessThanOrEqual(768)
+      const r = await new AxeBuilder({ page }).include('[data-testid=audio-panel]').analyze()
+      expect(
+        r.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => v.id)
+      ).toEqual([])
+      await page.screenshot({ path: join(SHOTS, 'audio-panel-camera.png') })
+      await page.getByTestId('audio-panel').getByRole('button', { name: 'Close' }).click()
+      await page.getByTestId('mixer').screenshot({ path: join(SHOTS, 'mixer-camera.png') })
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 })
+    }
+  })
+})
