@@ -1,4 +1,4 @@
-// Types only: the states of a stream's parts that the contract (contract.ts) carries and the pure rules
+// Types only: the states of a stream's parts that the contract (contract/) carries and the pure rules
 // beside it (destinations.ts, stream-health.ts) compute. They live here, below all three, so that
 // the contract and those rules need not import each other in a circle; both of those files export
 // them again under the same names.

@@ -1,0 +1,50 @@
+// Values: the encoders Onair's encoder process can run and x264's presets, each a table (the Output
+// form lists the presets; main's argument validators and shared/encoder-channel.ts check both), with
+// the types made from them: the encoders a machine offers and the one a run uses.
+
+/** The encoders Onair's encoder process can run (#33): x264, or a hardware one ffmpeg offers. */
+export const VIDEO_ENCODER_IDS = [
+  'x264',
+  'nvenc',
+  'qsv',
+  'amf',
+  'videotoolbox',
+  'vaapi',
+  'mediafoundation'
+] as const
+export type VideoEncoderId = (typeof VIDEO_ENCODER_IDS)[number]
+
+/** x264's presets Onair offers, fastest first (OBS offers the same list; slower ones cannot keep up live). */
+export const X264_PRESETS = [
+  'ultrafast',
+  'superfast',
+  'veryfast',
+  'faster',
+  'fast',
+  'medium'
+] as const
+export type X264Preset = (typeof X264_PRESETS)[number]
+
+/** One encoder this machine was asked to open (probed once per app start). */
+export interface EncoderInfo {
+  id: VideoEncoderId
+  /** "x264 (software)", "NVIDIA NVENC H.264" */
+  label: string
+  hardware: boolean
+  /** It opened on a small test frame here. */
+  available: boolean
+  /** Why it cannot start here (the encoder's own error), when it cannot. */
+  reason?: string
+}
+
+/**
+ * Which encoder makes a run's picture: Onair's encoder process (the page sends raw frames with
+ * pushFrames), or the page's own WebCodecs (pushMedia as before), with the reason when Onair's could
+ * not start.
+ */
+export type RunEncoder =
+  /** reason: why it is not the encoder the Output chose (a hardware encoder that would not open). */
+  | { kind: 'app'; id: VideoEncoderId; label: string; reason?: string }
+  | { kind: 'browser'; reason?: string }
+
+export type EncoderChoice = 'hardware' | 'software'
