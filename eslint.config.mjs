@@ -74,6 +74,15 @@ export const ROOMS = {
     globals: [...NODE_GLOBALS, ...DOM_GLOBALS],
     why: 'src/shared is pure TypeScript, used on both sides: no Node, no DOM, no Electron.'
   },
+  'src/shared/contract': {
+    imports: [SHARED],
+    packages: [],
+    node: false,
+    globals: [...NODE_GLOBALS, ...DOM_GLOBALS],
+    why:
+      'The contract (types and its tables of names) imports src/shared only, no package: its argument ' +
+      'validators (zod) are in main/core/contract-schema.ts.'
+  },
   'src/node': {
     imports: [SHARED, NODE],
     packages: ['ffmpeg-static'],
