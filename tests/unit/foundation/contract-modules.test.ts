@@ -20,7 +20,7 @@ function walk(dir: string): string[] {
 const rel = (p: string): string => relative(ROOT, p).split(sep).join('/')
 
 /** The comment lines a file opens with. */
-const header = (code: string): string => (/^(?:\/\/.*\n)+/.exec(code)?.[0] ?? '')
+const header = (code: string): string => /^(?:\/\/.*\n)+/.exec(code)?.[0] ?? ''
 
 /** What the file leaves in JavaScript once its types are gone, comments dropped. */
 function emitted(code: string): string {
