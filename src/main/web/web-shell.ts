@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { listen, readBody } from '../../node/http'
 import { contentTypeOf, resolveStaticFile } from '../../node/static-files'
-import { Readable, type Duplex } from 'node:stream'
+import { Readable } from 'node:stream'
 import {
   EVENT_NAMES,
   MAX_CALL_BYTES,
@@ -24,7 +24,7 @@ import type { Core } from '../core/core'
 import { dispatch, isCallName } from '../core/dispatch'
 import { contentSecurityPolicy } from '../core/csp'
 import { isOwnOrigin } from '../../shared/origin'
-import { acceptFrameSocket } from './frame-socket'
+import { frameRunId, serveFrameSocket } from './frame-socket'
 
 export interface WebShellOptions {
   core: Core
@@ -344,8 +344,14 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const clients = new Set<WebSocket>()
-  // Upgraded sockets are no longer the HTTP server's: close() ends them itself.
-  const frameSockets = new Set<Duplex>()
+  // Raw frames for Onair's encoder: binary messages up to a call's bound, never compressed (a raw
+  // picture does not shrink enough to pay for deflating 40-180 MB a second).
+  const framesWss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CALL_BYTES,
+    perMessageDeflate: false
+  })
+  const frameSockets = new Set<WebSocket>()
   server.on('upgrade', (req, socket, head) => {
     const url = parseUrl(req.url)
     const path = url?.pathname
@@ -358,13 +364,20 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
       return
     }
-    // Raw frames for Onair's encoder: read by frame-socket.ts itself, never gathered into buffers.
+    // Raw frames for Onair's encoder (frame-socket.ts): one socket a run.
     if (path === '/frames' && url) {
-      frameSockets.add(socket)
-      socket.once('close', () => frameSockets.delete(socket))
-      acceptFrameSocket(req, socket, head, url, {
-        sink: (runId, messages) => opts.core.pushFramePieces(runId, messages),
-        log
+      const runId = frameRunId(url)
+      if (!runId) {
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+        return
+      }
+      framesWss.handleUpgrade(req, socket, head, (ws) => {
+        frameSockets.add(ws)
+        ws.on('close', () => frameSockets.delete(ws))
+        serveFrameSocket(ws, runId, {
+          sink: (id, messages) => opts.core.pushFramePieces(id, messages),
+          log
+        })
       })
       return
     }
@@ -403,8 +416,9 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     close: async () => {
       for (const off of unsubscribe) off()
       for (const ws of clients) ws.terminate()
-      for (const s of frameSockets) s.destroy()
+      for (const ws of frameSockets) ws.terminate()
       await new Promise<void>((r) => wss.close(() => r()))
+      await new Promise<void>((r) => framesWss.close(() => r()))
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
     }
