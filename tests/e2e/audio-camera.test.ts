@@ -5,23 +5,17 @@
 // capture from a WAV): a steady 440 Hz tone at -12 dBFS, the browser's processing off. The recording
 // made with Record shows that the encoder gets the chain's sound, not the raw microphone.
 import AxeBuilder from '@axe-core/playwright'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_AUDIO,
-  DEFAULT_MIC,
   DEFAULT_SOURCE_AUDIO,
-  readAudio,
   type AudioSettings,
   type MicSettings
 } from '../../src/shared/audio'
 import { DEFAULT_HOTKEYS } from '../../src/shared/hotkeys'
-import { tone, writeWav } from '../helpers/wav'
 import {
-  appForFile,
   attr,
   eventually,
   maxVolume,
@@ -32,46 +26,29 @@ import {
   text,
   type Probe
 } from './app-page'
+import {
+  appWithTone,
+  master,
+  near,
+  openPanel,
+  openWith,
+  PLAIN,
+  savedAudio as savedAudioOf,
+  TONE_DB
+} from './audio-page'
 
-const TONE_DB = -12
-const dir = mkdtempSync(join(tmpdir(), 'onair-audio-camera-'))
-const wav = writeWav(join(dir, 'tone.wav'), 2, tone(440, TONE_DB))
-const app = appForFile({ chromiumArgs: [`--use-file-for-fake-audio-capture=${wav}`] })
-
-const PLAIN: MicSettings = {
-  ...DEFAULT_MIC,
-  processing: { noiseSuppression: false, echoCancellation: false, autoGainControl: false }
-}
+const app = appWithTone()
 
 /** Opens the Go live screen on the Camera source with these settings: the picture and the mic open. */
-async function openCamera(page: Page, audio: AudioSettings, mic: MicSettings = PLAIN) {
-  const { core } = app().shell
-  await core.saveSettings({ ...(await core.getSettings()), sourceKind: 'camera', mic, audio })
-  await page.reload()
-  await nav(page, 'Go live')
-  await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
-    timeout: 30_000
+const openCamera = (page: Page, audio: AudioSettings, mic: MicSettings = PLAIN) =>
+  openWith(app(), 'camera', audio, mic, async () => {
+    await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
+      timeout: 30_000
+    })
+    await page.getByTestId('mixer').waitFor({ timeout: 30_000 })
   })
-  await page.getByTestId('mixer').waitFor({ timeout: 30_000 })
-  await eventually(() => text(page.getByTestId('channel-mic')), 30_000).not.toContain(
-    'not connected'
-  )
-}
 
-/** The master's steady level: its loudest block over a second (the tone's peak). */
-const master = async (page: Page): Promise<number> =>
-  (await meterDbRange(page, 'meter-master', 1000)).max
-
-async function savedAudio(): Promise<AudioSettings> {
-  return readAudio((await app().shell.core.getSettings()).audio)
-}
-
-async function openPanel(page: Page): Promise<void> {
-  await page.getByTestId('open-audio-panel').click()
-  await page.getByTestId('audio-panel').waitFor()
-}
-
-const near = (want: number, within: number) => (v: number) => Math.abs(v - want) <= within
+const savedAudio = (): Promise<AudioSettings> => savedAudioOf(app().shell.core)
 
 describe('audio like a studio, Camera source', () => {
   it("gain, sync offset and monitoring act on the camera's microphone, are kept for the source, and survive a reload", async () => {

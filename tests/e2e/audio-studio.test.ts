@@ -5,68 +5,37 @@
 // reshape the tone). What the sync offset does to the sound against the picture is measured by the
 // bench (`audio: sync offset applied vs set`, scripts/bench/audio-sync.ts).
 import AxeBuilder from '@axe-core/playwright'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_AUDIO,
-  DEFAULT_MIC,
   DEFAULT_SOURCE_AUDIO,
-  readAudio,
   type AudioSettings,
   type MicSettings
 } from '../../src/shared/audio'
 import { DEFAULT_HOTKEYS } from '../../src/shared/hotkeys'
-import { tone, writeWav } from '../helpers/wav'
+import { attr, createStream, eventually, meterDbRange, nav, SHOTS, text } from './app-page'
 import {
-  appForFile,
-  attr,
-  createStream,
-  eventually,
-  meterDbRange,
-  nav,
-  SHOTS,
-  text
-} from './app-page'
+  appWithTone,
+  master,
+  near,
+  openPanel,
+  openWith,
+  PLAIN,
+  savedAudio as savedAudioOf,
+  TONE_DB
+} from './audio-page'
 
-const TONE_DB = -12
-const dir = mkdtempSync(join(tmpdir(), 'onair-audio-'))
-const wav = writeWav(join(dir, 'tone.wav'), 2, tone(440, TONE_DB))
-const app = appForFile({ chromiumArgs: [`--use-file-for-fake-audio-capture=${wav}`] })
-
-const PLAIN: MicSettings = {
-  ...DEFAULT_MIC,
-  processing: { noiseSuppression: false, echoCancellation: false, autoGainControl: false }
-}
+const app = appWithTone()
 
 /** Opens the Go live screen on the Scene source with these settings, the microphone connected. */
-async function openScene(page: Page, audio: AudioSettings, mic: MicSettings = PLAIN) {
-  const { core } = app().shell
-  await core.saveSettings({ ...(await core.getSettings()), sourceKind: 'scene', mic, audio })
-  await page.reload()
-  await nav(page, 'Go live')
-  await page.getByTestId('scene-canvas').waitFor({ timeout: 30_000 })
-  await eventually(() => text(page.getByTestId('channel-mic')), 30_000).not.toContain(
-    'not connected'
+const openScene = (page: Page, audio: AudioSettings, mic: MicSettings = PLAIN) =>
+  openWith(app(), 'scene', audio, mic, () =>
+    page.getByTestId('scene-canvas').waitFor({ timeout: 30_000 })
   )
-}
 
-/** The master's steady level: its loudest block over a second (the tone's peak), once it has settled. */
-const master = async (page: Page): Promise<number> =>
-  (await meterDbRange(page, 'meter-master', 1000)).max
-
-async function savedAudio(): Promise<AudioSettings> {
-  return readAudio((await app().shell.core.getSettings()).audio)
-}
-
-async function openPanel(page: Page): Promise<void> {
-  await page.getByTestId('open-audio-panel').click()
-  await page.getByTestId('audio-panel').waitFor()
-}
-
-const near = (want: number, within: number) => (v: number) => Math.abs(v - want) <= within
+const savedAudio = (): Promise<AudioSettings> => savedAudioOf(app().shell.core)
 
 describe('audio like a studio', () => {
   it('gain, compressor, limiter and monitoring change the measured level of the mix; the clip light stays lit until cleared', async () => {

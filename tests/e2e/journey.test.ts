@@ -68,10 +68,10 @@ describe('renderer journey', () => {
     const { page } = app
     await goLive(page, 'camera')
     await eventually(() => text(page.getByTestId('live-title'))).toBe(`Live on ${NAME}`)
-    // The fake microphone beeps: the level meter (Web Audio analyser) must move at some point.
+    // The fake microphone beeps: the mixer's microphone meter (after its chain) must move at some point.
     await page.waitForFunction(
       numberAbove,
-      ['[data-testid=audio-meter]', 'ariaValueNow', 0] as Probe,
+      ['[data-testid=meter-mic]', 'ariaValueNow', 0] as Probe,
       {
         timeout: 15_000
       }
