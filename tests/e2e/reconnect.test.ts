@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { decodeAll, ffprobe } from '../helpers/studio'
+import { STUDIO_SCRIPT } from '../helpers/web-shell'
 import { createStream, eventually, goLive, appForFile, shot, stopLive, text } from './app-page'
 
 const app = appForFile()
@@ -13,7 +14,7 @@ const app = appForFile()
 /** The studio is a child of this test process (the core runs in-process): find it by its script. */
 function studioPid(): number | undefined {
   const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)]).toString()
-  const line = out.split('\n').find((l) => l.includes('src/studio/cli.ts'))
+  const line = out.split('\n').find((l) => l.includes(STUDIO_SCRIPT))
   return line ? Number(line.trim().split(/\s+/)[0]) : undefined
 }
 
