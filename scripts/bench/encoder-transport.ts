@@ -1,13 +1,15 @@
 // `node scripts/run-ts.mjs scripts/bench/encoder-transport.ts` (#33): what moving raw frames from the
 // page to main costs, the old way and the new side by side in one run, at 720p30 and 1080p60.
 // - The app's page in the web shell (real Chromium, real core; main is this process) sends I420
-//   pictures of the size at the rate, one call in flight (as the raw pusher sends), for a span.
+//   pictures of the size at the rate, for a span: over the socket two calls in flight (as the raw
+//   pusher sends, raw-calls.ts), over HTTP one (two POSTs at once could reach main out of order).
 // - Old: an HTTP POST a call with the bytes as a Blob (the web bridge's pushFrames before the frame
 //   socket), a fresh buffer a frame (as the pusher copied a frame before its pool); main reads the body
 //   and the dispatcher checks it (contract-schema's raw-media reader), then the core drops it.
 // - New: the bridge's own pushFrames (bridge/frame-socket.ts: a binary WebSocket a run), the page's
-//   buffers reused (two, as byte-pool.ts keeps them); main's frame socket unmasks and cuts the
-//   messages (web/frame-socket.ts), then the core drops the pieces instead of writing them to stdin.
+//   buffers reused (three, as byte-pool.ts keeps them); main's frame socket (the ws package, no
+//   deflate) takes each message and cuts it (web/frame-socket.ts), then the core drops the pieces
+//   instead of writing them to stdin.
 // - CPU: the renderer, Chromium's network service and main over the span (/proc utime+stime), less
 //   the same span with the page idle; per second of media (the span's length).
 // The rows name the new way's figure and the old one as their reference; the note has the split.
@@ -57,9 +59,11 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
   const size = w * h + 2 * Math.ceil(w / 2) * Math.ceil(h / 2)
   const template = new Uint8Array(24 + size)
   for (let i = 24; i < template.length; i++) template[i] = (i * 7) & 255
-  const pool = [new Uint8Array(24 + size), new Uint8Array(24 + size)]
+  const pool = [new Uint8Array(24 + size), new Uint8Array(24 + size), new Uint8Array(24 + size)]
   const state = { sent: 0, skipped: 0, failed: '', stop: () => clearInterval(timer) }
-  let busy = false
+  const most = way === 'socket' ? 2 : 1
+  let busy = 0
+  let made = 0
   const t0 = performance.now()
   const post = (msg) =>
     fetch('/rpc/pushFrames?runId=bench-transport', {
@@ -69,9 +73,9 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
       body: new Blob([msg])
     }).then((r) => r.json())
   const timer = setInterval(() => {
-    if (busy) { state.skipped++; return }
+    if (busy >= most) { state.skipped++; return }
     // Old: a fresh copy a frame; new: a buffer of the pool, written over.
-    const msg = way === 'http' ? template.slice() : pool[state.sent % 2]
+    const msg = way === 'http' ? template.slice() : pool[made++ % 3]
     if (way === 'socket') msg.set(template.subarray(24), 24)
     const v = new DataView(msg.buffer)
     v.setUint32(0, size, true)
@@ -79,10 +83,10 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
     v.setUint32(8, w, true)
     v.setUint32(12, h, true)
     v.setFloat64(16, (performance.now() - t0) * 1000, true)
-    busy = true
+    busy++
     const p = way === 'http' ? post(msg) : globalThis.onair.pushFrames('bench-transport', msg)
     void p.then((r) => {
-      busy = false
+      busy--
       if (r.ok) state.sent++
       else state.failed = r.error.message
     })
@@ -146,8 +150,11 @@ async function measure(way: Way, width: number, height: number, fps: number): Pr
   }
 }
 
+/** CPU ms per frame that reached main. */
+const perFrame = (m: Measured): number => (m.reached > 0 ? (m.cpu / m.reached) * 1000 : Infinity)
+
 const say = (m: Measured): string =>
-  `${m.way === 'http' ? 'HTTP POST' : 'socket'} ${r3(m.cpu)} CPU s/s (renderer ${r3(m.split.renderer)} + network service ${r3(m.split.network)} + main ${r3(m.split.main)}), ${m.reached.toFixed(1)} of ${m.fps} frames/s reached main, ${m.skipped} skipped in the page`
+  `${m.way === 'http' ? 'HTTP POST (one call in flight)' : 'socket (ws, two calls in flight)'} ${r3(m.cpu)} CPU s/s (renderer ${r3(m.split.renderer)} + network service ${r3(m.split.network)} + main ${r3(m.split.main)}), ${m.reached.toFixed(1)} of ${m.fps} frames/s reached main, ${perFrame(m).toFixed(1)} CPU ms a frame, ${m.skipped} skipped in the page`
 
 async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
@@ -165,6 +172,13 @@ async function run(): Promise<BenchRow[]> {
       unit: 'CPU s / s',
       reference: { name: 'HTTP POST a frame (before)', value: r3(a.cpu), unit: 'CPU s / s' },
       note: `web shell, page + main, less the idle page, ${SPAN_S} s spans, the core dropping the bytes; ${say(b)}; ${say(a)}; Electron's IPC is not measured here`
+    })
+    rows.push({
+      name: `encoder: raw frame transport CPU per delivered frame at ${h}p${f}`,
+      value: r3(perFrame(b)),
+      unit: 'CPU ms / frame',
+      reference: { name: 'HTTP POST a frame', value: r3(perFrame(a)), unit: 'CPU ms / frame' },
+      note: `the same run: socket ${b.reached.toFixed(1)}, HTTP POST ${a.reached.toFixed(1)} of ${f} frames/s reached main`
     })
   }
   return rows

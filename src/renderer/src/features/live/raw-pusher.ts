@@ -6,18 +6,18 @@
 // the capture lost sound). Both go in raw-media messages (shared/raw-media.ts) with their capture times,
 // a frame and the sound read since in one pushFrames call.
 //
-// One call is in flight at a time, so main takes the messages in order (two at once could reach it out
-// of order over the web shell's HTTP); what comes meanwhile waits and goes in the next call, up to
-// MAX_BATCH frames: a call costs a fixed part (measured here, ~15 ms through the web shell) on top of
-// its bytes, so a slow call is followed by a larger one rather than by skipped frames. A frame that
-// finds the batch full is skipped and counted (pipeSkips: "skipped by this computer"); sound is never
-// skipped for that, it waits for the next call (up to MAX_SOUND_WAIT_US).
+// Two calls may be unanswered at once (raw-calls.ts: both ways pushFrames takes keep the order); what
+// comes meanwhile waits and goes in the next call, up to MAX_BATCH frames: a call costs a fixed part
+// on top of its bytes, so a slow call is followed by a larger one rather than by skipped frames. A
+// frame that finds the batch full is skipped and counted (pipeSkips: "skipped by this computer");
+// sound is never skipped for that, it waits for the next call (up to MAX_SOUND_WAIT_US).
 import type { OnairApi, OutputSettings, VideoEncoderId } from '../../../../shared/contract'
 import { RAW_HEADER_BYTES, i420Bytes, writeRawHeader } from '../../../../shared/raw-media'
 import type { AppError } from '../../../../shared/result'
 import type { EncoderStats, Pusher } from './media-pusher'
 import { FrameFitter } from './frame-fit'
 import { BytePool } from './byte-pool'
+import { RawCalls } from './raw-calls'
 import { rawSoundOf } from './audio-encode'
 import { RAW_CHANNELS, RAW_SAMPLE_RATE, SoundToRaw } from './raw-sound'
 import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-reader'
@@ -65,10 +65,8 @@ export class RawPusher implements Pusher {
   /** Subtracted from the sound's times to put them on the picture's clock (0: the same clock). */
   private soundShift: number | undefined
   private sound: Sound[] = []
-  /** The next call's messages (frames with their sound, sound alone), and how many frames. */
-  private waiting: Uint8Array[] = []
-  private waitingFrames = 0
-  private inFlight: Promise<void> | undefined
+  /** The calls to main: what waits for the next one, and those unanswered. */
+  private readonly calls: RawCalls
   /** A frame being copied holds its hand-over. */
   private preparing = false
   private drained: (() => void) | undefined
@@ -94,6 +92,18 @@ export class RawPusher implements Pusher {
     // Even sizes: 4:2:0 pictures cannot have odd ones.
     this.size = { width: output.width & ~1, height: output.height & ~1 }
     this.stepUs = 1e6 / output.fps
+    this.calls = new RawCalls({
+      send: (bytes) => this.api.pushFrames(this.runId, bytes),
+      pool: this.pool,
+      onAnswer: (ms) => {
+        this.window.calls++
+        this.window.callMs += ms
+      },
+      onError: (e) => this.failWith(e),
+      onEmpty: () => {
+        if (!this.preparing) this.drained?.()
+      }
+    })
   }
 
   get stats(): EncoderStats {
@@ -108,9 +118,7 @@ export class RawPusher implements Pusher {
       measuredFps: this.measuredFps,
       copyMs: this.copyMs,
       callMs: this.callMs,
-      backlogBytes:
-        this.waiting.reduce((n, w) => n + w.length, 0) +
-        this.sound.reduce((n, s) => n + s.bytes.length, 0),
+      backlogBytes: this.calls.waitingBytes + this.sound.reduce((n, s) => n + s.bytes.length, 0),
       audioFilledMs: Math.round(this.filledUs / 1000),
       ...(this.audioIn ? { audioIn: this.audioIn } : {}),
       pipeSkips: this.pipeSkips
@@ -169,7 +177,7 @@ export class RawPusher implements Pusher {
 
   /** Nothing in flight, waiting or being copied. */
   private idle(): boolean {
-    return !this.inFlight && this.waiting.length === 0 && !this.preparing
+    return this.calls.idle && !this.preparing
   }
 
   private async onFrame(frame: VideoFrame): Promise<void> {
@@ -178,7 +186,7 @@ export class RawPusher implements Pusher {
     // Frames beyond the Output's rate are left out, on the frames' own clock.
     if (ts < this.nextFrameUs) return
     this.nextFrameUs = Math.max(this.nextFrameUs + this.stepUs, ts + this.stepUs / 2)
-    if (this.waitingFrames + (this.preparing ? 1 : 0) >= MAX_BATCH) {
+    if (this.calls.frames + (this.preparing ? 1 : 0) >= MAX_BATCH) {
       this.pipeSkips++
       return
     }
@@ -204,8 +212,7 @@ export class RawPusher implements Pusher {
     if (this.failed) return
     this.window.copyMs += performance.now() - copyAt
     this.measure(ts)
-    this.waitingFrames++
-    this.enqueue(bytes)
+    this.calls.add([bytes], 1)
   }
 
   /** Frames sent a second, over windows of the frames' time. */
@@ -270,46 +277,7 @@ export class RawPusher implements Pusher {
   }
 
   private sendSound(): void {
-    for (const p of this.takeSound()) this.waiting.push(p)
-    this.pump()
-  }
-
-  /** Next in line, behind what already waits (the stop's last sound, frames copied meanwhile). */
-  private enqueue(bytes: Uint8Array): void {
-    this.waiting.push(bytes)
-    this.pump()
-  }
-
-  /** One call in flight; what waits goes in the next one, in order. */
-  private pump(): void {
-    if (this.inFlight || this.failed) return
-    const parts = this.waiting
-    if (parts.length === 0) {
-      if (!this.preparing) this.drained?.()
-      return
-    }
-    this.waiting = []
-    this.waitingFrames = 0
-    let bytes = parts[0]!
-    if (parts.length > 1) {
-      bytes = this.pool.take(parts.reduce((n, p) => n + p.length, 0))
-      let at = 0
-      for (const p of parts) {
-        bytes.set(p, at)
-        at += p.length
-      }
-    }
-    const at = performance.now()
-    this.inFlight = this.api.pushFrames(this.runId, bytes).then((r) => {
-      this.inFlight = undefined
-      // The bridge has copied (or transferred) the bytes: the buffers serve the next frames.
-      for (const p of parts) this.pool.give(p)
-      if (bytes !== parts[0]) this.pool.give(bytes)
-      this.window.calls++
-      this.window.callMs += performance.now() - at
-      if (!r.ok) this.failWith(r.error)
-      this.pump()
-    })
+    this.calls.add(this.takeSound())
   }
 
   // Onair's encoder takes main's bitrate and keyframe requests itself (the uplink controller calls it
@@ -339,7 +307,7 @@ export class RawPusher implements Pusher {
     await endReading(this.tracks, this.loops)
     this.sendSound()
     const drained = new Promise<void>((resolve) => (this.drained = resolve))
-    this.pump()
+    this.calls.pump()
     if (!this.idle()) await drained
     this.release()
     this.onStats(this.stats)
@@ -350,7 +318,7 @@ export class RawPusher implements Pusher {
     if (this.failed) return
     this.failed = true
     this.release()
-    this.waiting = []
+    this.calls.stop()
     this.sound = []
     this.drained?.()
   }
