@@ -8,8 +8,10 @@
 // ingest: an ffmpeg playing the stream from the ingest (the studio's own puller URL: its play token is
 // read off the studio's first puller, node-media-server's prePlay event; so the studio runs in this
 // process, the same code as the app's local studio, added as the app's service) with -fflags nobuffer, one
-// decoding thread, scaled to 32x18 and written to a pipe a frame at a time; each frame is stamped as it
-// arrives. So the figure includes the page's compositor drawing the new scene, the capture and the
+// decoding thread, scaled to 32x18 and written to a pipe a frame at a time, each frame as it was decoded
+// (-fps_mode passthrough: rawvideo's default constant rate made ffmpeg repeat each frame to FLV's
+// 1000 frames/s, and this process, which is also the app's main, read them all); each frame is stamped
+// as it arrives. So the figure includes the page's compositor drawing the new scene, the capture and the
 // page's encoder (the Output's encoder: on 2 cores Automatic picks the browser's), the transport to
 // main and on to the ingest by RTMP, the ingest's relay, and one H.264 decode by the puller. Both clocks
 // are this machine's wall clock. Clicks alternate the two directions; the row is their median.
@@ -49,7 +51,7 @@ class IngestFrames {
       '-hide_banner', '-loglevel', 'error', '-rw_timeout', '10000000',
       '-fflags', 'nobuffer', '-flags', 'low_delay', '-threads', '1',
       '-probesize', '32768', '-analyzeduration', '0', '-i', url,
-      '-an', '-vf', `scale=${W}:${H}`, '-pix_fmt', 'rgb24', '-f', 'rawvideo',
+      '-an', '-vf', `scale=${W}:${H}`, '-fps_mode', 'passthrough', '-pix_fmt', 'rgb24', '-f', 'rawvideo',
       '-flush_packets', '1', 'pipe:1'
     ], { stdio: ['ignore', 'pipe', 'pipe'] })
     this.child.stderr!.setEncoding('utf8').on('data', (c: string) => (this.err += c))
