@@ -1,18 +1,17 @@
 // `node scripts/run-ts.mjs scripts/bench/encoder-transport.ts` (#33): what moving raw frames from the
-// page to main costs, the old way and the new side by side in one run, at 720p30 and 1080p60.
+// page to main costs in the web shell, at 720p30 and 1080p60, two ways side by side in one run.
 // - The app's page in the web shell (real Chromium, real core; main is this process) sends I420
-//   pictures of the size at the rate, for a span: over the socket two calls in flight (as the raw
-//   pusher sends, raw-calls.ts), over HTTP one (two POSTs at once could reach main out of order).
-// - Old: an HTTP POST a call with the bytes as a Blob (the web bridge's pushFrames before the frame
-//   socket), a fresh buffer a frame (as the pusher copied a frame before its pool); main reads the body
-//   and the dispatcher checks it (contract-schema's raw-media reader), then the core drops it.
-// - New: the bridge's own pushFrames (bridge/frame-socket.ts: a binary WebSocket a run), the page's
-//   buffers reused (three, as byte-pool.ts keeps them); main's frame socket (the ws package, no
-//   deflate) takes each message and cuts it (web/frame-socket.ts), then the core drops the pieces
-//   instead of writing them to stdin.
+//   pictures of the size at the rate, for a span.
+// - HTTP: a POST a call with the bytes as a Blob, a fresh buffer a frame, one call in flight; main
+//   reads the body and the dispatcher checks it (contract-schema's raw-media reader), then the core
+//   drops it.
+// - Bridge: the bridge's own pushFrames as the raw pusher calls it (two calls made ahead, the page's
+//   buffers reused, three as byte-pool.ts keeps them). After the runs of 2026-11-27 in runs.jsonl, this
+//   is a POST a call too, a run's calls sent one after another; before, it was a binary WebSocket a
+//   run (the ws package, no deflate), which cost more CPU per frame delivered.
 // - CPU: the renderer, Chromium's network service and main over the span (/proc utime+stime), less
-//   the same span with the page idle; per second of media (the span's length).
-// The rows name the new way's figure and the old one as their reference; the note has the split.
+//   the same span with the page idle; per second of media (the span's length), and per frame that
+//   reached main.
 import { launchChromium } from '../../tests/helpers/browser'
 import { startWebShell } from '../../tests/helpers/web-shell'
 import { cpuBetween, processTree, type Proc } from './proc'
@@ -22,7 +21,7 @@ import { wait, type BenchRow } from './types'
 const SPAN_S = Number(process.env.ONAIR_BENCH_TRANSPORT_SPAN_S ?? 10)
 const r3 = (n: number): number => Math.round(n * 1000) / 1000
 
-type Way = 'http' | 'socket'
+type Way = 'http' | 'bridge'
 
 interface Split {
   renderer: number
@@ -61,7 +60,7 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
   for (let i = 24; i < template.length; i++) template[i] = (i * 7) & 255
   const pool = [new Uint8Array(24 + size), new Uint8Array(24 + size), new Uint8Array(24 + size)]
   const state = { sent: 0, skipped: 0, failed: '', stop: () => clearInterval(timer) }
-  const most = way === 'socket' ? 2 : 1
+  const most = way === 'bridge' ? 2 : 1
   let busy = 0
   let made = 0
   const t0 = performance.now()
@@ -76,7 +75,7 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
     if (busy >= most) { state.skipped++; return }
     // Old: a fresh copy a frame; new: a buffer of the pool, written over.
     const msg = way === 'http' ? template.slice() : pool[made++ % 3]
-    if (way === 'socket') msg.set(template.subarray(24), 24)
+    if (way === 'bridge') msg.set(template.subarray(24), 24)
     const v = new DataView(msg.buffer)
     v.setUint32(0, size, true)
     v.setUint8(4, 1)
@@ -154,7 +153,7 @@ async function measure(way: Way, width: number, height: number, fps: number): Pr
 const perFrame = (m: Measured): number => (m.reached > 0 ? (m.cpu / m.reached) * 1000 : Infinity)
 
 const say = (m: Measured): string =>
-  `${m.way === 'http' ? 'HTTP POST (one call in flight)' : 'socket (ws, two calls in flight)'} ${r3(m.cpu)} CPU s/s (renderer ${r3(m.split.renderer)} + network service ${r3(m.split.network)} + main ${r3(m.split.main)}), ${m.reached.toFixed(1)} of ${m.fps} frames/s reached main, ${perFrame(m).toFixed(1)} CPU ms a frame, ${m.skipped} skipped in the page`
+  `${m.way === 'http' ? 'HTTP POST (one call in flight)' : 'bridge pushFrames (two calls made ahead)'} ${r3(m.cpu)} CPU s/s (renderer ${r3(m.split.renderer)} + network service ${r3(m.split.network)} + main ${r3(m.split.main)}), ${m.reached.toFixed(1)} of ${m.fps} frames/s reached main, ${perFrame(m).toFixed(1)} CPU ms a frame, ${m.skipped} skipped in the page`
 
 async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
@@ -164,7 +163,7 @@ async function run(): Promise<BenchRow[]> {
   ] as const) {
     // Alternated, so a busier moment of the machine does not fall on one way only.
     const a = await measure('http', w, h, f)
-    const b = await measure('socket', w, h, f)
+    const b = await measure('bridge', w, h, f)
     console.error(`${h}p${f}: ${say(a)}; ${say(b)}`)
     rows.push({
       name: `encoder: raw frame transport CPU at ${h}p${f}`,
@@ -178,7 +177,7 @@ async function run(): Promise<BenchRow[]> {
       value: r3(perFrame(b)),
       unit: 'CPU ms / frame',
       reference: { name: 'HTTP POST a frame', value: r3(perFrame(a)), unit: 'CPU ms / frame' },
-      note: `the same run: socket ${b.reached.toFixed(1)}, HTTP POST ${a.reached.toFixed(1)} of ${f} frames/s reached main`
+      note: `the same run: bridge ${b.reached.toFixed(1)}, HTTP POST ${a.reached.toFixed(1)} of ${f} frames/s reached main`
     })
   }
   return rows
