@@ -6,7 +6,9 @@ import { readSourceAudio } from './audio'
 import {
   arrange,
   CAMERA_ID,
+  DEFAULT_CAMERA,
   DEFAULT_MIX,
+  DEFAULT_SCREEN,
   DEFAULT_PIP,
   DEFAULT_TEXT,
   DEFAULT_TRANSITION,
@@ -68,10 +70,21 @@ function readSource(v: unknown): SceneSource | null {
   const id = str(v.id, 100)
   if (!id) return null
   switch (v.kind) {
+    // Saved when there was one camera and one screen, they had no name and the camera no device of
+    // its own: they load as the first camera (the device chosen in the settings) and the first screen.
     case 'camera':
-      return id === CAMERA_ID ? { id, kind: 'camera' } : null
+      return {
+        id,
+        kind: 'camera',
+        name: str(v.name, LIMITS.nameLength) ?? DEFAULT_CAMERA.name,
+        videoDeviceId: str(v.videoDeviceId, 500)
+      }
     case 'screen':
-      return id === SCREEN_ID ? { id, kind: 'screen' } : null
+      return {
+        id,
+        kind: 'screen',
+        name: str(v.name, LIMITS.nameLength) ?? (id === SCREEN_ID ? DEFAULT_SCREEN.name : 'Screen')
+      }
     case 'image': {
       const file = typeof v.file === 'string' && IMAGE_FILE.test(v.file) ? v.file : null
       const width = num(v.width, 1, 10_000)
@@ -128,19 +141,23 @@ function readTransition(v: unknown): Transition {
 export function readScenes(saved: unknown, canvasAspect = 16 / 9): ScenesState {
   if (isObj(saved) && saved.version !== 2) saved = migrateScenes(saved, () => null, canvasAspect)
   if (!isObj(saved) || !Array.isArray(saved.scenes)) return defaultScenes(canvasAspect)
-  const sources: SceneSource[] = [
-    { id: CAMERA_ID, kind: 'camera' },
-    { id: SCREEN_ID, kind: 'screen' }
-  ]
-  let images = 0
-  let videos = 0
+  // The first camera and the first screen are always there (as saved, or as they were by default).
+  const sources: SceneSource[] = [DEFAULT_CAMERA, DEFAULT_SCREEN]
+  const count = { cameras: 1, screens: 1, images: 0, videos: 0 }
   for (const v of Array.isArray(saved.sources) ? saved.sources : []) {
     const s = readSource(v)
-    if (!s || s.kind === 'camera' || s.kind === 'screen' || sources.some((x) => x.id === s.id))
+    if (!s) continue
+    if (s.id === CAMERA_ID || s.id === SCREEN_ID) {
+      const first = s.id === CAMERA_ID ? 0 : 1
+      if (s.kind === sources[first]!.kind) sources[first] = s
       continue
-    if (s.kind === 'image' && ++images > LIMITS.images) continue
-    if (s.kind === 'video' && ++videos > LIMITS.videos) continue
-    if (sources.length < LIMITS.sources + 2) sources.push(s)
+    }
+    if (sources.some((x) => x.id === s.id)) continue
+    if (s.kind === 'camera' && ++count.cameras > LIMITS.cameras) continue
+    if (s.kind === 'screen' && ++count.screens > LIMITS.screens) continue
+    if (s.kind === 'image' && ++count.images > LIMITS.images) continue
+    if (s.kind === 'video' && ++count.videos > LIMITS.videos) continue
+    if (sources.length < LIMITS.sources + LIMITS.cameras + LIMITS.screens) sources.push(s)
   }
   const known = new Set(sources.map((s) => s.id))
   const seen = new Set<string>()
@@ -205,10 +222,7 @@ export function migrateScenes(
   saveImage: (dataUrl: string) => string | null,
   canvasAspect = 16 / 9
 ): Record<string, unknown> {
-  const sources: Record<string, unknown>[] = [
-    { id: CAMERA_ID, kind: 'camera' },
-    { id: SCREEN_ID, kind: 'screen' }
-  ]
+  const sources: Record<string, unknown>[] = [{ ...DEFAULT_CAMERA }, { ...DEFAULT_SCREEN }]
   for (const img of Array.isArray(old.images) ? old.images : []) {
     if (!isObj(img) || typeof img.dataUrl !== 'string' || !img.dataUrl.startsWith('data:image/'))
       continue

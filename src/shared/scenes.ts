@@ -1,5 +1,5 @@
-// Scenes, shaped like OBS's: sources are defined once (the camera, the screen, each image, each text)
-// with their own settings; a scene is a list of items, bottom to top, each pointing at a source with a
+// Scenes, shaped like OBS's: sources are defined once (each camera with its device, each screen or
+// window with its own capture, each image, each text, each video) with their own settings; a scene is a list of items, bottom to top, each pointing at a source with a
 // rect, a visibility and its place in the list; the layout a scene was arranged with is stored with
 // it; a scene change goes through a transition (a kind and a duration). Every change is a pure
 // reducer here (state in, state out): the panels only show the state and call them. Saved scenes are
@@ -9,13 +9,22 @@ import { DEFAULT_SOURCE_AUDIO, type SourceAudio } from './audio'
 
 export type SceneSourceKind = 'camera' | 'screen' | 'image' | 'text' | 'video'
 
+/**
+ * A camera: a device of its own. Sources showing the same device share one capture (captureKey). The
+ * first camera (CAMERA_ID) is the one the ready layouts arrange.
+ */
 export interface CameraSource {
   id: string
   kind: 'camera'
+  name: string
+  /** The device (MediaDeviceInfo.deviceId); null: the camera chosen in the device settings. */
+  videoDeviceId: string | null
 }
+/** A screen or window: each screen source is its own capture, shared (getDisplayMedia) on a click. */
 export interface ScreenSource {
   id: string
   kind: 'screen'
+  name: string
 }
 /** A picked image, re-encoded and kept as a content-addressed file in the app's data folder. */
 export interface ImageSource {
@@ -141,15 +150,33 @@ export const DEFAULT_MIX: SceneMix = {
 }
 export const MAX_GAIN = 2
 
-/** The one camera and the one screen every scene can show. */
+/**
+ * The first camera and the first screen: every scene can show them, the ready layouts arrange them,
+ * and they are never dropped (scenes saved when there was one of each have only these).
+ */
 export const CAMERA_ID = 'camera'
 export const SCREEN_ID = 'screen'
+export const DEFAULT_CAMERA: CameraSource = {
+  id: CAMERA_ID,
+  kind: 'camera',
+  name: 'Camera',
+  videoDeviceId: null
+}
+export const DEFAULT_SCREEN: ScreenSource = {
+  id: SCREEN_ID,
+  kind: 'screen',
+  name: 'Screen or window'
+}
 
 export const LIMITS = {
   scenes: 20,
   itemsPerScene: 12,
-  /** Image and text sources together (camera and screen come on top): one per item at most. */
+  /** Image and text sources together (cameras and screens come on top): one per item at most. */
   sources: 20 * 12,
+  /** Camera sources, the first included (several may show one device). */
+  cameras: 4,
+  /** Screen or window sources, the first included. */
+  screens: 4,
   images: 6,
   videos: 4,
   nameLength: 60,
@@ -224,26 +251,47 @@ export const activeScene = (state: ScenesState): Scene =>
 export const onAirScene = (state: ScenesState): Scene =>
   (state.studio && state.scenes.find((s) => s.id === state.programId)) || activeScene(state)
 
-/** Which capture devices a scene needs (the camera is not opened for screen-only scenes). */
-export function needs(state: ScenesState, scene: Scene): { camera: boolean; screen: boolean } {
-  const layers = layersOf(state, scene)
-  return { camera: showsKind(layers, 'camera'), screen: showsKind(layers, 'screen') }
+/**
+ * The capture a camera or screen source is drawn from: a camera's is its device (so sources and
+ * scenes showing one device share one capture; '' is the device chosen in the settings), a screen's
+ * its own. Other sources have none.
+ */
+export type CaptureKey = `camera:${string}` | `screen:${string}`
+export function captureKey(source: SceneSource): CaptureKey | null {
+  if (source.kind === 'camera') return `camera:${source.videoDeviceId ?? ''}`
+  if (source.kind === 'screen') return `screen:${source.id}`
+  return null
+}
+
+/** Which cameras and screens a scene shows (a device is not opened for a scene that does not show it). */
+export function needs(
+  state: ScenesState,
+  scene: Scene
+): { cameras: CameraSource[]; screens: ScreenSource[] } {
+  const cameras: CameraSource[] = []
+  const screens: ScreenSource[] = []
+  for (const { source } of layersOf(state, scene)) {
+    if (source.kind === 'camera' && !cameras.includes(source)) cameras.push(source)
+    if (source.kind === 'screen' && !screens.includes(source)) screens.push(source)
+  }
+  return { cameras, screens }
 }
 
 /**
- * The share of the output size the camera needs to be captured at for the scenes on air (as their
- * layers): 1, or 1/2 when every visible camera box is at most half the output's width (a
- * picture-in-picture). The camera is then asked for a quarter of the pixels, which its driver scales
- * down once, instead of a full frame being converted on every frame only to be drawn small. Scenes
- * with no camera need nothing (0).
+ * The share of the output size a camera needs to be captured at for the scenes on air (as their
+ * layers): 1, or 1/2 when every visible box of that camera (`key`, a captureKey; every camera when
+ * not given) is at most half the output's width (a picture-in-picture). The camera is then asked for
+ * a quarter of the pixels, which its driver scales down once, instead of a full frame being converted
+ * on every frame only to be drawn small. Scenes that do not show it need nothing (0).
  */
-export function cameraCaptureScale(onAir: readonly (readonly Layer[])[]): number {
+export function cameraCaptureScale(onAir: readonly (readonly Layer[])[], key?: string): number {
   let widest = 0
   for (const layers of onAir)
     for (const l of layers)
       // The camera's picture has the output's shape; contained in its box, its width is the box's
       // width or the box's height, whichever is smaller (both as fractions of the output).
-      if (l.source.kind === 'camera') widest = Math.max(widest, Math.min(l.rect.w, l.rect.h))
+      if (l.source.kind === 'camera' && (key === undefined || captureKey(l.source) === key))
+        widest = Math.max(widest, Math.min(l.rect.w, l.rect.h))
   if (widest === 0) return 0
   return widest <= 0.5 + 1e-9 ? 0.5 : 1
 }
@@ -256,6 +304,10 @@ export const canAddImage = (state: ScenesState): boolean =>
   state.sources.filter((s) => s.kind === 'image').length < LIMITS.images
 export const canAddVideo = (state: ScenesState): boolean =>
   state.sources.filter((s) => s.kind === 'video').length < LIMITS.videos
+export const canAddCamera = (state: ScenesState): boolean =>
+  state.sources.filter((s) => s.kind === 'camera').length < LIMITS.cameras
+export const canAddScreen = (state: ScenesState): boolean =>
+  state.sources.filter((s) => s.kind === 'screen').length < LIMITS.screens
 
 // ---- reducers: state in, state out ---------------------------------------------------------------
 
@@ -266,22 +318,23 @@ const mapScene = (state: ScenesState, id: string, fn: (s: Scene) => Scene): Scen
 const mapActive = (state: ScenesState, fn: (s: Scene) => Scene): ScenesState =>
   mapScene(state, activeScene(state).id, fn)
 
-/** Image and text sources no scene uses any more are dropped; the camera and the screen stay. */
+/** Sources no scene uses any more are dropped; the first camera and the first screen stay. */
 export function dropUnused(state: ScenesState): ScenesState {
   const used = new Set(state.scenes.flatMap((s) => s.items.map((i) => i.sourceId)))
   const keep = state.sources.filter(
-    (s) => s.kind === 'camera' || s.kind === 'screen' || used.has(s.id)
+    (s) => s.id === CAMERA_ID || s.id === SCREEN_ID || used.has(s.id)
   )
   return keep.length === state.sources.length ? state : { ...state, sources: keep }
 }
 
-/** An item of the camera or the screen (their sources have fixed ids: there is one of each). */
+/** An item of the first camera or the first screen: the pictures the ready layouts arrange. */
 export const isPicture = (item: SceneItem): boolean =>
   item.sourceId === CAMERA_ID || item.sourceId === SCREEN_ID
 
 /**
- * Arranges the camera and screen of a scene in a ready layout. Images and texts stay where they are,
- * above the pictures; a camera or screen the layout does not use is hidden, not deleted.
+ * Arranges the first camera and the first screen of a scene in a ready layout. Other sources (more
+ * cameras and screens, images, texts) stay where they are, above them; a camera or screen the layout
+ * does not use is hidden, not deleted.
  */
 export function arrange(
   scene: Scene,
@@ -433,6 +486,56 @@ function addItem(state: ScenesState, source: SceneSource, rect: Rect): ScenesSta
   }))
 }
 
+/**
+ * Another camera on top of the active scene, showing a device of its own (null: the one chosen in the
+ * settings): the first one added on the right half (as side by side), the next on the left, and so on.
+ */
+export function addCamera(
+  state: ScenesState,
+  camera: { name: string; videoDeviceId: string | null },
+  id = newId('camera')
+): ScenesState {
+  if (!canAddCamera(state)) return state
+  const name = camera.name.trim().slice(0, LIMITS.nameLength) || 'Camera'
+  const source: CameraSource = { id, kind: 'camera', name, videoDeviceId: camera.videoDeviceId }
+  const added = state.sources.filter((s) => s.kind === 'camera' && s.id !== CAMERA_ID).length
+  return addItem(state, source, sideBySideRects()[added % 2 === 0 ? 1 : 0])
+}
+
+/** Another screen or window on top of the active scene, on the left half; it is shared on a click. */
+export function addScreen(state: ScenesState, id = newId('screen')): ScenesState {
+  if (!canAddScreen(state)) return state
+  const n = state.sources.filter((s) => s.kind === 'screen').length + 1
+  return addItem(state, { id, kind: 'screen', name: `Screen ${n}` }, sideBySideRects()[0])
+}
+
+/** Renames a camera, screen, image or video source as typed; `done` turns a blank name into its kind's. */
+export const renameSource = (
+  state: ScenesState,
+  sourceId: string,
+  name: string,
+  done = false
+): ScenesState => ({
+  ...state,
+  sources: state.sources.map((s) => {
+    if (s.id !== sourceId || s.kind === 'text') return s
+    const blank = s.kind === 'camera' ? 'Camera' : s.kind === 'screen' ? 'Screen' : s.kind
+    return { ...s, name: done && !name.trim() ? blank : name.slice(0, LIMITS.nameLength) }
+  })
+})
+
+/** Which device a camera source shows (null: the one chosen in the settings). */
+export const setCameraDevice = (
+  state: ScenesState,
+  sourceId: string,
+  videoDeviceId: string | null
+): ScenesState => ({
+  ...state,
+  sources: state.sources.map((s) =>
+    s.id === sourceId && s.kind === 'camera' ? { ...s, videoDeviceId } : s
+  )
+})
+
 /** A new text (a lower third) on top of the active scene. */
 export const addText = (state: ScenesState): ScenesState =>
   addItem(state, { id: newId('text'), ...DEFAULT_TEXT }, TITLE_RECT)
@@ -552,10 +655,7 @@ export function defaultScenes(canvasAspect = 16 / 9): ScenesState {
   ]
   return {
     version: 2,
-    sources: [
-      { id: CAMERA_ID, kind: 'camera' },
-      { id: SCREEN_ID, kind: 'screen' }
-    ],
+    sources: [DEFAULT_CAMERA, DEFAULT_SCREEN],
     scenes,
     activeId: scenes[0]!.id,
     transition: DEFAULT_TRANSITION,

@@ -127,8 +127,22 @@ const source = z.discriminatedUnion('kind', [
 // the type check. Images are files (IMAGE_FILE names), never data in the settings.
 const rect = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).strict()
 const sceneSource = z.discriminatedUnion('kind', [
-  z.object({ id, kind: z.literal('camera') }).strict(),
-  z.object({ id, kind: z.literal('screen') }).strict(),
+  // A camera's name and device, a screen's name: defaulted for scenes saved when there was one of each.
+  z
+    .object({
+      id,
+      kind: z.literal('camera'),
+      name: z.string().max(LIMITS.nameLength).default('Camera'),
+      videoDeviceId: z.string().max(500).nullable().default(null)
+    })
+    .strict(),
+  z
+    .object({
+      id,
+      kind: z.literal('screen'),
+      name: z.string().max(LIMITS.nameLength).default('Screen or window')
+    })
+    .strict(),
   z
     .object({
       id,
@@ -181,7 +195,7 @@ const scene = z
 const scenes = z
   .object({
     version: z.literal(2),
-    sources: z.array(sceneSource).max(LIMITS.sources + 2),
+    sources: z.array(sceneSource).max(LIMITS.sources + LIMITS.cameras + LIMITS.screens),
     scenes: z.array(scene).max(LIMITS.scenes),
     activeId: id,
     transition: z

@@ -41,6 +41,11 @@ import { SettingsStore } from '../../../src/main/core/settings-store'
 import type { Rect } from '../../../src/shared/scene-layout'
 
 const A = 16 / 9
+/** Whether a scene's needs hold any camera, any screen. */
+const shows = (n: ReturnType<typeof needs>) => ({
+  camera: n.cameras.length > 0,
+  screen: n.screens.length > 0
+})
 const FILE = `${'ab'.repeat(32)}.png`
 
 /** The item of a kind in the active scene, with its source. */
@@ -119,9 +124,12 @@ describe('ready layouts', () => {
     )
     // The screen is hidden, not removed: going back to PiP finds it again.
     expect(itemOf(full, 'screen')?.item.visible).toBe(false)
-    expect(needs(full, activeScene(full))).toEqual({ camera: true, screen: false })
+    expect(shows(needs(full, activeScene(full)))).toEqual({ camera: true, screen: false })
     const screenFull = applyLayout(full, 'screen-full', A)
-    expect(needs(screenFull, activeScene(screenFull))).toEqual({ camera: false, screen: true })
+    expect(shows(needs(screenFull, activeScene(screenFull)))).toEqual({
+      camera: false,
+      screen: true
+    })
     expect(activeScene(screenFull).layout).toBe('screen-full')
   })
 

@@ -187,7 +187,8 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
               aspect={aspect}
               onChange={changeScenes}
               sharing={scene.sharing}
-              onShareScreen={() => void scene.shareScreen()}
+              sharingOf={scene.sharingOf}
+              onShareScreen={(id) => void scene.shareScreen(id)}
               onStopScreen={scene.stopScreen}
               live={running}
             />

@@ -45,7 +45,7 @@ export function ComposeStats({ program }: { program: SceneProgram }): ReactNode 
     >
       Composing {rates ? Math.round(rates.fps) : '…'} fps, {now.costP50.toFixed(1)} ms a frame (95%:{' '}
       {now.costP95.toFixed(1)} ms)
-      {rates && program.capture('camera') ? `, camera ${Math.round(rates.camera)} fps` : ''}
+      {rates && program.compositor.camera ? `, camera ${Math.round(rates.camera)} fps` : ''}
     </p>
   )
 }

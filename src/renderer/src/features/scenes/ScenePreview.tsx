@@ -17,7 +17,13 @@ import {
   type Corner,
   type Rect
 } from '../../../../shared/scene-layout'
-import type { Layer, SceneSourceKind } from '../../../../shared/scenes'
+import {
+  CAMERA_ID,
+  SCREEN_ID,
+  type Layer,
+  type SceneSource,
+  type SceneSourceKind
+} from '../../../../shared/scenes'
 
 /** Each kind's label, and the name its box has for the tests (a text is a "title" to the creator). */
 const BOX: Record<SceneSourceKind, { label: string; testId: string }> = {
@@ -27,6 +33,14 @@ const BOX: Record<SceneSourceKind, { label: string; testId: string }> = {
   text: { label: 'Title', testId: 'box-title' },
   video: { label: 'Video', testId: 'box-video' }
 }
+
+/** A box's label: its kind's, or the name of a camera or screen added beside the first ones. */
+const labelOf = (source: SceneSource): string =>
+  (source.kind === 'camera' || source.kind === 'screen') &&
+  source.id !== CAMERA_ID &&
+  source.id !== SCREEN_ID
+    ? source.name
+    : BOX[source.kind].label
 
 interface Drag {
   id: string
@@ -149,7 +163,7 @@ export function ScenePreview({
             }}
             tabIndex={editable ? 0 : -1}
             role="group"
-            aria-label={`${BOX[source.kind].label}: drag to move, arrow keys to nudge`}
+            aria-label={`${labelOf(source)}: drag to move, arrow keys to nudge`}
             onFocus={() => setSelected(itemId)}
             onKeyDown={(e) => key(e, itemId)}
             onPointerDown={(e) => down(e, itemId, 'move')}
@@ -157,7 +171,7 @@ export function ScenePreview({
             onPointerUp={up}
             onPointerCancel={up}
           >
-            <span className="scene-box-label">{BOX[source.kind].label}</span>
+            <span className="scene-box-label">{labelOf(source)}</span>
             {editable &&
               CORNERS.map((c) => (
                 <span

@@ -1,19 +1,22 @@
-// The scene editor: the active scene's name, its ready layout and transition, and its items (camera,
-// screen, images, texts). A view: every change is a reducer of shared/scenes.ts, handed to onChange.
+// The scene editor: the active scene's name, its ready layout and transition, and its items (cameras,
+// screens or windows, images, videos, texts; the camera and screen rows are in PictureSources). A view: every change is a reducer of shared/scenes.ts, handed to onChange.
 // Everything stays editable while live: a switch or an edit changes the picture, never the broadcast.
 import { useRef, useState, type ReactNode } from 'react'
 import { CORNERS, type Corner } from '../../../../shared/scene-layout'
 import {
   LAYOUTS,
   LIMITS,
+  SCREEN_ID,
   TRANSITIONS,
   activeScene,
   addImage,
   addScene,
+  addScreen,
   addText,
   addVideo,
   applyLayout,
   canAddImage,
+  canAddScreen,
   canAddVideo,
   deleteScene,
   editText,
@@ -34,6 +37,7 @@ import { ErrorNote } from '../../components/ErrorNote'
 import { failedToKeep, keepImageFile } from './image-file'
 import { TextEditor } from './TextEditor'
 import { openVideo, videoOf } from './video-files'
+import { AddCamera, PictureRow, useCameraList } from './PictureSources'
 
 const CORNER_LABEL: Record<Corner, string> = {
   'top-left': 'Top left',
@@ -47,9 +51,13 @@ export interface ScenesPanelProps {
   aspect: number
   /** A change made from the panel; `update` applies a reducer to the state as it is then. */
   onChange: (update: (state: ScenesState) => ScenesState) => void
+  /** Whether the first screen is shared. */
   sharing: boolean
-  onShareScreen: () => void
-  onStopScreen: () => void
+  /** Whether a screen source is shared (the first one's is `sharing`). */
+  sharingOf?: (sourceId: string) => boolean
+  /** Shares a screen or window into a screen source (the first one when not named), on a click. */
+  onShareScreen: (sourceId?: string) => void
+  onStopScreen: (sourceId?: string) => void
   live: boolean
 }
 
@@ -187,6 +195,7 @@ function LayoutFieldset({ state, aspect, onChange }: ScenesPanelProps): ReactNod
 function SourcesFieldset(props: ScenesPanelProps): ReactNode {
   const { state, aspect, onChange, sharing, live } = props
   const api = useApi()
+  const cameras = useCameraList()
   const [imageError, setImageError] = useState<AppError | null>(null)
   const file = useRef<HTMLInputElement>(null)
   const videoFile = useRef<HTMLInputElement>(null)
@@ -255,39 +264,18 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
             case 'camera':
             case 'screen':
               return (
-                <li key={item.id}>
-                  <label className="check">
-                    <input
-                      type="checkbox"
-                      checked={item.visible}
-                      data-testid={`show-${source.kind}`}
-                      onChange={(e) => visible(item.id)(e.target.checked)}
-                    />
-                    {source.kind === 'camera' ? 'Camera' : 'Screen or window'}
-                  </label>
-                  {source.kind === 'screen' && (
-                    <span className="source-actions">
-                      <button
-                        type="button"
-                        className="secondary"
-                        data-testid="share-screen"
-                        onClick={props.onShareScreen}
-                      >
-                        {sharing ? 'Share another' : 'Choose screen or window'}
-                      </button>
-                      {sharing && (
-                        <button
-                          type="button"
-                          className="secondary"
-                          data-testid="stop-screen"
-                          onClick={props.onStopScreen}
-                        >
-                          Stop sharing
-                        </button>
-                      )}
-                    </span>
-                  )}
-                </li>
+                <PictureRow
+                  key={item.id}
+                  item={item}
+                  source={source}
+                  cameras={cameras}
+                  onChange={onChange}
+                  onVisible={visible(item.id)}
+                  onRemove={remove(item.id)}
+                  sharing={source.id === SCREEN_ID ? sharing : !!props.sharingOf?.(source.id)}
+                  onShare={() => props.onShareScreen(source.id)}
+                  onStopShare={() => props.onStopScreen(source.id)}
+                />
               )
             case 'image':
               return (
@@ -356,6 +344,21 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
         })}
       </ul>
       <div className="add-sources">
+        <AddCamera state={state} cameras={cameras} full={full} onChange={onChange} />
+        <button
+          type="button"
+          className="secondary"
+          data-testid="add-screen"
+          disabled={full || !canAddScreen(state)}
+          onClick={() => {
+            // The click shares at once (a browser asks for the user's gesture): one share per source.
+            const id = newId('screen')
+            onChange((s) => addScreen(s, id))
+            props.onShareScreen(id)
+          }}
+        >
+          Add screen or window…
+        </button>
         <button
           type="button"
           className="secondary"

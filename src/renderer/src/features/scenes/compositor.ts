@@ -1,11 +1,12 @@
 // Draws the active scene onto one canvas at the output's size and frame rate, on its own clock: each
 // tick draws every visible source's newest frame (a late source repeats its last one, nothing waits)
-// and hands the canvas track exactly one frame. The canvas track is what MediaRecorder encodes, so the
+// and hands the canvas track exactly one frame. Each camera and screen source is drawn from its
+// capture's frames (`frames`, by captureKey: one per camera device, one per screen source). The canvas track is what MediaRecorder encodes, so the
 // preview (this canvas, on screen) is the output exactly as it is sent.
 import { fitContain, toPixels, type Rect } from '../../../../shared/scene-layout'
 import {
   DEFAULT_TRANSITION,
-  showsKind,
+  captureKey,
   transitionMs,
   type Layer,
   type TextSource,
@@ -27,7 +28,7 @@ const MIN_GAP = 0.6
 export interface CompositorStats {
   /** Frames handed to the output. */
   ticks: number
-  /** Frames drawn with a camera frame that had not been drawn before. */
+  /** Frames drawn with a camera frame that had not been drawn before (the camera the clock follows). */
   cameraDistinct: number
   cameraSerial: number
   screenDistinct: number
@@ -50,17 +51,18 @@ export class Compositor {
   private timer: ReturnType<typeof setTimeout> | undefined
   private nextAt = 0
   private lastDraw = -Infinity
-  private drawnSerial = { camera: -1, screen: -1 }
+  /** The serial of each capture's frame drawn last (by captureKey). */
+  private drawnSerial = new Map<string, number>()
   private costs: number[] = []
   private counters = { ticks: 0, cameraDistinct: 0, screenDistinct: 0, late: 0 }
   private interval: number
 
-  camera: FrameSource | null = null
-  screen: FrameSource | null = null
+  /** Each capture's frames, by captureKey (a camera device's, a screen source's). */
+  frames = new Map<string, FrameSource>()
   /** Decoded pictures by file name (ImageSource.file). */
   images = new Map<string, HTMLImageElement>()
-  /** A source another canvas shows from this one's captures (studio mode's preview): kept converted. */
-  alsoShows: (kind: 'camera' | 'screen') => boolean = () => false
+  /** A capture another canvas shows from this one's (studio mode's preview): kept converted. */
+  alsoShows: (key: string) => boolean = () => false
 
   constructor(width: number, height: number, fps: number) {
     this.canvas = document.createElement('canvas')
@@ -131,6 +133,27 @@ export class Compositor {
     this.track.stop()
   }
 
+  /** The first capture of a kind the scene shows (with frames): the camera the clock follows. */
+  private firstShown(kind: 'camera' | 'screen'): string | null {
+    for (const l of this.scene?.layers ?? []) {
+      const key = l.source.kind === kind ? captureKey(l.source) : null
+      if (key && this.frames.has(key)) return key
+    }
+    return null
+  }
+
+  /** The frames of the first camera the scene shows: the clock follows it. */
+  get camera(): FrameSource | null {
+    const key = this.firstShown('camera')
+    return key ? this.frames.get(key)! : null
+  }
+
+  /** The frames of the first screen the scene shows. */
+  get screen(): FrameSource | null {
+    const key = this.firstShown('screen')
+    return key ? this.frames.get(key)! : null
+  }
+
   stats(): CompositorStats {
     const sorted = [...this.costs].sort((a, b) => a - b)
     const pick = (q: number): number =>
@@ -172,11 +195,13 @@ export class Compositor {
   }
 
   private followsCamera(): boolean {
-    return !!this.camera && !this.camera.ended && this.camera.serial > 0 && this.shows('camera')
+    const cam = this.camera
+    return !!cam && !cam.ended && cam.serial > 0
   }
 
   private cameraWaiting(): boolean {
-    return !!this.camera && this.camera.serial !== this.drawnSerial.camera
+    const key = this.firstShown('camera')
+    return !!key && this.frames.get(key)!.serial !== this.drawnSerial.get(key)
   }
 
   /** The soonest the next camera frame may be drawn: on the grid, and never closer than MIN_GAP to the last draw. */
@@ -184,9 +209,12 @@ export class Compositor {
     return Math.max(this.nextAt, this.lastDraw + this.interval * MIN_GAP)
   }
 
-  /** A new camera frame: drawn now if the frame rate allows, else as soon as it does. */
-  cameraFrame(): void {
-    if (this.timer === undefined || !this.shows('camera')) return
+  /**
+   * A new frame of a camera (its captureKey): the one the clock follows is drawn now if the frame rate
+   * allows, else as soon as it does; another camera's is drawn at the next tick.
+   */
+  cameraFrame(key: string): void {
+    if (this.timer === undefined || this.firstShown('camera') !== key) return
     const now = performance.now()
     if (now >= this.cameraDue()) this.drawOnGrid(now)
     else this.schedule()
@@ -215,15 +243,13 @@ export class Compositor {
     ctx.globalAlpha = 1
     this.track.requestFrame?.()
     this.counters.ticks++
-    const cam = this.camera?.serial ?? -1
-    if (this.camera && this.shows('camera') && cam !== this.drawnSerial.camera) {
-      this.counters.cameraDistinct++
-      this.drawnSerial.camera = cam
-    }
-    const scr = this.screen?.serial ?? -1
-    if (this.screen && this.shows('screen') && scr !== this.drawnSerial.screen) {
-      this.counters.screenDistinct++
-      this.drawnSerial.screen = scr
+    for (const kind of ['camera', 'screen'] as const) {
+      const key = this.firstShown(kind)
+      const serial = key ? this.frames.get(key)!.serial : -1
+      if (key && serial !== this.drawnSerial.get(key)) {
+        this.counters[kind === 'camera' ? 'cameraDistinct' : 'screenDistinct']++
+        this.drawnSerial.set(key, serial)
+      }
     }
     this.costs.push(performance.now() - t0)
     if (this.costs.length > COST_SAMPLES) this.costs.shift()
@@ -234,16 +260,13 @@ export class Compositor {
    * out) shows are converted. Called on each scene change and when a source is plugged in.
    */
   updateActive(): void {
-    for (const kind of ['camera', 'screen'] as const) {
-      const shown =
-        this.alsoShows(kind) ||
-        [this.scene, this.previous?.scene].some((sc) => !!sc && showsKind(sc.layers, kind))
-      this[kind]?.setActive?.(shown)
-    }
-  }
-
-  private shows(kind: 'camera' | 'screen'): boolean {
-    return !!this.scene && showsKind(this.scene.layers, kind)
+    const shown = new Set<string | null>(
+      [this.scene, this.previous?.scene].flatMap((sc) =>
+        (sc?.layers ?? []).map((l) => captureKey(l.source))
+      )
+    )
+    for (const [key, frames] of this.frames)
+      frames.setActive?.(shown.has(key) || this.alsoShows(key))
   }
 
   private drawScene(scene: ShownScene): void {
@@ -254,7 +277,7 @@ export class Compositor {
     switch (source.kind) {
       case 'camera':
       case 'screen': {
-        const frames = source.kind === 'camera' ? this.camera : this.screen
+        const frames = this.frames.get(captureKey(source)!)
         const picture = frames?.current()
         // No picture (not shared yet, or the share ended): an empty slot, nothing drawn.
         if (!frames || !picture || !frames.width || !frames.height) return

@@ -1,12 +1,15 @@
-// The program: what a scene broadcast sends. It owns the camera and screen captures, the compositor
+// The program: what a scene broadcast sends. It owns the captures (each camera device once, however
+// many sources and scenes show it; each screen source's own share; the microphone), the compositor
 // (video) and the mix (audio), and gives one MediaStream whose two tracks never change while it lives:
 // switching scenes, editing a title, sharing another screen or muting the microphone all happen inside
 // it, so the recorder, the ffmpeg behind it and the RTMP connection never notice.
 import type { OutputSettings } from '../../../../shared/contract'
 import {
+  SCREEN_ID,
   cameraCaptureScale,
   layersOf,
   onAirScene,
+  type CaptureKey,
   type ScenesState
 } from '../../../../shared/scenes'
 
@@ -19,8 +22,16 @@ import { AudioMix } from './mixer'
 import { Changes } from './changes'
 import { onVideosChange, videoSoundOf } from './video-files'
 
-/** The camera gives video, the microphone audio, a screen share both (its audio where the OS gives it). */
-export type Slot = 'camera' | 'mic' | 'screen'
+/**
+ * Where a capture goes: 'mic' (audio), or a camera device's or a screen source's captureKey
+ * (`camera:<deviceId>`, `screen:<sourceId>`): a camera gives video, a screen share video and its audio
+ * where the OS gives it.
+ */
+export type Slot = 'mic' | CaptureKey
+
+const isCamera = (slot: Slot): slot is `camera:${string}` => slot.startsWith('camera:')
+/** The first screen's capture: its sound is the mix's screen channel while it is shared. */
+export const FIRST_SCREEN: Slot = `screen:${SCREEN_ID}`
 
 /** Reads a kept picture's bytes by its file name (the readSceneImage call). */
 export type ImageLoader = (file: string) => Promise<Uint8Array | null>
@@ -30,7 +41,7 @@ export class SceneProgram {
   readonly mix: AudioMix
   /** The broadcast: the canvas track and the mixed audio track. */
   readonly stream: MediaStream
-  private captures: Record<Slot, MediaStream | null> = { camera: null, mic: null, screen: null }
+  private captures = new Map<Slot, MediaStream>()
   private changes = new Changes()
   /** Tells when to read it again (a capture put or emptied; the scene on air or its name). */
   readonly onChange = this.changes.on
@@ -44,8 +55,8 @@ export class SceneProgram {
   /** Changes made on the program while no keeper was there, in order: handed to the next one. */
   private pending: ScenesUpdate[] = []
   private output: OutputSettings
-  /** The size the camera was last asked for ("1280x720@30"). */
-  private cameraSize = ''
+  /** The size each camera was last asked for ("1280x720@30"), by its slot. */
+  private cameraSize = new Map<Slot, string>()
   private rescale: ReturnType<typeof setTimeout> | undefined
   private readonly loadImage: ImageLoader
   private readonly unwatchVideos: () => void
@@ -182,40 +193,51 @@ export class SceneProgram {
   }
 
   capture(slot: Slot): MediaStream | null {
-    return this.captures[slot]
+    return this.captures.get(slot) ?? null
+  }
+
+  /** The camera and screen captures open now (their slots). */
+  videoSlots(): Slot[] {
+    return [...this.captures.keys()].filter((s) => s !== 'mic')
   }
 
   /**
-   * Puts a capture in its slot (replacing and stopping the old one). A track that ends (the screen
-   * share stopped from the OS bar, a camera unplugged) empties the slot; the broadcast goes on.
+   * Puts a capture in its slot (replacing and stopping the old one; null closes it). A track that
+   * ends (the screen share stopped from the OS bar, a camera unplugged) empties the slot; the
+   * broadcast goes on.
    */
   setCapture(slot: Slot, stream: MediaStream | null): void {
-    const old = this.captures[slot]
+    const old = this.capture(slot)
     if (old === stream) return
     old?.getTracks().forEach((t) => t.stop())
-    this.captures[slot] = stream
+    if (stream) this.captures.set(slot, stream)
+    else this.captures.delete(slot)
     const ended = (): void => {
-      if (this.captures[slot] === stream) this.setCapture(slot, null)
+      if (this.capture(slot) === stream) this.setCapture(slot, null)
     }
     if (slot !== 'mic') {
-      this.compositor[slot]?.close()
+      this.compositor.frames.get(slot)?.close()
       const video = stream?.getVideoTracks()[0]
       const frames = video ? frameSource(video, ended) : null
-      if (frames && slot === 'camera') frames.onFrame = () => this.compositor.cameraFrame()
-      this.compositor[slot] = frames
+      if (frames && isCamera(slot)) frames.onFrame = () => this.compositor.cameraFrame(slot)
+      if (frames) this.compositor.frames.set(slot, frames)
+      else this.compositor.frames.delete(slot)
       this.compositor.updateActive()
-      if (slot === 'camera') {
+      if (isCamera(slot)) {
         // A new camera opens at the output's size.
         const o = this.cameraOutput(1)
-        this.cameraSize = `${o.width}x${o.height}@${o.fps}`
+        if (stream) this.cameraSize.set(slot, `${o.width}x${o.height}@${o.fps}`)
+        else this.cameraSize.delete(slot)
         this.fitCamera()
       }
     }
-    if (slot !== 'camera') {
-      this.mix.setInput(slot, stream)
+    if (slot === 'mic') {
+      this.mix.setInput('mic', stream)
       // A microphone unplugged mid-show: the channel empties, the mix goes on without it.
-      if (slot === 'mic') stream?.getAudioTracks()[0]?.addEventListener('ended', ended)
+      stream?.getAudioTracks()[0]?.addEventListener('ended', ended)
     }
+    // The first screen's sound is the mix's screen channel (other screens are pictures only).
+    if (slot === FIRST_SCREEN) this.mix.setInput('screen', stream)
     this.emit()
   }
 
@@ -224,35 +246,39 @@ export class SceneProgram {
   }
 
   /**
-   * Asks the camera for the size the scene on air (and a scene dissolving out) shows it at: the
+   * Asks each camera for the size the scene on air (and a scene dissolving out) shows it at: the
    * output's, or half of it for a picture-in-picture. The driver scales it down once, instead of each
-   * full frame being converted only to be drawn small. A scene that shows the camera bigger gets it at
+   * full frame being converted only to be drawn small. A scene that shows a camera bigger gets it at
    * once; one that shows it smaller once the dissolve is over. A camera that refuses keeps its size.
    */
   private fitCamera(): void {
     clearTimeout(this.rescale)
-    const track = this.captures.camera?.getVideoTracks()[0]
-    if (!track || !this.scene) return
+    if (!this.scene) return
     // During a transition the scene going out still shows: look again once it is over.
     const left = this.compositor.transitionLeft()
     if (left > 0) this.rescale = setTimeout(() => this.fitCamera(), left)
-    const want = cameraCaptureScale(this.compositor.onAir().map((s) => s.layers))
-    // No camera on screen: it keeps its size (it is not converted), ready for the next scene.
-    if (want === 0) return
-    const o = this.cameraOutput(want)
-    const size = `${o.width}x${o.height}@${o.fps}`
-    if (size === this.cameraSize) return
-    const previous = this.cameraSize
-    this.cameraSize = size
-    track.applyConstraints(cameraConstraints(o)).catch(() => {
-      if (this.cameraSize === size) this.cameraSize = previous
-    })
+    const onAir = this.compositor.onAir().map((s) => s.layers)
+    for (const slot of this.videoSlots()) {
+      const track = this.capture(slot)?.getVideoTracks()[0]
+      if (!isCamera(slot) || !track) continue
+      const want = cameraCaptureScale(onAir, slot)
+      // Not on screen: it keeps its size (it is not converted), ready for the next scene.
+      if (want === 0) continue
+      const o = this.cameraOutput(want)
+      const size = `${o.width}x${o.height}@${o.fps}`
+      const previous = this.cameraSize.get(slot) ?? ''
+      if (size === previous) continue
+      this.cameraSize.set(slot, size)
+      track.applyConstraints(cameraConstraints(o)).catch(() => {
+        if (this.cameraSize.get(slot) === size) this.cameraSize.set(slot, previous)
+      })
+    }
   }
 
   dispose(): void {
     clearTimeout(this.rescale)
     this.unwatchVideos()
-    for (const slot of ['camera', 'mic', 'screen'] as const) this.setCapture(slot, null)
+    for (const slot of ['mic' as const, ...this.videoSlots()]) this.setCapture(slot, null)
     this.compositor.dispose()
     this.mix.dispose()
     this.changes.clear()

@@ -2,7 +2,7 @@
 // own captures and pictures. It is never sent: the program's canvas stays the output, so the monitor,
 // the local copy and the broadcast follow the program only.
 import { useEffect, useState } from 'react'
-import { activeScene, layersOf, showsKind, type ScenesState } from '../../../../shared/scenes'
+import { activeScene, captureKey, layersOf, type ScenesState } from '../../../../shared/scenes'
 import { Compositor } from './compositor'
 import type { SceneProgram } from './program'
 
@@ -23,8 +23,7 @@ export function useStudioPreview(program: SceneProgram, scenes: ScenesState): Co
     const even = (n: number): number => Math.max(2, 2 * Math.round((n * scale) / 2))
     const p = new PreviewCompositor(even(main.width), even(main.height), 15)
     const follow = (): void => {
-      p.camera = main.camera
-      p.screen = main.screen
+      p.frames = main.frames
       p.images = main.images
     }
     follow()
@@ -44,7 +43,8 @@ export function useStudioPreview(program: SceneProgram, scenes: ScenesState): Co
     const scene = activeScene(scenes)
     const layers = layersOf(scenes, scene)
     preview.setScene({ id: scene.id, layers }, null)
-    program.compositor.alsoShows = (kind) => showsKind(layers, kind)
+    const keys = new Set<string | null>(layers.map((l) => captureKey(l.source)))
+    program.compositor.alsoShows = (key) => keys.has(key)
     program.compositor.updateActive()
   }, [preview, program, scenes])
   return preview

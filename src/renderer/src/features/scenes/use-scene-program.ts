@@ -1,10 +1,12 @@
 // Keeps a scene program in its host (the live context) while the Scene source is chosen: creates it,
-// shows the scenes as they are edited, and opens the camera and microphone (and, on a click, a screen).
+// shows the scenes as they are edited, and opens each camera device the scenes show (once, however
+// many sources show it; closed when none does) and the microphone, and, on a click, a screen source's
+// share (each screen source its own; closed with its source).
 // Each capture fails on its own with a named error; the program goes on with the others.
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react'
 import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
-import { needs, type ScenesState } from '../../../../shared/scenes'
+import { SCREEN_ID, captureKey, needs, type ScenesState } from '../../../../shared/scenes'
 import {
   PROCESSING_KEYS,
   type AudioSettings,
@@ -21,7 +23,7 @@ import {
   openMicrophone,
   openScreen
 } from '../../lib/capture'
-import { SceneProgram, type ScenesUpdate } from './program'
+import { FIRST_SCREEN, SceneProgram, type ScenesUpdate, type Slot } from './program'
 import { useMixSettings } from './use-mix-settings'
 
 /**
@@ -73,7 +75,7 @@ export function useSceneProgram(
   const [attempt, setAttempt] = useState(0)
   const [, rerender] = useReducer((n: number) => n + 1, 0)
   // Which device each open capture came from: a new pick reopens it, a retry reopens only what failed.
-  const openedWith = useRef<{ camera?: string; mic?: string }>({})
+  const openedWith = useRef<Partial<Record<Slot, string | undefined>>>({})
   const setError = useCallback(
     (slot: keyof SceneErrors, e: AppError | undefined) =>
       setErrors((all) => ({ ...all, [slot]: e })),
@@ -119,45 +121,68 @@ export function useSceneProgram(
     [program, loaded, changeScenes]
   )
 
-  // The camera opens when any scene shows it; the microphone always (a screen-only scene still talks).
-  const wantsCamera = !!scenes?.scenes.some((s) => needs(scenes, s).camera)
+  // Each camera device opens when any scene shows it (the device chosen in the settings for a camera
+  // source with none of its own); the microphone always (a screen-only scene still talks).
+  const cameras = new Map<Slot, string | undefined>()
+  for (const s of scenes?.scenes ?? [])
+    for (const c of needs(scenes!, s).cameras)
+      cameras.set(captureKey(c)!, c.videoDeviceId ?? devices.videoDeviceId)
+  const camerasKey = [...cameras].map(([slot, id]) => `${slot}=${id ?? ''}`).join('|')
+  // Each screen source's share lives as long as its source.
+  const screens: Slot[] = (scenes?.sources ?? []).flatMap((s) =>
+    s.kind === 'screen' ? [captureKey(s)!] : []
+  )
+  const screensKey = screens.join('|')
   /**
    * Opens a device into its slot, unless it is open on that device already; a failure is named on the
    * slot. Returns the effect's cleanup: a device that opens after it is dropped and stopped.
    */
   const openDevice = (
-    slot: 'camera' | 'mic',
+    slot: Slot,
     deviceId: string | undefined,
     open: () => Promise<MediaStream>
   ): (() => void) | undefined => {
     if (!program) return
     if (program.capture(slot) && openedWith.current[slot] === deviceId) return
+    // Every camera's failure is named as the camera's (the last one to fail).
+    const named = slot === 'mic' ? 'mic' : 'camera'
     let cancelled = false
     open().then(
       (s) => {
         if (cancelled) return s.getTracks().forEach((t) => t.stop())
         openedWith.current[slot] = deviceId
         program.setCapture(slot, s)
-        setError(slot, undefined)
+        setError(named, undefined)
       },
       (e: unknown) =>
-        !cancelled && setError(slot, mediaError(e, slot === 'mic' ? 'microphone' : 'camera'))
+        !cancelled && setError(named, mediaError(e, slot === 'mic' ? 'microphone' : 'camera'))
     )
     return () => {
       cancelled = true
     }
   }
 
-  useEffect(
-    () =>
-      wantsCamera
-        ? openDevice('camera', devices.videoDeviceId, () =>
-            openCameraVideo({ ...output, width, height, fps }, devices.videoDeviceId)
-          )
-        : undefined,
+  useEffect(() => {
+    if (!program) return
+    // A device no scene shows any more is closed (its track stopped).
+    for (const slot of program.videoSlots())
+      if (slot.startsWith('camera:') && !cameras.has(slot)) {
+        program.setCapture(slot, null)
+        delete openedWith.current[slot]
+      }
+    const cancels = [...cameras].map(([slot, deviceId]) =>
+      openDevice(slot, deviceId, () => openCameraVideo({ ...output, width, height, fps }, deviceId))
+    )
+    return () => cancels.forEach((cancel) => cancel?.())
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [program, wantsCamera, devices.videoDeviceId, attempt]
-  )
+  }, [program, camerasKey, attempt])
+
+  useEffect(() => {
+    if (!program) return
+    for (const slot of program.videoSlots())
+      if (slot.startsWith('screen:') && !screens.includes(slot)) program.setCapture(slot, null)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [program, screensKey])
 
   // The microphone opens with the switches as they are when it opens (read through a ref, so a switch
   // does not reopen it here: the effect below changes them on the open track).
@@ -214,21 +239,30 @@ export function useSceneProgram(
 
   useMixSettings(program?.mix ?? null, mic, audio)
 
-  /** From a click: browsers (and Electron's chooser) need the user's gesture to share a screen. */
-  const shareScreen = useCallback(async () => {
-    if (!program) return
-    program.mix.resume()
-    try {
-      program.setCapture('screen', await openScreen(output))
-      setError('screen', undefined)
-    } catch (e) {
-      // Closing the chooser without picking is a choice, not an error.
-      if (isScreenCancel(e)) return
-      setError('screen', mediaError(e, 'screen'))
-    }
-  }, [program, output, setError])
+  /**
+   * Shares a screen or window into a screen source (the first one when not named). From a click:
+   * browsers (and Electron's chooser) need the user's gesture to share a screen.
+   */
+  const shareScreen = useCallback(
+    async (sourceId: string = SCREEN_ID) => {
+      if (!program) return
+      program.mix.resume()
+      try {
+        program.setCapture(`screen:${sourceId}`, await openScreen(output))
+        setError('screen', undefined)
+      } catch (e) {
+        // Closing the chooser without picking is a choice, not an error.
+        if (isScreenCancel(e)) return
+        setError('screen', mediaError(e, 'screen'))
+      }
+    },
+    [program, output, setError]
+  )
 
-  const stopScreen = useCallback(() => program?.setCapture('screen', null), [program])
+  const stopScreen = useCallback(
+    (sourceId: string = SCREEN_ID) => program?.setCapture(`screen:${sourceId}`, null),
+    [program]
+  )
 
   return {
     program,
@@ -236,6 +270,8 @@ export function useSceneProgram(
     retry: () => setAttempt((a) => a + 1),
     shareScreen,
     stopScreen,
-    sharing: !!program?.capture('screen')
+    sharing: !!program?.capture(FIRST_SCREEN),
+    /** Whether a screen source is shared now. */
+    sharingOf: (sourceId: string) => !!program?.capture(`screen:${sourceId}`)
   }
 }
