@@ -364,12 +364,6 @@ async function transportCpu(
     bytes += chunk.byteLength;
     calls++;
   };
-  // The bridge's pushFrames goes over the frame socket (pieces); encoder-transport.ts compares both ways.
-  shell.core.pushFramePieces = async (_runId, messages) => {
-    for (const m of messages)
-      bytes += m.headerBytes.byteLength + m.parts.reduce((n, p) => n + p.byteLength, 0);
-    calls++;
-  };
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();

@@ -101,9 +101,6 @@ async function measure(way: Way, width: number, height: number, fps: number): Pr
   shell.core.pushFrames = async () => {
     calls++
   }
-  shell.core.pushFramePieces = async (_runId, messages) => {
-    calls += messages.length
-  }
   const browser = await launchChromium()
   try {
     const page = await browser.newPage()

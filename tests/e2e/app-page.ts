@@ -41,10 +41,6 @@ export async function openApp(opts: OpenOptions = {}): Promise<App> {
       const m = /\/rpc\/([A-Za-z]+)/.exec(r.url())
       if (m?.[1]) calls.push(m[1])
     })
-    // pushFrames goes over the web shell's frame socket, a message a call (bridge/frame-socket.ts).
-    page.on('websocket', (ws) => {
-      if (/\/frames\?/.test(ws.url())) ws.on('framesent', () => calls.push('pushFrames'))
-    })
     page.on('pageerror', (e) => console.error('[page error]', e.message))
     await page.goto(shell.url)
     return {

@@ -28,7 +28,6 @@ import { isFinal } from '../../shared/live-state'
 import { BroadcastSupervisor, type SupervisorOptions } from './broadcast/supervisor'
 import type { ChildCommand } from './child-command'
 import { EncoderHost } from './encoder/host'
-import type { RawInput } from '../../shared/raw-media'
 import type { LocalRecording, LocalRecordings } from './local-recording/recordings'
 
 /** Knobs tests and benchmarks turn: short backoff caps, grace periods, presets. */
@@ -353,7 +352,7 @@ export class Broadcaster {
    * takes them. Frames the encoder cannot take in time are skipped and counted (the health strip's
    * 'encoder' cause), never waited for.
    */
-  async pushFrames(runId: string, chunk: RawInput): Promise<void> {
+  async pushFrames(runId: string, chunk: Uint8Array): Promise<void> {
     const run = this.get(runId)
     const host = this.host
     if (!host)

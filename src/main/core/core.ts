@@ -20,7 +20,6 @@ import { SettingsStore } from './settings-store'
 import { StudioHost, type StudioCommand } from './studio-host'
 import type { ChildCommand } from './child-command'
 import { probeEncoders } from './encoder/host'
-import type { RawPieces } from '../../shared/raw-media'
 import { Markers } from './markers'
 import * as destinations from './destinations'
 import { LocalRecordings } from './local-recording/recordings'
@@ -91,11 +90,6 @@ export interface Core extends OnairCalls {
    * call it once they know where the file goes.
    */
   saveRendition(url: string, file: string): Promise<void>
-  /**
-   * pushFrames for messages that came in pieces (the web shell's frame socket, web/frame-socket.ts):
-   * the pieces reach the encoder's stdin without being gathered into one buffer.
-   */
-  pushFramePieces(runId: string, messages: readonly RawPieces[]): Promise<void>
   /** Stops every ffmpeg child and the local studio; safe to call twice. */
   shutdown(): Promise<void>
 }
@@ -269,10 +263,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...liveRuns.calls,
     pushFrames: async (runId, chunk) =>
       runId === recorder.id ? recorder.pushFrames(runId, chunk) : live.pushFrames(runId, chunk),
-    pushFramePieces: async (runId, messages) =>
-      runId === recorder.id
-        ? recorder.pushFrames(runId, messages)
-        : live.pushFrames(runId, messages),
     async startRecording({ source, output }) {
       if (source.kind !== 'media')
         throw new AppFailure({

@@ -12,7 +12,6 @@ import { AppFailure } from '../../shared/result'
 import { beginLocalCopy, encoderConfigOf } from './broadcaster'
 import type { ChildCommand } from './child-command'
 import { EncoderHost } from './encoder/host'
-import type { RawInput } from '../../shared/raw-media'
 import type { LocalRecording, LocalRecordings } from './local-recording/recordings'
 
 /** The name a recording with no stream has in the index and in its file name. */
@@ -103,7 +102,7 @@ export class Recorder {
   }
 
   /** Raw frames for the recording's encoder (as Broadcaster.pushFrames): skipped, never waited for. */
-  pushFrames(id: string, chunk: RawInput): void {
+  pushFrames(id: string, chunk: Uint8Array): void {
     const cur = this.get(id)
     if (cur.draining) return
     const r = cur.host.pushRaw(chunk)

@@ -14,14 +14,7 @@ import {
   type HostToEncoder
 } from '../../../shared/encoder-channel'
 import type { EncoderInfo, VideoEncoderId } from '../../../shared/contract'
-import {
-  i420Bytes,
-  readAllRaw,
-  RAW_HEADER_BYTES,
-  type RawHeader,
-  type RawInput,
-  type RawPieces
-} from '../../../shared/raw-media'
+import { i420Bytes, readAllRaw, RAW_HEADER_BYTES, type RawHeader } from '../../../shared/raw-media'
 import {
   forceKill,
   runChild,
@@ -30,6 +23,13 @@ import {
   type ChildProcess
 } from '../../../node/process'
 import { appChildCommand, type ChildCommand } from '../child-command'
+
+/** One message to write: its header's bytes and its payload's, written together. */
+interface RawParts {
+  header: RawHeader
+  headerBytes: Uint8Array
+  parts: Uint8Array[]
+}
 
 /** Pictures the child's stdin may hold before the host skips new ones. */
 export const MAX_PIPE_FRAMES = 2
@@ -174,9 +174,7 @@ export class EncoderHost {
    * The bytes are handed on as they are, not copied (a 1080p picture is 3 MB): the caller gives them
    * up and must not change them afterwards (a call's body and an IPC message are fresh each time).
    */
-  pushRaw(input: RawInput): RawPushed {
-    if (!(input instanceof Uint8Array)) return this.pushRawPieces(input)
-    const bytes = input
+  pushRaw(bytes: Uint8Array): RawPushed {
     const child = this.child
     const config = this.config
     if (!child?.stdin || !config || this.stopping)
@@ -203,20 +201,6 @@ export class EncoderHost {
     )
   }
 
-  /**
-   * As pushRaw, for messages that came in pieces (the web shell's frame socket: each message's header
-   * and views of the socket's reads, already checked by RawAssembler): the pieces go to the encoder's
-   * stdin as they are, in one gathered write per message, never copied into a message-sized buffer.
-   */
-  pushRawPieces(messages: readonly RawPieces[]): RawPushed {
-    const child = this.child
-    if (!child?.stdin || !this.config || this.stopping)
-      return { ok: false, error: 'the encoder is not running' }
-    const wrong = this.wrongSize(messages.map((m) => m.header))
-    if (wrong) return wrong
-    return this.writeSkipping(child, messages)
-  }
-
   private wrongSize(headers: readonly RawHeader[]): { ok: false; error: string } | undefined {
     const config = this.config!
     for (const h of headers)
@@ -234,7 +218,7 @@ export class EncoderHost {
   }
 
   /** Writes each message (its pieces gathered into one write); a picture finding stdin full is skipped. */
-  private writeSkipping(child: ChildProcess, messages: readonly RawPieces[]): RawPushed {
+  private writeSkipping(child: ChildProcess, messages: readonly RawParts[]): RawPushed {
     const stdin = child.stdin!
     const view = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
     let skipped = 0
