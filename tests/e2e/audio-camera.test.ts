@@ -1,9 +1,10 @@
-// Audio like a studio in the Camera source (#34 §5), through the web shell in real Chromium: the
-// microphone of a camera broadcast goes through the same chain as a scene's (gain, compressor,
-// limiter, sync offset, monitoring, the meters), its settings are the source's (kept once, as in the
-// Scene source), and push-to-talk and mute work here too. The microphone is a file (Chromium's fake
-// capture from a WAV): a steady 440 Hz tone at -12 dBFS, the browser's processing off. The recording
-// made with Record shows that the encoder gets the chain's sound, not the raw microphone.
+// Audio like a studio in the Camera and Screen sources (#34 §5), through the web shell in real
+// Chromium: the microphone of a camera broadcast (or a screen's own sound) goes through the same chain
+// as a scene's (gain, compressor, limiter, sync offset, monitoring, the meters), its settings are the
+// source's (kept once, as in the Scene source), and push-to-talk and mute work here too. The
+// microphone is a file (Chromium's fake capture from a WAV): a steady 440 Hz tone at -12 dBFS, the
+// browser's processing off; Chromium's fake screen beeps. The recording made with Record shows that
+// the encoder gets the chain's sound, not the raw microphone.
 import AxeBuilder from '@axe-core/playwright'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -50,7 +51,7 @@ const openCamera = (page: Page, audio: AudioSettings, mic: MicSettings = PLAIN) 
 
 const savedAudio = (): Promise<AudioSettings> => savedAudioOf(app().shell.core)
 
-describe('audio like a studio, Camera source', () => {
+describe('audio like a studio, Camera and Screen sources', () => {
   it("gain, sync offset and monitoring act on the camera's microphone, are kept for the source, and survive a reload", async () => {
     const { page } = app()
     await openCamera(page, DEFAULT_AUDIO)
@@ -140,6 +141,50 @@ describe('audio like a studio, Camera source', () => {
     await eventually(() => master(page)).toBeLessThan(-55)
     await page.getByTestId('mute-mic').click()
     await eventually(() => master(page)).toSatisfy(near(TONE_DB, 1))
+  })
+
+  it("the Screen source's sound goes through the screen's chain: the mixer and the panel show the screen only", async () => {
+    const { page, shell } = app()
+    const quieter: AudioSettings = {
+      sources: { ...DEFAULT_AUDIO.sources, screen: { ...DEFAULT_SOURCE_AUDIO, gainDb: -6 } }
+    }
+    await shell.core.saveSettings({
+      ...(await shell.core.getSettings()),
+      sourceKind: 'screen',
+      audio: quieter
+    })
+    await page.reload()
+    await nav(page, 'Go live')
+    await page.getByRole('button', { name: 'Choose screen' }).click()
+    await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
+      timeout: 30_000
+    })
+    await page.getByTestId('channel-screen').waitFor({ timeout: 30_000 })
+    expect(await page.getByTestId('channel-mic').count()).toBe(0)
+    expect(await page.getByTestId('mic-options').count()).toBe(0)
+    await openPanel(page)
+    expect(await page.getByTestId('audio-source-mic').count()).toBe(0)
+    expect(await page.getByTestId('audio-screen-gain').inputValue()).toBe('-6')
+    // Chromium's fake screen beeps: its loudest block over 2 s, at -6 dB and then at 0 dB.
+    const loudest = async (): Promise<number> =>
+      (await meterDbRange(page, 'meter-master', 2000)).max
+    await eventually(loudest, 20_000).toBeGreaterThan(-50)
+    const before = await loudest()
+    await page.getByTestId('audio-screen-gain').fill('0')
+    await eventually(loudest).toSatisfy(near(before + 6, 1.5))
+    await page.getByTestId('audio-screen-monitoring').selectOption('monitor-only')
+    await eventually(loudest).toBeLessThan(-55)
+    // What is sent: the screen's picture and the mix's one audio track.
+    const tracks = await page.evaluate(() => {
+      const v = (
+        globalThis as unknown as {
+          document: { querySelector(s: string): { srcObject: MediaStream | null } }
+        }
+      ).document.querySelector('[data-testid=preview]')
+      const s = v.srcObject
+      return { video: s?.getVideoTracks().length ?? 0, audio: s?.getAudioTracks().length ?? 0 }
+    })
+    expect(tracks).toEqual({ video: 1, audio: 1 })
   })
 
   it('the audio panel fits a 1366x768 window in the Camera source, every control named', async () => {
