@@ -3,7 +3,12 @@
 // push-to-mute open or shut the microphone's talk stage while held (never saved). In studio mode a
 // scene key puts the scene in the preview and transition sends the preview to program. Used by the Go live
 // screen's stage and by the live bar's program status, so the keys work on every screen while live.
-import { activeScene, setChannel, switchScene, transitionToProgram } from '../../../../shared/scenes'
+import {
+  activeScene,
+  setChannel,
+  switchScene,
+  transitionToProgram
+} from '../../../../shared/scenes'
 import { SCENE_ACTIONS, sceneNumber } from '../../../../shared/hotkeys'
 import { useHotkey } from '../../lib/use-hotkeys'
 import type { HotkeyEvent } from '../../lib/hotkeys'
