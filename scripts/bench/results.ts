@@ -6,12 +6,13 @@ import { execFileSync } from 'node:child_process'
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
-import { parseRuns, recordsOf, renderResults, type RunRecord } from './table'
+import { parseRetired, parseRuns, recordsOf, renderResults, type RunRecord } from './table'
 import type { BenchRow, RecordAs } from './types'
 
 const ROOT = resolve(__dirname, '../..')
 export const RESULTS_FILE = join(ROOT, 'bench', 'results.md')
 export const RUNS_FILE = join(ROOT, 'bench', 'runs.jsonl')
+export const RETIRED_FILE = join(ROOT, 'bench', 'retired.jsonl')
 
 /** This run's id: one per process, so every figure of one `npm run bench…` shares it. */
 export const RUN_ID = `${new Date().toISOString().slice(0, 19)}Z-${process.pid}`
@@ -34,12 +35,17 @@ export function readRuns(file = RUNS_FILE): RunRecord[] {
   return existsSync(file) ? parseRuns(readFileSync(file, 'utf8')) : []
 }
 
+/** The runs that no longer count (bench/retired.jsonl), none when the file is absent. */
+export function readRetired(file = RETIRED_FILE): ReturnType<typeof parseRetired> {
+  return existsSync(file) ? parseRetired(readFileSync(file, 'utf8')) : []
+}
+
 /** bench/results.md computed from bench/runs.jsonl, formatted as the repository's markdown. */
 export async function writeTable(): Promise<void> {
   const prettier = await import('prettier')
   writeFileSync(
     RESULTS_FILE,
-    await prettier.format(renderResults(readRuns()), { parser: 'markdown' })
+    await prettier.format(renderResults(readRuns(), readRetired()), { parser: 'markdown' })
   )
 }
 

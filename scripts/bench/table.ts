@@ -208,8 +208,23 @@ const HEAD =
   '| figure | median | runs | goal | met | reference (measured in the same run, unless the note says quoted) | ratio (median of the runs) | commits | note (the latest run) |\n' +
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |'
 
+/**
+ * A run that no longer counts (a line of bench/retired.jsonl): what it measured no longer exists or was
+ * measured wrongly. Its figures stay in runs.jsonl; the report leaves them out of every median and lists
+ * the run with the reason.
+ */
+export interface RetiredRun {
+  run: string
+  reason: string
+}
+
 /** bench/results.md from the records (unformatted markdown; the writer runs prettier over it). */
-export function renderResults(records: readonly RunRecord[]): string {
+export function renderResults(
+  all: readonly RunRecord[],
+  retired: readonly RetiredRun[] = []
+): string {
+  const why = new Map(retired.map((r) => [r.run, r.reason]))
+  const records = all.filter((r) => !why.has(r.run))
   const cores = uniq(records.map((r) => r.cores)).sort((a, b) => a - b)
   const lines = [
     '# Onair benchmark report',
@@ -235,10 +250,42 @@ export function renderResults(records: readonly RunRecord[]): string {
     for (const rs of rows.values()) lines.push(markdownRow(tableRow(rs), commands.length > 1))
     lines.push('')
   }
+  const gone = uniq(all.filter((r) => why.has(r.run)).map((r) => r.run))
+  if (gone.length > 0) {
+    lines.push('## Retired runs', '')
+    lines.push(
+      'Recorded in bench/runs.jsonl and left out of every median above (bench/retired.jsonl says why).',
+      ''
+    )
+    lines.push('| run | figures | rows | reason |', '| --- | --- | --- | --- |')
+    for (const run of gone) {
+      const rs = all.filter((r) => r.run === run)
+      const rows = uniq(rs.map((r) => r.row)).join('; ')
+      lines.push(`| ${run} | ${rs.length} | ${cell(rows)} | ${cell(why.get(run)!)} |`)
+    }
+    lines.push('')
+  }
   lines.push('## References documented by Livepeer Studio', '')
   lines.push('| figure | value | note |', '| --- | --- | --- |')
   for (const d of DOCUMENTED) lines.push(`| ${d.name} | ${fmt(d.value)} ${d.unit} | ${d.note} |`)
   return lines.join('\n') + '\n'
+}
+
+/** bench/retired.jsonl's text read back: each line a run id and why it no longer counts. */
+export function parseRetired(text: string): RetiredRun[] {
+  return text.split('\n').flatMap((line, i) => {
+    if (!line.trim()) return []
+    const r = (() => {
+      try {
+        return JSON.parse(line) as Partial<RetiredRun>
+      } catch {
+        return undefined
+      }
+    })()
+    if (typeof r?.run !== 'string' || typeof r.reason !== 'string' || !r.reason.trim())
+      throw new Error(`bench/retired.jsonl line ${i + 1} is not {"run": "...", "reason": "..."}`)
+    return [{ run: r.run, reason: r.reason }]
+  })
 }
 
 /** bench/runs.jsonl's text read back (blank lines skipped; a bad line names its number). */

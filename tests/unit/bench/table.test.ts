@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import {
   group,
   meets,
+  parseRetired,
   parseRuns,
   recordsOf,
   renderResults,
@@ -152,6 +153,29 @@ describe('the report', () => {
       command: 'npm run bench:uplink'
     })
     expect(JSON.parse(JSON.stringify(r)).value).toBeNull()
+  })
+
+  it('leaves a retired run out of the median and lists it with its reason', () => {
+    const run = (value: number, id: string): RunRecord[] =>
+      recordsOf('Broadcaster', [{ name: 'go live', value, unit: 's', goal: { max: 1 } }], {
+        commit: 'c',
+        date: '2026-11-27T10:00:00Z',
+        cores: 2,
+        run: id,
+        command: 'npm run bench:live'
+      })
+    const records = [...run(0.5, 'r1'), ...run(0.7, 'r2'), ...run(9, 'old')]
+    const retired = parseRetired('{"run":"old","reason":"measured a path since removed"}\n')
+    const line = (md: string): string => md.split('\n').find((l) => l.startsWith('| go live '))!
+    expect(line(renderResults(records))).toContain('| 0.700 s | 3,')
+    const md = renderResults(records, retired)
+    expect(line(md)).toContain('| 0.600 s | 2,')
+    expect(md).toContain('## Retired runs')
+    expect(md).toContain('| old | 1 | go live | measured a path since removed |')
+  })
+
+  it('refuses a retired line without a reason', () => {
+    expect(() => parseRetired('{"run":"r1","reason":"x"}\n{"run":"r2"}\n')).toThrow(/line 2/)
   })
 
   it('names the line of runs.jsonl that is not JSON', () => {
