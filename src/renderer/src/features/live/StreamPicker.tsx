@@ -1,6 +1,6 @@
 // Which stream to go live on. Preselected: the stream that is live; else the one last gone live on;
 // else the one opened last; else the newest.
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useMemo, type ReactNode } from 'react'
 import { useApi } from '../../lib/api'
 import { preferredStreamIds } from '../../lib/recent-streams'
 import { useResult } from '../../lib/use-result'
@@ -20,13 +20,17 @@ export function StreamPicker({
   const api = useApi()
   const streams = useResult(() => api.listStreams({ limit: 100 }), [api])
 
-  useEffect(() => {
-    const items = streams.value?.items
-    if (value || !items) return
+  // Picked while rendering, so the list never shows another stream (the browser's first option)
+  // for a frame before the effect tells the screen.
+  const items = streams.value?.items
+  const pick = useMemo(() => {
+    if (!items) return ''
     const known = new Set(items.map((s) => s.id))
-    const pick = preferredStreamIds(liveStreamId).find((id) => known.has(id)) ?? items[0]?.id
-    if (pick) onChange(pick)
-  }, [streams.value, value, liveStreamId, onChange])
+    return preferredStreamIds(liveStreamId).find((id) => known.has(id)) ?? items[0]?.id ?? ''
+  }, [items, liveStreamId])
+  useEffect(() => {
+    if (!value && pick) onChange(pick)
+  }, [value, pick, onChange])
 
   return (
     <>
@@ -36,7 +40,7 @@ export function StreamPicker({
           <Loading />
         ) : (
           <select
-            value={value}
+            value={value || pick}
             data-testid="live-stream"
             disabled={disabled}
             onChange={(e) => onChange(e.target.value)}
