@@ -5,7 +5,14 @@ export type Shortfall =
   /** Onair's encoder skipped frames lately, whatever the upload does (OBS's "encoding overloaded"). */
   | { cause: 'encoder-skips'; skippedFrames: number; windowS: number; cpuPercent?: number }
   /** A computer too busy to encode and send in real time (the page encodes): its queue is no measure of the upload. */
-  | { cause: 'busy-computer'; dropping: boolean; cpuPercent?: number }
+  | {
+      cause: 'busy-computer'
+      dropping: boolean
+      cpuPercent?: number
+      /** Frames a second going out, when fewer than the target is what the busy computer costs. */
+      deliveredFps?: number
+      targetFps?: number
+    }
   /** The upload carries less than the output needs (video + audio, kbit/s); carried unknown: less. */
   | { cause: 'upload'; dropping: boolean; carriedKbps?: number; needKbps: number }
   /** ffmpeg's encode runs below real time, or drops frames. */

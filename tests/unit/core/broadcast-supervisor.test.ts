@@ -374,8 +374,8 @@ describe('broadcast supervisor, media source', () => {
 
 describe('broadcast supervisor: the uplink (#19)', () => {
   /** A progress block: `sent` s of media out, `bytes` written to the socket so far. */
-  const block = (sent: number, bytes: number): string =>
-    `frame=${Math.round(sent * 30)}\nfps=30\nbitrate=1000kbits/s\ntotal_size=${bytes}\nout_time_us=${Math.round(sent * 1e6)}\ndrop_frames=0\ndup_frames=0\nspeed=1.0x\nprogress=continue\n`
+  const block = (sent: number, bytes: number, frame = sent * 30): string =>
+    `frame=${Math.round(frame)}\nfps=30\nbitrate=1000kbits/s\ntotal_size=${bytes}\nout_time_us=${Math.round(sent * 1e6)}\ndrop_frames=0\ndup_frames=0\nspeed=1.0x\nprogress=continue\n`
 
   /**
    * A live run of the page's media (2.6 Mbit/s: 100 ms clusters of three 10.8 KB frames) whose fake
@@ -393,6 +393,7 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     let handed = 0 // media ms the page has made by now
     let bytes = 0
     let sent = 0
+    let frames = 0
     const pushTo = async (ms: number): Promise<void> => {
       for (; at < ms; at += 100)
         await sup.pushMedia(
@@ -408,14 +409,18 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     const blocks = async (
       n: number,
       bytesEach: number,
-      sentEach: number | 'all'
+      sentEach: number | 'all',
+      /** Frames a second in what went out (the page's, as ffmpeg copies it). */
+      fps = 30
     ): Promise<void> => {
       for (let s = 1; s <= n; s++) {
         handed += 250
         await pushTo(handed)
         bytes += bytesEach
+        // The frame count as ffmpeg gives it: the media time sent at this rate.
+        frames += (sentEach === 'all' ? at / 1000 - sent : sentEach) * fps
         sent = sentEach === 'all' ? at / 1000 : sent + sentEach
-        child().stdout.write(block(sent, bytes))
+        child().stdout.write(block(sent, bytes, frames))
         await tick(250)
       }
     }
@@ -483,6 +488,40 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     const last = health[health.length - 1]!
     expect(last.uplink).toMatchObject({ state: 'limited', cause: 'computer', cpuPercent: 97 })
     expect(last.shortfall).toMatchObject({ cause: 'busy-computer', cpuPercent: 97 })
+    await stopped(sup)
+  })
+
+  it('few frames on a computer too busy names the computer, not the camera', async () => {
+    const health: LiveHealthEvent[] = []
+    const { sup, blocks } = await mediaRun({
+      onHealth: (h) => health.push(h),
+      cpuBusy: () => 1
+    })
+    // The link takes all, nothing queues or drops; the page, starved, hands over 8 frames a second.
+    await blocks(12, 85_000, 'all', 8)
+    const last = health[health.length - 1]!
+    expect(last.uplink).toMatchObject({ state: 'full', queuedMs: 0, drops: 0 })
+    expect(last.shortfall).toEqual({
+      cause: 'busy-computer',
+      dropping: false,
+      cpuPercent: 100,
+      deliveredFps: 8,
+      targetFps: 30
+    })
+    await stopped(sup)
+  })
+
+  it('few frames on an idle computer: the source is what delivers them', async () => {
+    const health: LiveHealthEvent[] = []
+    const { sup, blocks } = await mediaRun({
+      onHealth: (h) => health.push(h),
+      cpuBusy: () => 0.3
+    })
+    await blocks(12, 85_000, 'all', 8)
+    expect(health[health.length - 1]!.shortfall).toMatchObject({
+      cause: 'source-fps',
+      targetFps: 30
+    })
     await stopped(sup)
   })
 })

@@ -56,6 +56,18 @@ describe('shortfall in words', () => {
     expect(shortfallText({ cause: 'busy-computer', dropping: false })).toBe(
       'this computer is too busy to encode and send in real time: quality lowered to stay live; close other apps or choose a smaller output size'
     )
+    // Frames short with nothing dropped or lowered: the frame rate is what suffers, and it says so.
+    expect(
+      shortfallText({
+        cause: 'busy-computer',
+        dropping: false,
+        cpuPercent: 100,
+        deliveredFps: 7.4,
+        targetFps: 30
+      })
+    ).toBe(
+      'this computer is too busy to encode and send in real time (CPU 100 %): 7 of 30 frames a second go out; close other apps or choose a smaller output size'
+    )
   })
 
   it('names the encoder, the frames skipped and a way out', () => {

@@ -24,6 +24,7 @@ import { SlidingWindow, kbitPerSecond } from '../../../shared/sliding-window'
 import { CongestionMeter, deliveredFps, explainShortfall } from './uplink/congestion'
 import { describeExit, looksLikeNetwork } from './exit-info'
 import { UplinkController, uplinkShortfall } from './uplink/controller'
+import type { Shortfall } from '../../../shared/shortfall'
 import { pageEncoder, type EncoderControl } from './uplink/encoder-control'
 import {
   BUSY_SHARE,
@@ -293,6 +294,23 @@ export class BroadcastSupervisor {
     }
   }
 
+  /**
+   * Why the stream falls short when the uplink does not say: from ffmpeg's window. Too few frames
+   * from the page of a computer too busy are the computer's, not the camera's (the compositor keeps
+   * the output's rate on an idle computer whatever the camera gives).
+   */
+  private frameShortfall(cause: 'network' | 'encoder' | 'computer'): Shortfall | undefined {
+    const s = explainShortfall(this.meter.blocks, videoPath(this.o.source), this.o.output.fps)
+    if (s?.cause !== 'source-fps' || cause !== 'computer') return s
+    return {
+      cause: 'busy-computer',
+      dropping: false,
+      ...(this.cpuShare === undefined ? {} : { cpuPercent: Math.round(this.cpuShare * 100) }),
+      deliveredFps: s.deliveredFps,
+      targetFps: s.targetFps
+    }
+  }
+
   private onBlock(b: ProgressBlock): void {
     const at = this.now()
     const now = this.recentRates(b, at)
@@ -375,9 +393,7 @@ export class BroadcastSupervisor {
         congestion,
         targetFps: this.o.output.fps,
         targetKbps: this.o.output.videoBitrateKbps + this.o.output.audioBitrateKbps,
-        shortfall:
-          uplinkWords ??
-          explainShortfall(this.meter.blocks, videoPath(this.o.source), this.o.output.fps),
+        shortfall: uplinkWords ?? this.frameShortfall(cause),
         mediaEpoch: this.mediaEpoch === undefined ? undefined : Math.round(this.mediaEpoch),
         uplink:
           fs && this.uplink

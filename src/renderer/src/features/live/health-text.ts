@@ -17,7 +17,7 @@ export function shortfallText(s: Shortfall): string {
     case 'encoder-skips':
       return `this computer cannot encode fast enough${load}: ${plural(s.skippedFrames, 'frame')} skipped in the last ${s.windowS} s; choose a faster preset or a smaller output size`
     case 'busy-computer':
-      return `this computer is too busy to encode and send in real time${load}: ${action(s.dropping)}; close other apps or choose a smaller output size`
+      return `this computer is too busy to encode and send in real time${load}: ${busyCost(s)}; close other apps or choose a smaller output size`
     case 'upload': {
       const carried =
         s.carriedKbps === undefined
@@ -33,6 +33,12 @@ export function shortfallText(s: Shortfall): string {
       return `the camera delivers ${Math.round(s.deliveredFps)} fps (of ${s.targetFps})`
   }
 }
+
+/** What a busy computer costs the stream: frames dropped, else too few frames, else a lower bitrate. */
+const busyCost = (s: Extract<Shortfall, { cause: 'busy-computer' }>): string =>
+  !s.dropping && s.deliveredFps !== undefined && s.targetFps !== undefined
+    ? `${Math.round(s.deliveredFps)} of ${s.targetFps} frames a second go out`
+    : action(s.dropping)
 
 const action = (dropping: boolean): string =>
   dropping ? 'frames dropped to stay live' : 'quality lowered to stay live'
