@@ -252,15 +252,37 @@ export const onAirScene = (state: ScenesState): Scene =>
   (state.studio && state.scenes.find((s) => s.id === state.programId)) || activeScene(state)
 
 /**
- * The capture a camera or screen source is drawn from: a camera's is its device (so sources and
- * scenes showing one device share one capture; '' is the device chosen in the settings), a screen's
- * its own. Other sources have none.
+ * The device a camera source shows: its own, or else the Devices camera (`devicesCamera`: the one
+ * chosen in the device settings, or the device the default camera turned out to be once it opened).
+ * undefined: the default camera, before its device is known.
+ */
+export const cameraDevice = (source: CameraSource, devicesCamera?: string): string | undefined =>
+  source.videoDeviceId ?? (devicesCamera || undefined)
+
+/**
+ * The capture a camera or screen source is drawn from: a camera's is its device, named by its id
+ * (cameraDevice: a source following the Devices camera and one that picked that same device share
+ * one capture, as do scenes showing it; '' is the default camera before its device is known), a
+ * screen's its own. Other sources have none.
  */
 export type CaptureKey = `camera:${string}` | `screen:${string}`
-export function captureKey(source: SceneSource): CaptureKey | null {
-  if (source.kind === 'camera') return `camera:${source.videoDeviceId ?? ''}`
+export function captureKey(source: SceneSource, devicesCamera?: string): CaptureKey | null {
+  if (source.kind === 'camera') return `camera:${cameraDevice(source, devicesCamera) ?? ''}`
   if (source.kind === 'screen') return `screen:${source.id}`
   return null
+}
+
+/**
+ * The layers with each camera that follows the Devices camera given that device (when known), so the
+ * compositor draws it from the one capture of that device (captureKey without a devicesCamera).
+ */
+export function withDevicesCamera(layers: Layer[], devicesCamera?: string): Layer[] {
+  if (!devicesCamera) return layers
+  return layers.map((l) =>
+    l.source.kind === 'camera' && l.source.videoDeviceId === null
+      ? { ...l, source: { ...l.source, videoDeviceId: devicesCamera } }
+      : l
+  )
 }
 
 /** Which cameras and screens a scene shows (a device is not opened for a scene that does not show it). */

@@ -3,16 +3,25 @@
 // pattern, fake_device_1 a colourless one (black, grey text). Each is added as a source of its own from the scenes panel's
 // Add camera (its device picked by label), side by side over the shared screen; live, the program
 // canvas shows green in one box and grey in the other, each device opened once. Removing one closes
-// its track (ended), and the other camera goes on.
+// its track (ended), and the other camera goes on. A camera added on the device the Devices camera
+// is (the first camera follows it) is drawn from that one capture, never opened twice; when the
+// Devices camera changes, the first camera moves with it and the added one stays.
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { sideBySideRects } from '../../src/shared/scene-layout'
-import { activeScene, itemsOf, type ScenesState } from '../../src/shared/scenes'
+import { pipRect, sideBySideRects } from '../../src/shared/scene-layout'
+import {
+  DEFAULT_PIP,
+  activeScene,
+  defaultScenes,
+  itemsOf,
+  type ScenesState
+} from '../../src/shared/scenes'
 import { readScenes } from '../../src/shared/scenes-saved'
 import {
   appForFile,
   createStream,
   eventually,
+  nav,
   pressGoLive,
   sceneColourAt,
   shot,
@@ -24,6 +33,19 @@ const app = appForFile({ chromiumArgs: ['--use-fake-device-for-media-stream=devi
 
 async function savedScenes(): Promise<ScenesState> {
   return readScenes((await app().shell.core.getSettings()).scenes)
+}
+
+/** Wraps getUserMedia so the test sees every camera track the page opens (window.cams). */
+function recordCameras(): void {
+  const w = window as unknown as { cams: MediaStreamTrack[] }
+  w.cams = []
+  const md = navigator.mediaDevices
+  const original = md.getUserMedia.bind(md)
+  md.getUserMedia = async (c) => {
+    const s = await original(c)
+    w.cams.push(...s.getVideoTracks())
+    return s
+  }
 }
 
 type Cam = { deviceId: string; state: string }
@@ -44,17 +66,7 @@ const isGrey = ([r, g, b]: number[]): boolean =>
 describe('more than one camera in a scene', () => {
   it('two cameras (two devices) side by side over a screen, live; removing one closes its track', async () => {
     const { page } = app()
-    await page.evaluate(() => {
-      const w = window as unknown as { cams: MediaStreamTrack[] }
-      w.cams = []
-      const md = navigator.mediaDevices
-      const original = md.getUserMedia.bind(md)
-      md.getUserMedia = async (c) => {
-        const s = await original(c)
-        w.cams.push(...s.getVideoTracks())
-        return s
-      }
-    })
+    await page.evaluate(recordCameras)
     const devices = await page.evaluate(async () =>
       (await navigator.mediaDevices.enumerateDevices())
         .filter((d) => d.kind === 'videoinput')
@@ -123,5 +135,62 @@ describe('more than one camera in a scene', () => {
     expect(isGrey(await sceneColourAt(page, ...centre(left)))).toBe(false)
     expect(await text(page.getByTestId('live-banner'))).not.toContain('ended')
     await stopLive(page)
+  })
+
+  it('a camera added on the Devices camera is the same one capture; the Devices camera changed, its followers move', async () => {
+    const { page, shell } = app()
+    // A fresh page (every getUserMedia recorded from the start) on the default scenes: the screen
+    // (not shared: black) with the first camera, which follows the Devices camera, in the corner.
+    await page.context().addInitScript(recordCameras)
+    const { videoDeviceId: _none, ...settings } = await shell.core.getSettings()
+    await shell.core.saveSettings({ ...settings, sourceKind: 'scene', scenes: defaultScenes() })
+    await page.reload()
+    await nav(page, 'Go live')
+    await page.getByTestId('scene-canvas').waitFor()
+    const devices = await page.evaluate(async () =>
+      (await navigator.mediaDevices.enumerateDevices())
+        .filter((d) => d.kind === 'videoinput')
+        .map((d) => d.deviceId)
+    )
+    const [dev0, dev1] = devices as [string, string]
+    const corner = pipRect(DEFAULT_PIP.corner, DEFAULT_PIP.size, 16 / 9)
+    const inCorner = [corner.x + corner.w / 2, corner.y + corner.h / 2] as const
+    const right = sideBySideRects()[1]
+    const inRight = [right.x + right.w / 2, right.y + right.h / 2] as const
+    // The default camera is fake_device_0 (green), in the corner; nothing on the right yet.
+    await eventually(() => sceneColourAt(page, ...inCorner).then(isGreen), 30_000).toBe(true)
+    expect(isGreen(await sceneColourAt(page, ...inRight))).toBe(false)
+    const liveOn = async (id: string): Promise<number> =>
+      (await cameraTracks(page)).filter((t) => t.deviceId === id && t.state === 'live').length
+
+    // Add camera, picking fake_device_0: the device the Devices camera is.
+    await page.getByTestId('add-camera').click()
+    await page.getByTestId('add-camera-device').selectOption({ label: 'fake_device_0' })
+    await page.getByTestId('add-camera-confirm').click()
+    await eventually(() => page.getByTestId('camera-source').count()).toBe(1)
+    // Its picture shows on the right, drawn from the one capture of that device: one track, opened once.
+    await eventually(() => sceneColourAt(page, ...inRight).then(isGreen), 30_000).toBe(true)
+    expect(isGreen(await sceneColourAt(page, ...inCorner))).toBe(true)
+    expect(await liveOn(dev0)).toBe(1)
+    expect((await cameraTracks(page)).filter((t) => t.deviceId === dev0)).toHaveLength(1)
+    await page.setViewportSize({ width: 1366, height: 768 })
+    await page.getByTestId('scenes-panel').scrollIntoViewIfNeeded()
+    await shot(page, 'scene-camera-same-device', false)
+
+    // The Devices camera becomes fake_device_1: the first camera (following it) turns grey, the
+    // added one (its own device) stays green; each device once.
+    await page.getByTestId('camera-select').selectOption({ label: 'fake_device_1' })
+    await eventually(() => sceneColourAt(page, ...inCorner).then(isGrey), 30_000).toBe(true)
+    expect(isGreen(await sceneColourAt(page, ...inRight))).toBe(true)
+    expect([await liveOn(dev0), await liveOn(dev1)]).toEqual([1, 1])
+
+    // Back to fake_device_0, now chosen by name: the follower joins the added camera's capture, and
+    // fake_device_1, shown by nothing now, is closed.
+    await page.getByTestId('camera-select').selectOption({ label: 'fake_device_0' })
+    await eventually(() => liveOn(dev1)).toBe(0)
+    await eventually(() => sceneColourAt(page, ...inCorner).then(isGreen), 30_000).toBe(true)
+    expect(isGreen(await sceneColourAt(page, ...inRight))).toBe(true)
+    expect(await liveOn(dev0)).toBe(1)
+    await page.setViewportSize({ width: 1280, height: 860 })
   })
 })

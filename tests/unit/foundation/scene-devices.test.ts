@@ -21,6 +21,7 @@ import {
   removeItem,
   renameSource,
   setCameraDevice,
+  withDevicesCamera,
   type ScenesState
 } from '../../../src/shared/scenes'
 import { readScenes } from '../../../src/shared/scenes-saved'
@@ -52,12 +53,32 @@ describe('cameras and screens as sources', () => {
     ])
     const n = needs(s, activeScene(s))
     expect(n.cameras.map((c) => c.id)).toEqual([CAMERA_ID, 'cam-a', 'cam-b'])
-    expect(new Set(n.cameras.map(captureKey)).size).toBe(3)
+    expect(new Set(n.cameras.map((c) => captureKey(c))).size).toBe(3)
     // A second source on a device already shown shares its capture.
     const same = addCamera(s, { name: 'Desk again', videoDeviceId: 'dev-a' }, 'cam-c')
-    const keys = needs(same, activeScene(same)).cameras.map(captureKey)
+    const keys = needs(same, activeScene(same)).cameras.map((c) => captureKey(c))
     expect(keys).toHaveLength(4)
     expect(new Set(keys).size).toBe(3)
+  })
+
+  it('one device, one capture: a camera picking the Devices camera shares its capture, and follows a change', () => {
+    // The first camera follows the Devices camera; an added one picked that same device.
+    const s = addCamera(defaultScenes(A), { name: 'Same', videoDeviceId: 'dev-a' }, 'cam-a')
+    const cams = needs(s, activeScene(s)).cameras
+    expect(cams.map((c) => c.id)).toEqual([CAMERA_ID, 'cam-a'])
+    // The Devices camera is dev-a: both are dev-a's one capture.
+    expect(new Set(cams.map((c) => captureKey(c, 'dev-a')))).toEqual(new Set(['camera:dev-a']))
+    // The Devices camera changed to dev-b: the first camera moves with it, the added one stays.
+    expect(cams.map((c) => captureKey(c, 'dev-b'))).toEqual(['camera:dev-b', 'camera:dev-a'])
+    // The default camera before its device is known: its own capture, keyed ''.
+    expect(cams.map((c) => captureKey(c))).toEqual(['camera:', 'camera:dev-a'])
+    // What the compositor draws: the follower named by the device, so it reads dev-a's frames.
+    const layers = withDevicesCamera(layersOf(s, activeScene(s)), 'dev-a')
+    const drawn = layers.flatMap((l) => (l.source.kind === 'camera' ? [captureKey(l.source)] : []))
+    expect(drawn).toEqual(['camera:dev-a', 'camera:dev-a'])
+    // The scenes themselves are not changed: the first camera still follows Devices.
+    expect(s.sources.find((x) => x.id === CAMERA_ID)).toMatchObject({ videoDeviceId: null })
+    expect(withDevicesCamera(layersOf(s, activeScene(s)))).toEqual(layersOf(s, activeScene(s)))
   })
 
   it('the capture size is per camera: a half-wide camera is asked for half, a full one for all', () => {
@@ -82,7 +103,7 @@ describe('cameras and screens as sources', () => {
       name: 'Screen 2'
     })
     const n = needs(s, activeScene(s))
-    expect(n.screens.map(captureKey)).toEqual([`screen:${SCREEN_ID}`, 'screen:scr-2'])
+    expect(n.screens.map((c) => captureKey(c))).toEqual([`screen:${SCREEN_ID}`, 'screen:scr-2'])
     s = renameSource(s, 'scr-2', 'Slides')
     expect(s.sources.find((x) => x.id === 'scr-2')).toMatchObject({ name: 'Slides' })
     expect(
@@ -161,7 +182,7 @@ describe('scenes saved with one camera and one screen', () => {
       { id: SCREEN_ID, kind: 'screen', name: 'Screen or window' }
     ])
     expect(s.scenes[0]!.items).toEqual(old.scenes[0]!.items)
-    expect(needs(s, s.scenes[0]!).cameras.map(captureKey)).toEqual(['camera:'])
+    expect(needs(s, s.scenes[0]!).cameras.map((c) => captureKey(c))).toEqual(['camera:'])
   })
 
   it('the format before version 2 too: its camera and screen slots become the first ones', () => {

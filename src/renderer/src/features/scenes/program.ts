@@ -9,7 +9,10 @@ import {
   cameraCaptureScale,
   layersOf,
   onAirScene,
+  withDevicesCamera,
   type CaptureKey,
+  type Layer,
+  type Scene,
   type ScenesState
 } from '../../../../shared/scenes'
 
@@ -59,6 +62,8 @@ export class SceneProgram {
   private cameraSize = new Map<Slot, string>()
   private rescale: ReturnType<typeof setTimeout> | undefined
   private readonly loadImage: ImageLoader
+  /** The Devices camera's device id (chosen, or the default's once opened): cameras following it show it. */
+  private devicesCameraId: string | undefined
   private readonly unwatchVideos: () => void
 
   constructor(output: OutputSettings, loadImage: ImageLoader) {
@@ -127,13 +132,61 @@ export class SceneProgram {
     const scene = onAirScene(state)
     this.scene = { id: scene.id, name: scene.name }
     this.compositor.setScene(
-      { id: scene.id, layers: layersOf(state, scene) },
+      { id: scene.id, layers: this.layersOf(state, scene) },
       transition ? state.transition : null
     )
     this.mix.setLevels(scene.mix)
     this.mixVideos(state)
     this.fitCamera()
     if (before?.id !== scene.id || before.name !== scene.name) this.emit()
+  }
+
+  /**
+   * What a scene draws, each camera named by its device: a camera following the Devices camera and
+   * one that picked that device are drawn from the same capture.
+   */
+  layersOf(state: ScenesState, scene: Scene): Layer[] {
+    return withDevicesCamera(layersOf(state, scene), this.devicesCameraId)
+  }
+
+  /** The Devices camera's device (undefined: the default camera, before it opened). */
+  get devicesCamera(): string | undefined {
+    return this.devicesCameraId
+  }
+
+  /** The Devices camera changed (or the default camera's device became known): its followers move. */
+  setDevicesCamera(deviceId: string | undefined): void {
+    if (deviceId === this.devicesCameraId) return
+    this.devicesCameraId = deviceId
+    const state = this.scenes
+    if (state) this.show(state, false)
+    this.emit()
+  }
+
+  /**
+   * Moves an open camera to another slot without closing it: the default camera's capture, once its
+   * device is known, becomes that device's (one device, one capture, never reopened for it).
+   */
+  moveCapture(from: Slot, to: Slot): void {
+    const stream = this.capture(from)
+    if (!stream || from === to || !isCamera(from) || !isCamera(to)) return
+    // Already open there: the one capture stays, this one closes.
+    if (this.capture(to)) return this.setCapture(from, null)
+    this.captures.delete(from)
+    this.captures.set(to, stream)
+    // The same frames go on (the track is read by one reader, never restarted).
+    const frames = this.compositor.frames.get(from)
+    this.compositor.frames.delete(from)
+    if (frames) {
+      frames.onFrame = () => this.compositor.cameraFrame(to)
+      this.compositor.frames.set(to, frames)
+    }
+    const size = this.cameraSize.get(from)
+    this.cameraSize.delete(from)
+    if (size) this.cameraSize.set(to, size)
+    this.compositor.updateActive()
+    this.fitCamera()
+    this.emit()
   }
 
   /**
@@ -212,8 +265,10 @@ export class SceneProgram {
     old?.getTracks().forEach((t) => t.stop())
     if (stream) this.captures.set(slot, stream)
     else this.captures.delete(slot)
+    // Found by its stream: a camera may have moved to another slot since (moveCapture).
     const ended = (): void => {
-      if (this.capture(slot) === stream) this.setCapture(slot, null)
+      const at = [...this.captures].find(([, s]) => s === stream)?.[0]
+      if (at) this.setCapture(at, null)
     }
     if (slot !== 'mic') {
       this.compositor.frames.get(slot)?.close()

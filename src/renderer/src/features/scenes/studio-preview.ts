@@ -2,7 +2,7 @@
 // own captures and pictures. It is never sent: the program's canvas stays the output, so the monitor,
 // the local copy and the broadcast follow the program only.
 import { useEffect, useState } from 'react'
-import { activeScene, captureKey, layersOf, type ScenesState } from '../../../../shared/scenes'
+import { activeScene, captureKey, type ScenesState } from '../../../../shared/scenes'
 import { Compositor } from './compositor'
 import type { SceneProgram } from './program'
 
@@ -41,11 +41,12 @@ export function useStudioPreview(program: SceneProgram, scenes: ScenesState): Co
   useEffect(() => {
     if (!preview) return
     const scene = activeScene(scenes)
-    const layers = layersOf(scenes, scene)
+    // Each camera named by its device, as the program draws it.
+    const layers = program.layersOf(scenes, scene)
     preview.setScene({ id: scene.id, layers }, null)
     const keys = new Set<string | null>(layers.map((l) => captureKey(l.source)))
     program.compositor.alsoShows = (key) => keys.has(key)
     program.compositor.updateActive()
-  }, [preview, program, scenes])
+  }, [preview, program, scenes, program.devicesCamera])
   return preview
 }

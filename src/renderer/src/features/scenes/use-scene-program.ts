@@ -6,7 +6,13 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react'
 import type { OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
-import { SCREEN_ID, captureKey, needs, type ScenesState } from '../../../../shared/scenes'
+import {
+  SCREEN_ID,
+  cameraDevice,
+  captureKey,
+  needs,
+  type ScenesState
+} from '../../../../shared/scenes'
 import {
   PROCESSING_KEYS,
   type AudioSettings,
@@ -121,12 +127,19 @@ export function useSceneProgram(
     [program, loaded, changeScenes]
   )
 
-  // Each camera device opens when any scene shows it (the device chosen in the settings for a camera
-  // source with none of its own); the microphone always (a screen-only scene still talks).
+  // The Devices camera by its device: the one chosen in the settings, else the device the default
+  // camera turned out to be once opened. A camera source following it and one that picked the same
+  // device are then one capture; when it changes, its followers move with it.
+  const [defaultCamera, setDefaultCamera] = useState<string>()
+  const devicesCamera = devices.videoDeviceId ?? defaultCamera
+  useEffect(() => program?.setDevicesCamera(devicesCamera), [program, devicesCamera])
+
+  // Each camera device opens when any scene shows it (the Devices camera for a camera source with no
+  // device of its own), once; the microphone always (a screen-only scene still talks).
   const cameras = new Map<Slot, string | undefined>()
   for (const s of scenes?.scenes ?? [])
     for (const c of needs(scenes!, s).cameras)
-      cameras.set(captureKey(c)!, c.videoDeviceId ?? devices.videoDeviceId)
+      cameras.set(captureKey(c, devicesCamera)!, cameraDevice(c, devicesCamera))
   const camerasKey = [...cameras].map(([slot, id]) => `${slot}=${id ?? ''}`).join('|')
   // Each screen source's share lives as long as its source.
   const screens: Slot[] = (scenes?.sources ?? []).flatMap((s) =>
@@ -153,6 +166,8 @@ export function useSceneProgram(
         openedWith.current[slot] = deviceId
         program.setCapture(slot, s)
         setError(named, undefined)
+        // The default camera: its device is known now (its capture then moves to that device's slot).
+        if (slot === 'camera:') setDefaultCamera(s.getVideoTracks()[0]?.getSettings().deviceId)
       },
       (e: unknown) =>
         !cancelled && setError(named, mediaError(e, slot === 'mic' ? 'microphone' : 'camera'))
@@ -164,10 +179,16 @@ export function useSceneProgram(
 
   useEffect(() => {
     if (!program) return
-    // A device no scene shows any more is closed (its track stopped).
     for (const slot of program.videoSlots())
       if (slot.startsWith('camera:') && !cameras.has(slot)) {
-        program.setCapture(slot, null)
+        // An open device now named otherwise (the default camera, once its device is known) moves to
+        // its slot; a device no scene shows any more is closed (its track stopped).
+        const device = program.capture(slot)?.getVideoTracks()[0]?.getSettings().deviceId
+        const to = device ? (`camera:${device}` as const) : undefined
+        if (to && cameras.has(to) && !program.capture(to)) {
+          program.moveCapture(slot, to)
+          openedWith.current[to] = device
+        } else program.setCapture(slot, null)
         delete openedWith.current[slot]
       }
     const cancels = [...cameras].map(([slot, deviceId]) =>
