@@ -10,10 +10,12 @@
 // - The local studio on this computer has no upload to measure: its ingest is on loopback, so the
 //   test stream is never limited. Then the size is the best the encoder holds, at that size's usual
 //   bitrate, and the result says so.
-import { formatBitrate } from './rates'
+// The recommendation's reasons are data (SetupReason): the guide words them (setup-text.ts).
 import type {
   EncoderMeasure,
+  SetupReason,
   SetupRecommendation,
+  SetupSizeRef,
   SetupTestResult,
   UploadMeasure
 } from './contract'
@@ -52,8 +54,9 @@ const THIN_AUDIO_KBPS = 96
 /** The test stream carried at least this share of what it pushed: the link did not limit it. */
 export const UNLIMITED_SHARE = 0.9
 
-const mbps = (kbps: number): string => formatBitrate(kbps * 1000)
-export const sizeName = (s: { height: number; fps: number }): string => `${s.height}p${s.fps}`
+/** "720p30": a size and frame rate as the guide and the log name it. */
+export const sizeName = (s: SetupSizeRef): string => `${s.height}p${s.fps}`
+const sizeRef = (s: SetupSizeRef): SetupSizeRef => ({ height: s.height, fps: s.fps })
 const same = (a: { width: number; height: number; fps: number }, b: typeof a): boolean =>
   a.width === b.width && a.height === b.height && a.fps === b.fps
 
@@ -77,28 +80,27 @@ export function recommendSettings(
   enc: EncoderMeasure
 ): SetupRecommendation {
   const held = heldSizes(enc)
-  const reasons: string[] = []
+  const reasons: SetupReason[] = []
   const best = held[0]!
   if (held.length === 1 && enc.sizes.length)
-    reasons.push(
-      `The encoder did not hold even ${sizeName(TESTED_SIZES[TESTED_SIZES.length - 1]!)} in real time here: ${sizeName(best)} is the least Onair offers.`
-    )
+    reasons.push({
+      kind: 'encoder-floor',
+      tried: sizeRef(TESTED_SIZES[TESTED_SIZES.length - 1]!),
+      floor: sizeRef(best)
+    })
   else if (enc.sizes.length)
-    reasons.push(`${enc.label} held ${sizeName(best)} in real time on this computer.`)
-  else reasons.push(`The encoder could not be tested (${enc.error ?? 'no result'}).`)
+    reasons.push({ kind: 'encoder-held', label: enc.label, size: sizeRef(best) })
+  else reasons.push({ kind: 'encoder-untested', fallbackReason: enc.fallbackReason ?? null })
 
   const measured = upload.kbps !== null && uploadLimited(upload)
   if (!measured) {
-    if (service.kind === 'local' && upload.kbps !== null)
-      reasons.unshift(
-        'The local studio on this computer cannot measure an upload (its ingest is on this computer, so nothing limits the test stream): this is recommended from the encoder alone.'
-      )
-    else
-      reasons.unshift(
-        upload.kbps === null
-          ? `The upload could not be measured (${upload.error ?? 'no figure'}): this is recommended from the encoder alone.`
-          : `The upload carried all the test pushed: it is at least ${mbps(upload.kbps)}; this is recommended from the encoder alone.`
-      )
+    reasons.unshift(
+      service.kind === 'local' && upload.kbps !== null
+        ? { kind: 'upload-local' }
+        : upload.kbps === null
+          ? { kind: 'upload-unmeasured', failure: upload.failure ?? null }
+          : { kind: 'upload-unlimited', kbps: upload.kbps }
+    )
     return {
       width: best.width,
       height: best.height,
@@ -115,13 +117,15 @@ export function recommendSettings(
   const video = budget - audio
   const fits = held.find((s) => s.minKbps <= video) ?? held[held.length - 1]!
   const videoKbps = Math.max(100, round50(Math.min(video, fits.maxKbps)))
-  reasons.unshift(
-    `The upload carried ${mbps(upload.kbps!)}: ${Math.round(UPLOAD_SHARE * 100)} % of it is ${mbps(budget)} for picture and sound, which fits ${sizeName(fits)}.`
-  )
+  reasons.unshift({
+    kind: 'upload-fits',
+    kbps: upload.kbps!,
+    sharePercent: Math.round(UPLOAD_SHARE * 100),
+    budgetKbps: budget,
+    size: sizeRef(fits)
+  })
   if (fits.minKbps > video)
-    reasons.push(
-      `Even ${sizeName(fits)} wants ${mbps(fits.minKbps)}: the picture will break up in motion on this upload.`
-    )
+    reasons.push({ kind: 'upload-too-thin', size: sizeRef(fits), minKbps: fits.minKbps })
   return {
     width: fits.width,
     height: fits.height,

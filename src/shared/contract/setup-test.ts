@@ -1,14 +1,29 @@
-// Types only: the setup test's measures and recommendation (shared/setup-test.ts decides; main's
-// setup-test/ measures).
+// Types only: the setup test's measures, recommendation and progress (shared/setup-test.ts decides;
+// main's setup-test/ measures). States and numbers only: the guide writes every sentence
+// (renderer features/setup/setup-text.ts). Strings here are names (an encoder's label) or another
+// program's own words (ffmpeg's last line, the OS's or the service's error), quoted as the cause.
 import type { VideoEncoderId } from './encoders'
+
+/** Why the upload has no figure. */
+export type UploadFailure =
+  /** The test was cancelled while it pushed. */
+  | { kind: 'cancelled' }
+  /** ffmpeg could not be started (detail: the OS's error). */
+  | { kind: 'no-ffmpeg'; detail: string }
+  /** The ingest took no test stream (detail: ffmpeg's last error line, redacted; else its exit code). */
+  | { kind: 'refused'; detail: string | null; exitCode: number | null }
+  /** The service gave the test stream no stream key. */
+  | { kind: 'no-key' }
+  /** Anything else that stopped the push (detail: the error's own words). */
+  | { kind: 'failed'; detail: string }
 
 export interface UploadMeasure {
   /** What the upload carried over the test's last seconds (kbit/s, the stream's bytes), or null. */
   kbps: number | null
   /** What the test stream pushed at (kbit/s). */
   pushedKbps: number
-  /** Why there is no figure (the service refused the test stream, ...). */
-  error?: string
+  /** Why there is no figure. */
+  failure?: UploadFailure
 }
 
 export interface EncoderHold {
@@ -28,8 +43,40 @@ export interface EncoderMeasure {
   /** What ran the test: Onair's encoder process, or ffmpeg's libx264 where the process cannot start. */
   via: 'encoder-process' | 'ffmpeg'
   sizes: EncoderHold[]
-  error?: string
+  /** Why Onair's encoder process could not run the test (its own reason), so ffmpeg's libx264 did. */
+  fallbackReason?: string
 }
+
+/** An output size and frame rate as the sentences name it (shared/setup-test.ts sizeName: "720p30"). */
+export interface SetupSizeRef {
+  height: number
+  fps: number
+}
+
+/** One reason for the recommendation, as data (the guide writes each as one sentence). */
+export type SetupReason =
+  /** The local studio's ingest is on this computer: nothing limited the test stream. */
+  | { kind: 'upload-local' }
+  /** No upload figure (failure: why, when known). */
+  | { kind: 'upload-unmeasured'; failure: UploadFailure | null }
+  /** The upload carried all the test pushed: it is at least kbps. */
+  | { kind: 'upload-unlimited'; kbps: number }
+  /** The upload carried kbps; sharePercent of it (budgetKbps) fits size. */
+  | {
+      kind: 'upload-fits'
+      kbps: number
+      sharePercent: number
+      budgetKbps: number
+      size: SetupSizeRef
+    }
+  /** Even the least size wants more than the upload leaves for the picture. */
+  | { kind: 'upload-too-thin'; size: SetupSizeRef; minKbps: number }
+  /** The encoder (label) held size in real time. */
+  | { kind: 'encoder-held'; label: string; size: SetupSizeRef }
+  /** The encoder held none of the tested sizes, not even tried: floor is the least Onair offers. */
+  | { kind: 'encoder-floor'; tried: SetupSizeRef; floor: SetupSizeRef }
+  /** The encoder gave no result (fallbackReason: why Onair's encoder process could not run). */
+  | { kind: 'encoder-untested'; fallbackReason: string | null }
 
 export interface SetupRecommendation {
   width: number
@@ -40,8 +87,8 @@ export interface SetupRecommendation {
   videoEncoder: VideoEncoderId
   /** 'upload': sized to the measured upload; 'encoder-only': no upload could be measured. */
   basis: 'upload' | 'encoder-only'
-  /** The reasons, in the creator's words, one sentence each. */
-  reasons: string[]
+  /** The reasons, the upload's first (the guide writes one sentence each). */
+  reasons: SetupReason[]
 }
 
 export interface SetupTestResult {
@@ -53,11 +100,19 @@ export interface SetupTestResult {
   finishedAt: number
 }
 
-/** 'upload' or 'encoder', with 0..1 of that part done and a line for the screen. */
-export interface SetupTestProgress {
+/** Where the test is: the guide writes the line for each (setup-text.ts progressText). */
+export type SetupTestStep =
+  /** Making the throwaway stream. */
+  | { part: 'stream' }
+  /** Pushing the test stream: what the upload carries now (kbit/s), null until there is a figure. */
+  | { part: 'upload'; kbps: number | null }
+  /** Timing the encoder at size; null once every size is timed. */
+  | { part: 'encoder'; size: SetupSizeRef | null }
+  | { part: 'done' }
+
+/** A 'setup:progress' event: the step, with 0..1 of the whole test done. */
+export type SetupTestProgress = SetupTestStep & {
   testId: string
-  part: 'stream' | 'upload' | 'encoder' | 'done'
   /** 0..1 of the whole test. */
   fraction: number
-  message: string
 }

@@ -1,6 +1,7 @@
 // The setup test's rule (shared/setup-test.ts): at most 75 % of the measured upload for picture and
 // sound, the best size that fits that and that the encoder held, and the local studio's loopback
-// named as no upload at all.
+// named as no upload at all. The reasons are data (the guide words them: setup-text.test.ts says
+// what each reads).
 import { describe, expect, it } from 'vitest'
 import type { EncoderMeasure, UploadMeasure } from '../../../src/shared/contract'
 import { recommendSettings, TESTED_SIZES } from '../../../src/shared/setup-test'
@@ -18,6 +19,7 @@ const encoder = (held: string[]): EncoderMeasure => ({
 })
 const all = encoder(['1080p60', '1080p30', '720p60', '720p30', '480p30'])
 const up = (kbps: number | null, pushedKbps = 10_000): UploadMeasure => ({ kbps, pushedKbps })
+const refused = { kind: 'refused' as const, detail: 'Connection refused', exitCode: 1 }
 const total = (r: { videoBitrateKbps: number; audioBitrateKbps: number }): number =>
   r.videoBitrateKbps + r.audioBitrateKbps
 
@@ -45,13 +47,17 @@ describe('the setup recommendation', () => {
     expect(r.videoBitrateKbps).toBeLessThanOrEqual(4000)
     const none = recommendSettings(remote, up(8500), encoder([]))
     expect([none.height, none.fps]).toEqual([360, 30])
-    expect(none.reasons.join(' ')).toMatch(/did not hold even 480p30/)
+    expect(none.reasons).toContainEqual({
+      kind: 'encoder-floor',
+      tried: { height: 480, fps: 30 },
+      floor: { height: 360, fps: 30 }
+    })
   })
 
   it('says the local studio cannot measure an upload when the test stream was never held back', () => {
     const r = recommendSettings(local, up(9800), encoder(['720p30', '480p30']))
     expect(r.basis).toBe('encoder-only')
-    expect(r.reasons[0]).toMatch(/local studio on this computer cannot measure an upload/)
+    expect(r.reasons[0]).toEqual({ kind: 'upload-local' })
     expect([r.height, r.fps, r.videoBitrateKbps]).toEqual([720, 30, 2500])
   })
 
@@ -64,15 +70,42 @@ describe('the setup recommendation', () => {
   it('names an upload it could not measure, and one faster than the test pushed', () => {
     const failed = recommendSettings(
       remote,
-      { kbps: null, pushedKbps: 10_000, error: 'refused' },
+      { kbps: null, pushedKbps: 10_000, failure: refused },
       all
     )
     expect(failed.basis).toBe('encoder-only')
-    expect(failed.reasons[0]).toMatch(/could not be measured \(refused\)/)
+    expect(failed.reasons[0]).toEqual({ kind: 'upload-unmeasured', failure: refused })
     const wide = recommendSettings(remote, up(9950), all)
     expect(wide.basis).toBe('encoder-only')
-    // Written as every rate in the app (shared/rates.ts), not rounded into another number.
-    expect(wide.reasons[0]).toMatch(/at least 9\.95 Mbps;/)
+    // The figure as measured (the guide writes it as every rate in the app: shared/rates.ts).
+    expect(wide.reasons[0]).toEqual({ kind: 'upload-unlimited', kbps: 9950 })
     expect([wide.height, wide.fps]).toEqual([1080, 60])
+  })
+
+  it('gives its reasons as states and numbers, never as sentences (the guide writes those)', () => {
+    const cases = [
+      recommendSettings(remote, up(3800), all),
+      recommendSettings(remote, up(8500), encoder([])),
+      recommendSettings(local, up(9800), all),
+      recommendSettings(remote, up(9950), all),
+      recommendSettings(remote, up(600), encoder(['480p30'])),
+      recommendSettings(remote, { kbps: null, pushedKbps: 10_000, failure: refused }, all)
+    ]
+    for (const r of cases)
+      for (const reason of r.reasons) {
+        expect(typeof reason, JSON.stringify(reason)).toBe('object')
+        expect(reason).toHaveProperty('kind')
+      }
+    // The one string a reason carries of its own is the encoder's name.
+    expect(cases[0]!.reasons).toEqual([
+      {
+        kind: 'upload-fits',
+        kbps: 3800,
+        sharePercent: 75,
+        budgetKbps: 2850,
+        size: { height: 720, fps: 30 }
+      },
+      { kind: 'encoder-held', label: 'x264 (software)', size: { height: 1080, fps: 60 } }
+    ])
   })
 })

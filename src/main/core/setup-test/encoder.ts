@@ -11,7 +11,7 @@ import { EncoderHost } from '../encoder/host'
 import type { ChildCommand } from '../child-command'
 import { runChild } from '../../../node/process'
 import { i420Bytes, packRaw } from '../../../shared/raw-media'
-import type { EncoderHold, EncoderMeasure } from '../../../shared/contract'
+import type { EncoderHold, EncoderMeasure, SetupSizeRef } from '../../../shared/contract'
 import { TESTED_SIZES, type SetupSize } from '../../../shared/setup-test'
 
 /** How long each size is measured (s), after a warm-up (x264 starting its threads and lookahead). */
@@ -149,7 +149,8 @@ export interface EncoderTestOptions {
   command?: ChildCommand
   ffmpeg: () => string
   signal: AbortSignal
-  onProgress?: (fraction: number, line: string) => void
+  /** 0..1 of the sizes done, and the size being timed (null: every size is timed). */
+  onProgress?: (fraction: number, size: SetupSizeRef | null) => void
 }
 
 /** Every tested size in turn, best first. */
@@ -158,14 +159,14 @@ export async function measureEncoder(o: EncoderTestOptions): Promise<EncoderMeas
   let id: EncoderMeasure['id'] = 'x264'
   let label = 'x264 (software)'
   let via: EncoderMeasure['via'] = 'encoder-process'
-  let error: string | undefined
+  let fallbackReason: string | undefined
   for (const [i, size] of TESTED_SIZES.entries()) {
     if (o.signal.aborted) break
-    o.onProgress?.(i / TESTED_SIZES.length, `Encoding ${size.height}p${size.fps}…`)
+    o.onProgress?.(i / TESTED_SIZES.length, { height: size.height, fps: size.fps })
     if (via === 'encoder-process') {
       const r = await holdInProcess(size, o.command, o.signal)
       if ('failed' in r) {
-        error = `Onair's encoder process could not run here (${r.failed}); ffmpeg's libx264 was timed instead`
+        fallbackReason = r.failed
         via = 'ffmpeg'
       } else {
         id = r.id
@@ -176,6 +177,6 @@ export async function measureEncoder(o: EncoderTestOptions): Promise<EncoderMeas
     }
     sizes.push(await holdInFfmpeg(o.ffmpeg(), size))
   }
-  o.onProgress?.(1, 'Encoder timed')
-  return { id, label, via, sizes, ...(error ? { error } : {}) }
+  o.onProgress?.(1, null)
+  return { id, label, via, sizes, ...(fallbackReason ? { fallbackReason } : {}) }
 }

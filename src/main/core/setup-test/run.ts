@@ -1,12 +1,17 @@
 // The setup test (#34 §1), start to end: a throwaway stream on the active service (deleted after,
 // also when the test fails or is cancelled), the upload test to its ingest with its key, the encoder
 // test, and the recommendation (shared/setup-test.ts's rule). One test at a time; progress as
-// 'setup:progress' events; cancel() ends it and answers 'cancelled'.
+// 'setup:progress' events, states and numbers only (the guide words them); cancel() ends it and
+// answers 'cancelled'.
 import { randomUUID } from 'node:crypto'
 import { AppFailure } from '../../../shared/result'
-import type { SetupTestProgress, SetupTestResult, UploadMeasure } from '../../../shared/contract'
+import type {
+  SetupTestProgress,
+  SetupTestResult,
+  SetupTestStep,
+  UploadMeasure
+} from '../../../shared/contract'
 import { recommendSettings } from '../../../shared/setup-test'
-import { formatBitrate } from '../../../shared/rates'
 import type { ActiveService } from '../connections'
 import type { ChildCommand } from '../child-command'
 import { measureUpload } from './upload'
@@ -49,11 +54,11 @@ export class SetupTests {
       })
     const run = { id: randomUUID(), abort: new AbortController() }
     this.running = run
-    const emit = (part: SetupTestProgress['part'], fraction: number, message: string): void =>
-      this.o.emit({ testId: run.id, part, fraction: Math.max(0, Math.min(1, fraction)), message })
+    const emit = (step: SetupTestStep, fraction: number): void =>
+      this.o.emit({ ...step, testId: run.id, fraction: Math.max(0, Math.min(1, fraction)) })
     try {
       const { conn, client, ingest } = await this.o.active()
-      emit('stream', 0, 'Making a test stream…')
+      emit({ part: 'stream' }, 0)
       const upload = await this.upload(client, ingest.rtmp, run.abort.signal, emit)
       const cancelled = (): never => {
         throw new AppFailure({ code: 'cancelled', message: 'The setup test was cancelled.' })
@@ -63,15 +68,15 @@ export class SetupTests {
         command: this.o.encoderCommand,
         ffmpeg: this.o.ffmpeg,
         signal: run.abort.signal,
-        onProgress: (f, line) =>
-          emit('encoder', UPLOAD_SHARE_OF_BAR + f * (1 - UPLOAD_SHARE_OF_BAR), line)
+        onProgress: (f, size) =>
+          emit({ part: 'encoder', size }, UPLOAD_SHARE_OF_BAR + f * (1 - UPLOAD_SHARE_OF_BAR))
       })
       if (run.abort.signal.aborted) cancelled()
       const service = { kind: conn.kind, name: conn.name }
       const recommendation = recommendSettings(service, upload, encoder)
-      emit('done', 1, 'Done')
+      emit({ part: 'done' }, 1)
       this.o.log?.(
-        `setup test: upload ${upload.kbps ?? upload.error} kbit/s of ${upload.pushedKbps} pushed; ` +
+        `setup test: upload ${upload.kbps !== null ? `${upload.kbps} kbit/s` : `not measured (${JSON.stringify(upload.failure ?? null)})`} of ${upload.pushedKbps} kbit/s pushed; ` +
           `encoder ${encoder.via}: ${encoder.sizes.map((s) => `${s.height}p${s.fps} ${s.holds ? 'holds' : `no (${s.fpsReached} fps)`}`).join(', ')}; ` +
           `recommended ${recommendation.height}p${recommendation.fps} at ${recommendation.videoBitrateKbps}+${recommendation.audioBitrateKbps} kbit/s (${recommendation.basis})`
       )
@@ -86,7 +91,7 @@ export class SetupTests {
     client: ActiveService['client'],
     ingestRtmp: string,
     signal: AbortSignal,
-    emit: (part: SetupTestProgress['part'], fraction: number, message: string) => void
+    emit: (step: SetupTestStep, fraction: number) => void
   ): Promise<UploadMeasure> {
     const stream = await client.createStream({
       name: 'Onair setup test (deleted after)',
@@ -95,24 +100,23 @@ export class SetupTests {
     })
     const streamId = stream.id ?? ''
     try {
-      if (!stream.streamKey) throw new Error('the service gave the test stream no stream key')
+      if (!stream.streamKey) return { kbps: null, pushedKbps: 0, failure: { kind: 'no-key' } }
       const key = stream.streamKey
-      emit('upload', 0.02, 'Pushing the test stream…')
+      emit({ part: 'upload', kbps: null }, 0.02)
       return await measureUpload({
         ffmpeg: this.o.ffmpeg(),
         url: `${ingestRtmp.replace(/\/+$/, '')}/${key}`,
         key,
         signal,
-        onProgress: (f, kbps) =>
-          emit(
-            'upload',
-            f * UPLOAD_SHARE_OF_BAR,
-            kbps === null ? 'Pushing the test stream…' : `Upload: ${formatBitrate(kbps * 1000)}`
-          )
+        onProgress: (f, kbps) => emit({ part: 'upload', kbps }, f * UPLOAD_SHARE_OF_BAR)
       })
     } catch (e) {
       if (e instanceof AppFailure) throw e
-      return { kbps: null, pushedKbps: 0, error: (e as Error).message }
+      return {
+        kbps: null,
+        pushedKbps: 0,
+        failure: { kind: 'failed', detail: (e as Error).message }
+      }
     } finally {
       if (streamId)
         await client

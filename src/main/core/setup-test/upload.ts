@@ -121,14 +121,15 @@ export function measureUpload(o: UploadTestOptions): Promise<UploadMeasure> {
       o.signal.removeEventListener('abort', onAbort)
       const kbps = carriedKbps(samples)
       const lastLine = redact(stderr, [o.key]).trim().split('\n').pop()?.trim()
-      if (o.signal.aborted) return resolve({ kbps: null, pushedKbps, error: 'cancelled' })
+      if (o.signal.aborted)
+        return resolve({ kbps: null, pushedKbps, failure: { kind: 'cancelled' } })
       if (kbps === null || (!timeUp && code !== 0 && samples.length < 3))
         return resolve({
           kbps: null,
           pushedKbps,
-          error: spawnError
-            ? `ffmpeg could not start: ${spawnError.message}`
-            : `the ingest took no test stream${lastLine ? `: ${lastLine}` : ` (ffmpeg exited with code ${code})`}`
+          failure: spawnError
+            ? { kind: 'no-ffmpeg', detail: spawnError.message }
+            : { kind: 'refused', detail: lastLine || null, exitCode: code }
         })
       resolve({ kbps: Math.round(kbps), pushedKbps })
     })

@@ -3,13 +3,12 @@
 // camera and microphone check (a preview and the app's level meter), the setup test (main pushes a
 // test stream and times the encoder; progress and Cancel), and what it recommends, applied to the
 // Output settings only when the creator says so. Skip closes it and it does not open by itself again.
+// Main sends the test's states and numbers; the sentences made of them are in setup-text.ts.
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { DeviceSettings, OutputSettings, SetupTestResult } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { DEFAULT_OUTPUT } from '../../../../shared/output'
-import { sizeName } from '../../../../shared/setup-test'
 import { useApi } from '../../lib/api'
-import { formatBitrate } from '../../lib/format'
 import { mediaError, openCamera, stopTracks } from '../../lib/capture'
 import { useDialog } from '../../components/use-dialog'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
@@ -17,6 +16,16 @@ import { AddConnectionForm } from '../connection/AddConnectionForm'
 import { useConnectionStatus } from '../connection/use-connection-status'
 import { AudioMeter } from '../../components/AudioMeter'
 import { useSetupTest } from './use-setup-test'
+import {
+  encoderFallbackText,
+  encoderViaText,
+  holdText,
+  progressText,
+  reasonText,
+  recBitrateText,
+  recSizeText,
+  uploadMeasuredText
+} from './setup-text'
 
 const STEPS = ['Connection', 'Camera and microphone', 'Test', 'Recommendation'] as const
 type Step = 0 | 1 | 2 | 3
@@ -26,7 +35,6 @@ const KIND: Record<string, string> = {
   livepeer: 'Livepeer Studio',
   custom: 'a custom service'
 }
-const mbps = (kbps: number): string => formatBitrate(kbps * 1000)
 
 /** The guide's answer kept in the settings: 'done' (applied or seen) or 'skipped'. */
 export async function markGuide(
@@ -259,7 +267,7 @@ function TestStep({
       {s.kind === 'running' && (
         <div role="status" aria-live="polite" data-testid="setup-progress">
           <progress max={1} value={s.progress?.fraction ?? 0} aria-label="Setup test progress" />
-          <p>{s.progress?.message ?? 'Starting…'}</p>
+          <p>{progressText(s.progress)}</p>
         </div>
       )}
       {s.kind === 'failed' && <ErrorNote error={s.error} onRetry={test.run} />}
@@ -306,41 +314,33 @@ function ResultStep({
       <h3 id="setup-result">Recommended for this computer and this connection</h3>
       <dl className="setup-figures">
         <dt>Size and frame rate</dt>
-        <dd data-testid="setup-rec-size">
-          {r.width}×{r.height}, {r.fps} fps
-        </dd>
+        <dd data-testid="setup-rec-size">{recSizeText(r)}</dd>
         <dt>Bitrate</dt>
         <dd data-testid="setup-rec-bitrate" data-kbps={r.videoBitrateKbps + r.audioBitrateKbps}>
-          {mbps(r.videoBitrateKbps)} picture + {r.audioBitrateKbps} kbit/s sound
+          {recBitrateText(r)}
         </dd>
         <dt>Encoder</dt>
         <dd>{result.encoder.label}</dd>
         <dt>Upload measured</dt>
         <dd data-testid="setup-upload" data-kbps={u.kbps ?? ''}>
-          {r.basis === 'encoder-only'
-            ? 'not measured'
-            : `${mbps(u.kbps ?? 0)} (the test pushed ${mbps(u.pushedKbps)})`}
+          {uploadMeasuredText(result)}
         </dd>
       </dl>
       <ul className="setup-reasons" data-testid="setup-reasons">
-        {r.reasons.map((t) => (
+        {r.reasons.map(reasonText).map((t) => (
           <li key={t}>{t}</li>
         ))}
       </ul>
       <details>
-        <summary>
-          What the encoder held (
-          {result.encoder.via === 'ffmpeg' ? "ffmpeg's libx264" : "Onair's encoder process"})
-        </summary>
+        <summary>What the encoder held ({encoderViaText(result.encoder.via)})</summary>
         <ul>
           {result.encoder.sizes.map((s) => (
-            <li key={sizeName(s)}>
-              {sizeName(s)}: {s.holds ? 'held' : 'not held'} ({s.fpsReached} fps
-              {s.skipped ? `, ${s.skipped} frames skipped` : ''})
-            </li>
+            <li key={`${s.width}x${s.height}@${s.fps}`}>{holdText(s)}</li>
           ))}
         </ul>
-        {result.encoder.error && <p className="muted">{result.encoder.error}.</p>}
+        {result.encoder.fallbackReason && (
+          <p className="muted">{encoderFallbackText(result.encoder.fallbackReason)}</p>
+        )}
       </details>
       {applied && (
         <p className="notice" role="status" data-testid="setup-applied">
