@@ -226,7 +226,7 @@ export interface OnairEvents {
   'display:choose': DisplayChooseEvent
   /** Electron only: a chosen key pressed while Onair is in the background (globalShortcut). */
   'hotkey:action': HotkeyActionEvent
-  /** The setup test moved on: which part, how far, a line for the screen. */
+  /** The setup test moved on: which part, how far, its figure (the guide words it: setup-text.ts). */
   'setup:progress': SetupTestProgress
 }
 
