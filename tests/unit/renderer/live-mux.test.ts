@@ -111,6 +111,31 @@ describe('the page muxer read by main', () => {
     }
   })
 
+  it('sound goes out as it is handed over, without waiting for the next picture', async () => {
+    // Live, the sound is ahead of the picture (its encoder is quicker); held until the next picture,
+    // ffmpeg's AAC encoder and FLV interleaving held the picture before it too (#34 studio mode).
+    const v = await packetsOf('video')
+    const a = await packetsOf('audio')
+    const pushes: Buffer[] = []
+    const mux = await startLiveMux({ audio: true }, (b) => pushes.push(Buffer.from(b)))
+    const first = v.packets[0]!
+    const sound = a.packets.filter((p) => p.timestamp >= first.timestamp).slice(0, 10)
+    expect(sound.length).toBe(10)
+    await mux.video(first, { decoderConfig: v.config as VideoDecoderConfig })
+    await mux.audio(sound[0]!, { decoderConfig: a.config as AudioDecoderConfig })
+    for (const p of sound.slice(1)) await mux.audio(p)
+    const scanner = new MatroskaScanner()
+    const blocks = pushes
+      .flatMap((c) => scanner.push(c))
+      .filter((e): e is Extract<ScanEvent, { type: 'block' }> => e.type === 'block')
+    expect(blocks.filter((b) => b.video).length).toBe(1)
+    // Every sound packet handed over is in the bytes already, the last at its own time.
+    const heard = blocks.filter((b) => !b.video)
+    expect(heard.length).toBe(10)
+    expect(heard.at(-1)!.ms).toBeCloseTo(sound.at(-1)!.timestamp * 1000, 0)
+    await mux.finish()
+  })
+
   it('video only (no microphone): clusters still open on keyframes', async () => {
     const events: ScanEvent[] = []
     const scanner = new MatroskaScanner()
