@@ -2,14 +2,14 @@
 // shaped like Electron's globalShortcut, which the Electron shell passes in (core imports no Electron;
 // the web shell passes none, and its keys work while the page has focus). Each key pressed becomes a
 // 'hotkey:action' event for the renderer's hub. A key another app or the OS holds (register answers
-// false, or throws for a key Electron cannot take) is named with the way out; keys are registered
-// again from scratch on every change, and all of ours are let go on quit.
+// false, or throws for a key Electron cannot take) is reported as such (the Keys panel names it with
+// the way out); keys are registered again from scratch on every change, and all of ours are let go on
+// quit.
 import type { HotkeyFailure, HotkeyStatus } from '../../shared/contract'
 import {
   HOTKEY_ACTIONS,
   HOTKEY_INFO,
   actionsByKey,
-  displayAccelerator,
   type HotkeyAction,
   type HotkeySettings,
   type KeyPlatform
@@ -52,24 +52,22 @@ export class GlobalHotkeys {
     // a background key has no key-up, so push-to-talk and push-to-mute work only in the window.
     for (const [accelerator, action] of actionsByKey(settings.bindings, this.os)) {
       if (HOTKEY_INFO[action].hold) continue
-      const shown = displayAccelerator(accelerator, this.os)
       let ok = false
-      let why = `Another app or the system already uses ${shown}, so it cannot work while Onair is in the background.`
+      let refused: string | null = null
       try {
         ok = gs.register(accelerator, () => this.emit(action))
       } catch (e) {
-        why = `${shown} cannot be used in the background here (${e instanceof Error ? e.message : String(e)}).`
+        refused = e instanceof Error ? e.message : String(e)
       }
       if (ok) {
         this.mine.push(accelerator)
         registered.push({ action, accelerator })
-      } else {
-        failed.push({
-          action,
-          accelerator,
-          reason: `${why} Pick another key for ${HOTKEY_INFO[action].label}, or close the app that holds it; it still works while Onair's window is in front.`
-        })
-      }
+      } else
+        failed.push(
+          refused === null
+            ? { action, accelerator, cause: 'taken' }
+            : { action, accelerator, cause: 'refused', detail: refused }
+        )
     }
     // In the table's order, so the panel lists them as it lists the actions.
     const order = (a: HotkeyAction): number => HOTKEY_ACTIONS.indexOf(a)

@@ -2,12 +2,14 @@
 // shared/hotkeys.ts).
 import type { HotkeyAction, HotkeySettings, KeyPlatform } from '../hotkeys'
 
-/** A key main could not take for the background, and why (in the creator's words). */
-export interface HotkeyFailure {
-  action: HotkeyAction
-  accelerator: string
-  reason: string
-}
+/**
+ * A key main could not take for the background, and why: 'taken' (another app or the system holds it)
+ * or 'refused' (Electron could not take it here; detail: its own words). The Keys panel words it
+ * (features/keys/key-text.ts).
+ */
+export type HotkeyFailure = { action: HotkeyAction; accelerator: string } & (
+  { cause: 'taken' } | { cause: 'refused'; detail: string }
+)
 
 /** How the chosen keys stand: which work in the background (Electron's globalShortcut) and which not. */
 export interface HotkeyStatus {

@@ -1,5 +1,6 @@
 // Keys in the background (core/global-hotkeys.ts) with a globalShortcut-shaped fake: what Electron's
-// own globalShortcut would be told, and what the creator is told when a key is taken. Only Electron can
+// own globalShortcut would be told, and what the creator is told when a key is taken (main says which
+// and why; the Keys panel's words for these answers: tests/unit/renderer/key-text.test.ts). Only Electron can
 // prove that the OS delivers the key while another app has focus (see docs/architecture.md#keys).
 import { describe, expect, it } from 'vitest'
 import { GlobalHotkeys, type GlobalShortcutLike } from '../../../src/main/core/global-hotkeys'
@@ -73,10 +74,8 @@ describe('GlobalHotkeys', () => {
     const keys = new GlobalHotkeys(gs, 'windows', () => undefined)
     const status = keys.apply(settings({}))
     expect(status.failed).toHaveLength(1)
-    expect(status.failed[0]).toMatchObject({ action: 'mic-mute', accelerator: 'Alt+M' })
-    expect(status.failed[0]!.reason).toBe(
-      "Another app or the system already uses Alt+M, so it cannot work while Onair is in the background. Pick another key for Mute / unmute the microphone, or close the app that holds it; it still works while Onair's window is in front."
-    )
+    // States, not words: the panel writes the sentence.
+    expect(status.failed[0]).toEqual({ action: 'mic-mute', accelerator: 'Alt+M', cause: 'taken' })
     expect(status.registered.map((r) => r.action)).toContain('scene-1')
   })
 
@@ -85,12 +84,7 @@ describe('GlobalHotkeys', () => {
     const keys = new GlobalHotkeys(gs, 'mac', () => undefined)
     const status = keys.apply(settings({ clip: 'F24' }))
     expect(status.failed).toEqual([
-      {
-        action: 'clip',
-        accelerator: 'F24',
-        reason:
-          "F24 cannot be used in the background here (conversion failed). Pick another key for Clip the last 30 s, or close the app that holds it; it still works while Onair's window is in front."
-      }
+      { action: 'clip', accelerator: 'F24', cause: 'refused', detail: 'conversion failed' }
     ])
     expect(status.registered).toHaveLength(10)
   })

@@ -18,6 +18,7 @@ import {
 } from '../../../../shared/hotkeys'
 import type { AppError } from '../../../../shared/result'
 import { ErrorNote, Loading } from '../../components/ErrorNote'
+import { describeKeyFailure } from './key-text'
 import { useHotkeySettings } from '../../lib/use-hotkeys'
 
 export function KeysPanel(): ReactNode {
@@ -87,7 +88,7 @@ export function KeysPanel(): ReactNode {
       {status.failed.length > 0 && (
         <div className="card key-notes" role="alert" data-testid="key-failed">
           {status.failed.map((f) => (
-            <p key={f.action}>{f.reason}</p>
+            <p key={f.action}>{describeKeyFailure(f, os)}</p>
           ))}
         </div>
       )}
