@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import type {
+  AutoDeclined,
   EncoderTargetEvent,
   GoLiveArgs,
   GoLiveResult,
@@ -64,11 +65,9 @@ export const APP_ENCODER_MIME = 'video/x-matroska;codecs=avc1.640028,mp4a.40.2'
  */
 export const X264_AUTO_MIN_CORES = 4
 
-/** Why Automatic chose the browser's encoder on this machine, or undefined when it chooses x264. */
-export function autoDeclines(cores: number): string | undefined {
-  return cores >= X264_AUTO_MIN_CORES
-    ? undefined
-    : `Automatic: this computer has ${cores} CPU cores, and x264 needs ${X264_AUTO_MIN_CORES} or more beside the capture, so the browser's encoder is used (choose x264 in Output to use it anyway)`
+/** Why Automatic chose the browser's encoder on this machine (the live bar words it), or undefined when it chooses x264. */
+export function autoDeclines(cores: number): AutoDeclined | undefined {
+  return cores >= X264_AUTO_MIN_CORES ? undefined : { cores, minCores: X264_AUTO_MIN_CORES }
 }
 
 /**
@@ -192,7 +191,7 @@ export class Broadcaster {
         args.source.kind === 'media' && args.output.videoEncoder === undefined
           ? autoDeclines(availableParallelism())
           : undefined
-      return { encoder: auto ? { kind: 'browser', reason: auto } : { kind: 'browser' }, host: null }
+      return { encoder: auto ? { kind: 'browser', auto } : { kind: 'browser' }, host: null }
     }
     const host = new EncoderHost({ command: this.o.encoderCommand, log: this.o.log })
     const early: Buffer[] = []

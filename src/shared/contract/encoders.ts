@@ -45,6 +45,17 @@ export interface EncoderInfo {
 export type RunEncoder =
   /** reason: why it is not the encoder the Output chose (a hardware encoder that would not open). */
   | { kind: 'app'; id: VideoEncoderId; label: string; reason?: string }
-  | { kind: 'browser'; reason?: string }
+  /**
+   * reason: why Onair's encoder could not start (its own words); auto: Automatic chose the browser's
+   * on this machine (its CPU cores, and the least x264 is chosen on). The live bar words them
+   * (features/live/encoder-text.ts).
+   */
+  | { kind: 'browser'; reason?: string; auto?: AutoDeclined }
+
+/** Automatic left x264 out: this machine has `cores` CPU cores, x264 is chosen from `minCores`. */
+export interface AutoDeclined {
+  cores: number
+  minCores: number
+}
 
 export type EncoderChoice = 'hardware' | 'software'

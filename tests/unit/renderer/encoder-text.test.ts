@@ -1,7 +1,9 @@
 // The live bar's encoder line (encoder-text.ts): what it says of the page's encoder.
 import { describe, expect, it } from 'vitest'
+import { autoDeclines } from '../../../src/main/core/broadcaster'
 import {
   appEncoderLabel,
+  autoNote,
   encoderText,
   fallbackNote,
   hardwareFallbackNote
@@ -99,6 +101,11 @@ describe('encoder line', () => {
     ).toBe('NVIDIA NVENC H.264 did not open: no device; x264 veryfast is used.')
     expect(fallbackNote('the encoder process exited (code 1).')).toBe(
       "Onair's encoder could not start: the encoder process exited (code 1); the browser's encoder is used."
+    )
+    // Automatic chose the browser's on a machine with too few cores (main's autoDeclines counts).
+    expect(autoNote(autoDeclines(2)!)).toMatch(/2 CPU cores.*choose x264 in Output/)
+    expect(autoNote({ cores: 2, minCores: 4 })).toBe(
+      "Automatic: this computer has 2 CPU cores, and x264 needs 4 or more beside the capture, so the browser's encoder is used (choose x264 in Output to use it anyway)."
     )
   })
 })

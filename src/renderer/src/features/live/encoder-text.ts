@@ -1,6 +1,6 @@
 // The live bar's encoder line in words (HealthStrip.tsx shows it): pure, so tested in Node.
 import { formatBitrate } from '../../lib/format'
-import type { OutputSettings, RunEncoder } from '../../../../shared/contract'
+import type { AutoDeclined, OutputSettings, RunEncoder } from '../../../../shared/contract'
 import type { EncoderStats } from './media-pusher'
 
 /** Onair's encoder as the live bar names it: x264 with its preset ("x264 veryfast"), else main's label. */
@@ -11,14 +11,13 @@ export function appEncoderLabel(
   return e.id === 'x264' ? `x264 ${output.x264Preset ?? 'veryfast'}` : e.label
 }
 
-/**
- * Why the browser's encoder makes the picture: Onair's could not start, or Automatic chose the browser's
- * on this machine (main's reason then says so itself: "Automatic: ...").
- */
+/** Why the browser's encoder makes the picture: Onair's could not start (its own reason). */
 export const fallbackNote = (reason: string): string =>
-  reason.startsWith('Automatic:')
-    ? `${reason.replace(/[.\s]+$/, '')}.`
-    : `Onair's encoder could not start: ${reason.replace(/[.\s]+$/, '')}; the browser's encoder is used.`
+  `Onair's encoder could not start: ${reason.replace(/[.\s]+$/, '')}; the browser's encoder is used.`
+
+/** Why the browser's encoder makes the picture: Automatic chose it on this machine (main's counts). */
+export const autoNote = (a: AutoDeclined): string =>
+  `Automatic: this computer has ${a.cores} CPU cores, and x264 needs ${a.minCores} or more beside the capture, so the browser's encoder is used (choose x264 in Output to use it anyway).`
 
 /** Why another encoder than the Output's choice runs (a hardware encoder that would not open). */
 export const hardwareFallbackNote = (reason: string, label: string): string =>

@@ -17,7 +17,7 @@ import { LiveRunContext, type LiveRunView } from '../../lib/live-run'
 import { MediaPusher, type EncoderStats, type Pusher } from './media-pusher'
 import { WebCodecsPusher, browserEncoderSupport } from './webcodecs-pusher'
 import { RawPusher } from './raw-pusher'
-import { appEncoderLabel, fallbackNote, hardwareFallbackNote } from './encoder-text'
+import { appEncoderLabel, autoNote, fallbackNote, hardwareFallbackNote } from './encoder-text'
 import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
 import type { AudioMix } from '../scenes/mixer'
@@ -314,7 +314,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       }
       runId.current = r.value.runId
       const ran: RunEncoder = r.value.encoder ?? { kind: 'browser' }
-      if (ran.kind === 'browser' && ran.reason) setEncoderNote(fallbackNote(ran.reason))
+      if (ran.kind === 'browser' && ran.auto) setEncoderNote(autoNote(ran.auto))
+      else if (ran.kind === 'browser' && ran.reason) setEncoderNote(fallbackNote(ran.reason))
       if (ran.kind === 'app' && ran.reason)
         setEncoderNote(hardwareFallbackNote(ran.reason, appEncoderLabel(ran, output)))
       if (mimeType && c.stream) {
