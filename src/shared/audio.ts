@@ -127,8 +127,23 @@ export interface SourceAudio {
   monitoring: Monitoring
 }
 
+/** A channel's volume and mute (the mixer's fader and Mute). */
+export interface ChannelLevel {
+  /** Linear gain, 0..MAX_GAIN (1 = unchanged). */
+  gain: number
+  muted: boolean
+}
+export const MAX_GAIN = 2
+export const DEFAULT_LEVEL: ChannelLevel = { gain: 1, muted: false }
+
 export interface AudioSettings {
   sources: Record<AudioSourceId, SourceAudio>
+  /**
+   * The volume and mute of the Camera and Screen sources' one channel (the camera's microphone, the
+   * screen's sound), as left in the mixer or with Mute mic; back when the source opens again. A scene
+   * keeps its own in its mix (shared/scenes.ts). None saved: 100 % and unmuted.
+   */
+  levels?: Partial<Record<AudioSourceId, ChannelLevel>>
   /** Where monitoring plays (an audiooutput device id); none: the system's default output. */
   monitorDeviceId?: string
 }
@@ -206,6 +221,14 @@ export function readSourceAudio(saved: unknown): SourceAudio {
   }
 }
 
+/** A saved volume and mute, cleaned: a gain that is not a number in 0..MAX_GAIN is the fallback's. */
+export function readLevel(saved: unknown, fallback: ChannelLevel): ChannelLevel {
+  if (!isObj(saved)) return fallback
+  const g = saved.gain
+  const fits = typeof g === 'number' && Number.isFinite(g) && g >= 0 && g <= MAX_GAIN
+  return { gain: fits ? g : fallback.gain, muted: saved.muted === true }
+}
+
 /**
  * Saved audio settings, cleaned: settings saved before sources had chains (no `audio`) get the
  * defaults, which sound as before (0 dB, nothing on, no offset, not monitored); each field that does
@@ -215,8 +238,13 @@ export function readAudio(saved: unknown): AudioSettings {
   if (!isObj(saved)) return DEFAULT_AUDIO
   const s = isObj(saved.sources) ? saved.sources : {}
   const device = saved.monitorDeviceId
+  const l = isObj(saved.levels) ? saved.levels : {}
+  const levels = Object.fromEntries(
+    AUDIO_SOURCES.flatMap((id) => (isObj(l[id]) ? [[id, readLevel(l[id], DEFAULT_LEVEL)]] : []))
+  )
   return {
     sources: { mic: readSourceAudio(s.mic), screen: readSourceAudio(s.screen) },
+    ...(Object.keys(levels).length > 0 ? { levels } : {}),
     ...(typeof device === 'string' && device && device.length <= 500
       ? { monitorDeviceId: device }
       : {})
@@ -230,6 +258,15 @@ export function setSourceAudio(
   next: SourceAudio
 ): AudioSettings {
   return { ...audio, sources: { ...audio.sources, [id]: next } }
+}
+
+/** The Camera's or the Screen source's volume and mute changed (the other's kept). */
+export function setSourceLevel(
+  audio: AudioSettings,
+  id: AudioSourceId,
+  level: ChannelLevel
+): AudioSettings {
+  return { ...audio, levels: { ...audio.levels, [id]: { gain: level.gain, muted: level.muted } } }
 }
 
 /** Why a sync offset typed in cannot be used, in the creator's words; null when it can. */

@@ -2,7 +2,7 @@
 // or older Onair (or a hand edit) may have written, so readScenes cleans them piece by piece, and
 // migrateScenes turns the format before version 2 into today's. No DOM, no Node.
 import { CORNERS, type Corner, type Rect } from './scene-layout'
-import { readSourceAudio } from './audio'
+import { readLevel, readSourceAudio } from './audio'
 import {
   arrange,
   CAMERA_ID,
@@ -21,7 +21,6 @@ import {
   MAX_GAIN,
   SCREEN_ID,
   TRANSITION_KINDS,
-  type ChannelLevel,
   type LayoutKind,
   type Pip,
   type Scene,
@@ -113,9 +112,6 @@ function readSource(v: unknown): SceneSource | null {
       return null
   }
 }
-
-const readLevel = (v: unknown, fallback: ChannelLevel): ChannelLevel =>
-  isObj(v) ? { gain: num(v.gain, 0, MAX_GAIN) ?? fallback.gain, muted: v.muted === true } : fallback
 
 /** A scene's mix; a scene saved before mixes were kept (or a broken one) gets DEFAULT_MIX. */
 const readMix = (v: unknown): SceneMix =>

@@ -5,7 +5,9 @@
 // reducer here (state in, state out): the panels only show the state and call them. Saved scenes are
 // read back (and migrated from the format before) in scenes-saved.ts. No DOM, no Node.
 import { FULL, pipRect, sideBySideRects, type Corner, type Rect } from './scene-layout'
-import { DEFAULT_SOURCE_AUDIO, type SourceAudio } from './audio'
+import { DEFAULT_SOURCE_AUDIO, MAX_GAIN, type ChannelLevel, type SourceAudio } from './audio'
+
+export { MAX_GAIN, type ChannelLevel }
 
 export type SceneSourceKind = 'camera' | 'screen' | 'image' | 'text' | 'video'
 
@@ -85,11 +87,6 @@ export interface Pip {
 export const MIX_CHANNELS = ['mic', 'screen'] as const
 export type MixChannelId = (typeof MIX_CHANNELS)[number]
 
-export interface ChannelLevel {
-  /** Linear gain, 0..2 (1 = unchanged). */
-  gain: number
-  muted: boolean
-}
 /** A scene's mixer settings: each channel's level and mute, applied when the scene goes on air. */
 export type SceneMix = Record<MixChannelId, ChannelLevel>
 
@@ -148,7 +145,6 @@ export const DEFAULT_MIX: SceneMix = {
   mic: { gain: 1, muted: false },
   screen: { gain: 1, muted: false }
 }
-export const MAX_GAIN = 2
 
 /**
  * The first camera and the first screen: every scene can show them, the ready layouts arrange them,

@@ -1,7 +1,8 @@
 // Audio like a studio in the Camera and Screen sources (#34 §5), through the web shell in real
 // Chromium: the microphone of a camera broadcast (or a screen's own sound) goes through the same chain
 // as a scene's (gain, compressor, limiter, sync offset, monitoring, the meters), its settings are the
-// source's (kept once, as in the Scene source), and push-to-talk and mute work here too. The
+// source's (kept once, as in the Scene source), so are its volume and mute (no scene keeps them
+// here), and push-to-talk and mute work here too. The
 // microphone is a file (Chromium's fake capture from a WAV): a steady 440 Hz tone at -12 dBFS, the
 // browser's processing off; Chromium's fake screen beeps. The recording made with Record shows that
 // the encoder gets the chain's sound, not the raw microphone.
@@ -95,6 +96,34 @@ describe('audio like a studio, Camera and Screen sources', () => {
     expect(await page.getByTestId('audio-mic-monitoring').inputValue()).toBe('monitor-and-output')
   })
 
+  it("the camera's volume and mute are kept: back after a reload, and the mix obeys them", async () => {
+    const { page, shell } = app()
+    await openCamera(page, DEFAULT_AUDIO)
+    await eventually(() => master(page), 20_000).toSatisfy(near(TONE_DB, 1))
+    // Half the volume (-6 dB), then muted.
+    await page.getByTestId('gain-mic').fill('50')
+    await eventually(() => master(page)).toSatisfy(near(TONE_DB - 6, 1))
+    await page.getByTestId('mute-mic').click()
+    await eventually(() => master(page)).toBeLessThan(-55)
+    const levels = async () => ((await shell.core.getSettings()).audio ?? {}).levels
+    await eventually(levels).toEqual({ mic: { gain: 0.5, muted: true } })
+
+    // Reopened: still muted at half volume, and silent; unmuted, the tone comes back 6 dB down.
+    await page.reload()
+    await nav(page, 'Go live')
+    await page.getByTestId('mixer').waitFor({ timeout: 30_000 })
+    await eventually(() => attr(page.getByTestId('mute-mic'), 'aria-pressed'), 20_000).toBe('true')
+    expect(await page.getByTestId('gain-mic').inputValue()).toBe('50')
+    await eventually(async () => (await meterDbRange(page, 'meter-mic', 500)).max).toBeLessThan(-55)
+    expect(await master(page)).toBeLessThan(-55)
+    await page.getByTestId('mute-mic').click()
+    await eventually(() => master(page), 20_000).toSatisfy(near(TONE_DB - 6, 1))
+    await eventually(levels).toEqual({ mic: { gain: 0.5, muted: false } })
+    // Back to full volume for the tests after this one.
+    await page.getByTestId('gain-mic').fill('100')
+    await eventually(levels).toEqual({ mic: { gain: 1, muted: false } })
+  })
+
   it("the recording carries the chain's sound: a -20 dB gain is 20 dB lower in the file", async () => {
     const { page, shell } = app()
     const quiet: AudioSettings = {
@@ -145,8 +174,10 @@ describe('audio like a studio, Camera and Screen sources', () => {
 
   it("the Screen source's sound goes through the screen's chain: the mixer and the panel show the screen only", async () => {
     const { page, shell } = app()
+    // Its volume as kept from before (half), its chain 6 dB down.
     const quieter: AudioSettings = {
-      sources: { ...DEFAULT_AUDIO.sources, screen: { ...DEFAULT_SOURCE_AUDIO, gainDb: -6 } }
+      sources: { ...DEFAULT_AUDIO.sources, screen: { ...DEFAULT_SOURCE_AUDIO, gainDb: -6 } },
+      levels: { screen: { gain: 0.5, muted: false } }
     }
     await shell.core.saveSettings({
       ...(await shell.core.getSettings()),
@@ -165,13 +196,21 @@ describe('audio like a studio, Camera and Screen sources', () => {
     await openPanel(page)
     expect(await page.getByTestId('audio-source-mic').count()).toBe(0)
     expect(await page.getByTestId('audio-screen-gain').inputValue()).toBe('-6')
-    // Chromium's fake screen beeps: its loudest block over 2 s, at -6 dB and then at 0 dB.
+    await page.getByTestId('audio-panel').getByRole('button', { name: 'Close' }).click()
+    expect(await page.getByTestId('gain-screen').inputValue()).toBe('50')
+    // Chromium's fake screen beeps: its loudest block over 2 s, at -6 dB and half volume, then at
+    // 0 dB (6 dB up), then at full volume (6 dB more).
     const loudest = async (): Promise<number> =>
       (await meterDbRange(page, 'meter-master', 2000)).max
-    await eventually(loudest, 20_000).toBeGreaterThan(-50)
+    await eventually(loudest, 20_000).toBeGreaterThan(-55)
     const before = await loudest()
+    await openPanel(page)
     await page.getByTestId('audio-screen-gain').fill('0')
     await eventually(loudest).toSatisfy(near(before + 6, 1.5))
+    await page.getByTestId('audio-panel').getByRole('button', { name: 'Close' }).click()
+    await page.getByTestId('gain-screen').fill('100')
+    await eventually(loudest).toSatisfy(near(before + 12, 1.5))
+    await openPanel(page)
     await page.getByTestId('audio-screen-monitoring').selectOption('monitor-only')
     await eventually(loudest).toBeLessThan(-55)
     // What is sent: the screen's picture and the mix's one audio track.

@@ -263,6 +263,11 @@ const sourceAudio = z
 const audio = z
   .object({
     sources: z.object({ mic: sourceAudio, screen: sourceAudio }).strict(),
+    // The Camera and Screen sources' volume and mute (a scene's are in its mix).
+    levels: z
+      .object({ mic: channelLevel.optional(), screen: channelLevel.optional() })
+      .strict()
+      .optional(),
     monitorDeviceId: z.string().min(1).max(500).optional()
   })
   .strict()
@@ -394,7 +399,11 @@ export const CALL_ARGS = {
       })
       .strict()
   ]),
-  pushMedia: z.tuple([id, z.instanceof(Uint8Array).refine((b) => b.byteLength <= MAX_CALL_BYTES)]),
+  pushMedia: z.tuple([
+    id,
+    z.instanceof(Uint8Array).refine((b) => b.byteLength <= MAX_CALL_BYTES),
+    z.number().int().min(0).optional()
+  ]),
   pushFrames: z.tuple([id, rawFrames]),
   listEncoders: none,
   stopLive: z.tuple([id]),

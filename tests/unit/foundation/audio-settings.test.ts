@@ -15,6 +15,7 @@ import {
   readAudio,
   readMic,
   setSourceAudio,
+  setSourceLevel,
   syncOffsetProblem,
   type AudioSettings
 } from '../../../src/shared/audio'
@@ -96,6 +97,30 @@ describe('audio settings', () => {
     ).toBe(false)
     const extraSource = { sources: { ...DEFAULT_AUDIO.sources, camera: DEFAULT_SOURCE_AUDIO } }
     expect(save({ audio: extraSource }).success).toBe(false)
+  })
+
+  it("keeps the Camera and Screen sources' volume and mute, per source, through the schema and back", () => {
+    let a = setSourceLevel(DEFAULT_AUDIO, 'mic', { gain: 0.5, muted: true })
+    a = setSourceLevel(a, 'screen', { gain: 1.5, muted: false })
+    expect(a.levels).toEqual({
+      mic: { gain: 0.5, muted: true },
+      screen: { gain: 1.5, muted: false }
+    })
+    const checked = save({ audio: a })
+    expect(checked.success).toBe(true)
+    expect(readAudio(JSON.parse(JSON.stringify(checked.data![0].audio)))).toEqual(a)
+    // None saved: none read (100 % and unmuted); a broken one gets the default, a bad gain too.
+    expect(readAudio({ sources: {} }).levels).toBeUndefined()
+    expect(readAudio({ levels: { mic: { gain: 7, muted: true }, screen: 'x' } }).levels).toEqual({
+      mic: { gain: 1, muted: true }
+    })
+    // At the door: a gain over the most, an unknown channel.
+    expect(save({ audio: { ...a, levels: { mic: { gain: 3, muted: false } } } }).success).toBe(
+      false
+    )
+    expect(save({ audio: { ...a, levels: { cam: { gain: 1, muted: false } } } }).success).toBe(
+      false
+    )
   })
 
   it('says why a negative or too long sync offset cannot be used', () => {

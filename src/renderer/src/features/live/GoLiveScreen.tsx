@@ -18,7 +18,7 @@ import { SourcePicker } from './SourcePicker'
 import { StreamPicker } from './StreamPicker'
 import { useGoLiveSettings } from './use-golive-settings'
 import { useSource } from './use-source'
-import { sourceMixer } from './source-mix'
+import { sourceMixer, useKeptLevel } from './source-mix'
 import { useHotkey } from '../../lib/use-hotkeys'
 
 export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }): ReactNode {
@@ -66,6 +66,7 @@ export function GoLiveScreen({ initialStreamId }: { initialStreamId?: string }):
   // A camera's or a screen's own mix (source-mix.ts): the same settings as a scene's.
   const sourceMix = !isScene ? (capture?.mix ?? null) : null
   useMixSettings(sourceMix, mic, audio)
+  useKeptLevel(sourceMix, capture?.kind, audio, setAudio)
   const mixer = useMemo(
     () => (sourceMix && capture ? sourceMixer(capture.kind, sourceMix) : null),
     [sourceMix, capture]

@@ -3,9 +3,16 @@
 // talk keys, sync offset, gain, compressor, limiter, volume and mute, monitoring) before the encoder.
 // What is sent is the capture's picture with the mix's track; the chain's settings are the source's,
 // the same saved ones as in the Scene source. With no scene to keep them, the volume and the mute are
-// held by the mix (they start at 100 % and unmuted each time the source opens).
+// kept in the audio settings (AudioSettings.levels, per source): whatever sets them on the mix (the
+// mixer, the live bar's Mute mic, the mute key) is saved, and they are back when the source opens.
+import { useEffect, useRef } from 'react'
 import type { CaptureKind } from '../../../../shared/contract'
-import type { AudioSourceId } from '../../../../shared/audio'
+import {
+  DEFAULT_LEVEL,
+  setSourceLevel,
+  type AudioSettings,
+  type AudioSourceId
+} from '../../../../shared/audio'
 import { useHotkey } from '../../lib/use-hotkeys'
 import type { HotkeyEvent } from '../../lib/hotkeys'
 import { AudioMix, type MixerHost } from '../scenes/mixer'
@@ -41,6 +48,43 @@ export function sourceMixer(kind: CaptureKind, mix: AudioMix): MixerHost {
     // A camera or a screen has no video file.
     setVideoAudio: () => undefined
   }
+}
+
+/** Mixes whose saved volume and mute were put on them (once: after that the mix's are the newest). */
+const restored = new WeakSet<AudioMix>()
+
+/**
+ * Keeps a camera's or a screen's volume and mute with the audio settings: the saved ones are put on
+ * a mix the first time it is seen (a source just opened), and every change on the mix, from any
+ * screen (the live bar's Mute mic, the mute key), is saved, also one made while this was not shown.
+ */
+export function useKeptLevel(
+  mix: AudioMix | null,
+  kind: CaptureKind | undefined,
+  audio: AudioSettings,
+  onAudio: (audio: AudioSettings) => void
+): void {
+  const id = kind === 'camera' || kind === 'screen' ? channelOf(kind) : null
+  const latest = useRef(audio)
+  latest.current = audio
+  const saved = id ? (audio.levels?.[id] ?? DEFAULT_LEVEL) : null
+  useEffect(() => {
+    if (!mix || !id || restored.has(mix)) return
+    restored.add(mix)
+    const level = latest.current.levels?.[id]
+    if (level) mix.setLevel(id, level)
+  }, [mix, id])
+  useEffect(() => {
+    if (!mix || !id) return
+    const keep = (): void => {
+      const ch = mix.states().find((c) => c.id === id)
+      const was = latest.current.levels?.[id] ?? DEFAULT_LEVEL
+      if (ch && (ch.gain !== was.gain || ch.muted !== was.muted))
+        onAudio(setSourceLevel(latest.current, id, ch))
+    }
+    keep()
+    return mix.onChange(keep)
+  }, [mix, id, onAudio, saved?.gain, saved?.muted])
 }
 
 /** Mutes or unmutes the microphone of a camera's mix. */
