@@ -1,6 +1,6 @@
 // Viewer counts (viewersNow): how many watch a stream now, as its service counts them, and the most
 // seen during Onair's run on it (this process only: a new run starts the peak again).
-import type { LiveStateEvent, OnairCalls } from '../../shared/contract'
+import type { LiveStateEvent, OnairCalls, ViewersUnavailable } from '../../shared/contract'
 import { isRunning } from '../../shared/live-state'
 import { AppFailure } from '../../shared/result'
 import type { ApiClient } from './api-client'
@@ -20,16 +20,16 @@ export function viewerCalls(o: ViewerCallsOptions): Pick<OnairCalls, 'viewersNow
       const run = o.run()
       const onAir = run?.streamId === streamId && isRunning(run.state) ? run.runId : undefined
       let now: number | null = null
-      let unavailable: string | undefined
+      let unavailable: ViewersUnavailable | undefined
       try {
         now = await (await o.client()).viewersNow(playbackId)
-        if (now === null) unavailable = 'This service does not count viewers.'
+        if (now === null) unavailable = { kind: 'not-counted' }
       } catch (e) {
         if (!(e instanceof AppFailure)) throw e
         unavailable =
           e.error.status === 403
-            ? 'This API key may not read viewer counts (Livepeer gives them to private keys only).'
-            : e.error.message
+            ? { kind: 'key-refused' }
+            : { kind: 'failed', message: e.error.message }
       }
       const kept = peaks.get(streamId)
       if (onAir && now !== null) {

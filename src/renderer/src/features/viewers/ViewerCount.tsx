@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { useViewers } from './use-viewers'
+import { unavailableText } from './viewers-text'
 
 const watching = (n: number): string => `${n.toLocaleString()} watching`
 
@@ -9,7 +10,11 @@ export function ViewerCount({ streamId }: { streamId: string }): ReactNode {
   if (!v) return null
   if (v.now === null)
     return (
-      <span className="viewers muted" data-testid="live-viewers" title={v.unavailable}>
+      <span
+        className="viewers muted"
+        data-testid="live-viewers"
+        title={v.unavailable && unavailableText(v.unavailable)}
+      >
         Viewers unknown
       </span>
     )
