@@ -20,14 +20,13 @@ import { BytePool } from './byte-pool'
 import { RawCalls } from './raw-calls'
 import { rawSoundOf } from './audio-encode'
 import { RAW_CHANNELS, RAW_SAMPLE_RATE, SoundToRaw } from './raw-sound'
+import { soundClockOffset } from './sound-stamps'
 import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-reader'
 
 /** Frames waiting for the call in flight to end; one more finding them there is skipped. */
 export const MAX_BATCH = 3
 /** Sound sent on its own (no frame to go with it) once this much waits and the way is free. */
 const SOUND_ALONE_US = 100_000
-/** Sound whose time is further than this from its arrival (on the picture's clock) has another clock. */
-const SAME_CLOCK_US = 300_000
 /** Sound waiting longer than this (the way to main blocked) is dropped, oldest first. */
 const MAX_SOUND_WAIT_US = 2_000_000
 /** The figures the live bar shows are made over this much of the frames' time. */
@@ -249,7 +248,7 @@ export class RawPusher implements Pusher {
 
   /**
    * The sound waiting, on the picture's clock. The sound's capture clock is taken as the picture's
-   * when the first sound's time agrees with its arrival within SAME_CLOCK_US; otherwise (the clocks
+   * when the first sound's time agrees with its arrival (soundClockOffset, sound-stamps.ts); otherwise (the clocks
    * differ: measured here, the fake camera's and microphone's by seconds) the first sound lines up
    * on arrival. The encoder continues the sound's count from its first message, and leaves out sound
    * from before the first frame.
@@ -258,8 +257,7 @@ export class RawPusher implements Pusher {
     const zero = this.zero
     if (!zero || this.sound.length === 0) return []
     const first = this.sound[0]!
-    const onArrival = first.timestampUs - (zero.us + (first.at - zero.at) * 1000)
-    this.soundShift ??= Math.abs(onArrival) < SAME_CLOCK_US ? 0 : onArrival
+    this.soundShift ??= soundClockOffset(first.timestampUs, first.at, zero)
     const shift = this.soundShift
     const out = this.sound.map((s) => {
       if (shift !== 0)
