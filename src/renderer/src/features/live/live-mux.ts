@@ -3,12 +3,13 @@
 // the encoder so a Node test can feed it real packets and check main's MediaBuffer.
 //
 // Each packet is written the moment it is handed over, in the order it comes (each track's own
-// timestamps rise; the two tracks are not interleaved by time, as MediaRecorder's are not). A muxer
-// that interleaves by time (mediabunny's, used here before) holds the sound until the next picture:
-// main's ffmpeg writes a picture into FLV only once AAC at or past it is out, and its AAC encoder
-// needs the sound past it, so every picture waited for the next one or two (#34, studio mode's
-// transition at the ingest). The sound's encoder is quicker than the picture's, so written at once
-// it is there before the picture that needs it.
+// timestamps rise; the two tracks are not interleaved by time, as MediaRecorder's are not), except
+// sound more than AUDIO_LEAD_MS ahead of the latest picture, which waits for the pictures to catch
+// up. A muxer that interleaves by time (mediabunny's, used here before) holds the sound until the
+// next picture: main's ffmpeg writes a picture into FLV only once AAC at or past it is out, and its
+// AAC encoder needs the sound past it, so every picture waited for the next one or two (#34, studio
+// mode's transition at the ingest). The sound's encoder is quicker than the picture's, so written at
+// once it is there before the picture that needs it.
 import { EncodedPacket } from 'mediabunny'
 
 /**
@@ -16,6 +17,13 @@ import { EncodedPacket } from 'mediabunny'
  * close together would otherwise make clusters of a frame or two.
  */
 const MIN_CLUSTER_MS = 100
+/**
+ * Sound goes out at most this far (ms) ahead of the latest picture. ffmpeg's AAC at or past a picture
+ * needs ~65 ms of sound past it (a 1024-sample frame, as much again of encoder delay, and Opus's 20 ms
+ * packets); the uplink's queue (media-feed.ts) hands ffmpeg at most LEAD_MS (300) of media ahead of
+ * what it has sent, in stream order, so sound further ahead would hold back the pictures behind it.
+ */
+export const AUDIO_LEAD_MS = 200
 /** A block's time is a signed 16-bit offset (ms) from its cluster's. */
 const MAX_OFFSET_MS = 32_767
 const MIN_OFFSET_MS = -32_768
@@ -56,6 +64,9 @@ export async function startLiveMux(
   /** Packets handed over before the header could be written, in order. */
   let early: { track: number; p: EncodedPacket }[] = []
   let firstVideoMs: number | undefined
+  let lastVideoMs: number | undefined
+  /** Sound more than AUDIO_LEAD_MS ahead of the latest picture, in order. */
+  let aheadAudio: EncodedPacket[] = []
   let cluster: { ms: number } | undefined
   const lastMs = new Map<number, number>()
 
@@ -103,8 +114,25 @@ export async function startLiveMux(
     headerDone = true
   }
 
+  const msOf = (p: EncodedPacket): number => Math.round(p.timestamp * 1000)
+  const tooFarAhead = (p: EncodedPacket): boolean =>
+    lastVideoMs !== undefined && msOf(p) > lastVideoMs + AUDIO_LEAD_MS
+
+  /** A picture goes out at once, then the held sound it has caught up with. */
   const write = (track: number, p: EncodedPacket): void => {
-    const ms = Math.round(p.timestamp * 1000)
+    if (track === AUDIO_TRACK) {
+      if (aheadAudio.length > 0 || tooFarAhead(p)) aheadAudio.push(p)
+      else writeBlock(AUDIO_TRACK, p)
+      return
+    }
+    writeBlock(VIDEO_TRACK, p)
+    lastVideoMs = Math.max(lastVideoMs ?? msOf(p), msOf(p))
+    while (aheadAudio.length > 0 && !tooFarAhead(aheadAudio[0]!))
+      writeBlock(AUDIO_TRACK, aheadAudio.shift()!)
+  }
+
+  const writeBlock = (track: number, p: EncodedPacket): void => {
+    const ms = msOf(p)
     if (track === VIDEO_TRACK) firstVideoMs ??= ms
     // Sound from before the first picture: nothing can start there.
     if (track === AUDIO_TRACK && (firstVideoMs === undefined || ms < firstVideoMs)) return
@@ -161,14 +189,17 @@ export async function startLiveMux(
       if (meta?.decoderConfig) audioConfig ??= meta.decoderConfig
       return add(AUDIO_TRACK, p)
     },
-    // Every packet was written as it came; unknown sizes need nothing at the end.
+    // The sound still ahead of the last picture goes out; unknown sizes need nothing at the end.
     finish: () => {
+      if (!closed) for (const p of aheadAudio) writeBlock(AUDIO_TRACK, p)
+      aheadAudio = []
       closed = true
       return Promise.resolve()
     },
     cancel: () => {
       closed = true
       early = []
+      aheadAudio = []
       return Promise.resolve()
     }
   }
