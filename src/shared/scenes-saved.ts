@@ -9,6 +9,7 @@ import {
   DEFAULT_CAMERA,
   DEFAULT_MIX,
   DEFAULT_SCREEN,
+  DEFAULT_SOUND,
   DEFAULT_PIP,
   DEFAULT_TEXT,
   DEFAULT_TRANSITION,
@@ -78,12 +79,20 @@ function readSource(v: unknown): SceneSource | null {
         name: str(v.name, LIMITS.nameLength) ?? DEFAULT_CAMERA.name,
         videoDeviceId: str(v.videoDeviceId, 500)
       }
-    case 'screen':
-      return {
-        id,
-        kind: 'screen',
-        name: str(v.name, LIMITS.nameLength) ?? (id === SCREEN_ID ? DEFAULT_SCREEN.name : 'Screen')
-      }
+    case 'screen': {
+      const name =
+        str(v.name, LIMITS.nameLength) ?? (id === SCREEN_ID ? DEFAULT_SCREEN.name : 'Screen')
+      // An added screen's sound (the first screen's are the scene's mix and the audio settings').
+      const sound = id !== SCREEN_ID && isObj(v.sound) ? v.sound : null
+      return sound
+        ? {
+            id,
+            kind: 'screen',
+            name,
+            sound: { ...readLevel(sound, DEFAULT_SOUND), audio: readSourceAudio(sound.audio) }
+          }
+        : { id, kind: 'screen', name }
+    }
     case 'image': {
       const file = typeof v.file === 'string' && IMAGE_FILE.test(v.file) ? v.file : null
       const width = num(v.width, 1, 10_000)

@@ -27,7 +27,18 @@ export interface ScreenSource {
   id: string
   kind: 'screen'
   name: string
+  /**
+   * A screen added after the first: its sound's level, mute and chain, a channel of its own in the
+   * mixer while a scene on air shows it and its share has sound (none saved: 100 %, unmuted, the
+   * default chain). The first screen's are the scene's mix and the audio settings' (shared/audio.ts).
+   */
+  sound?: SourceSound
 }
+/** An added screen's sound, kept with its source (as a video file's level, mute and chain are). */
+export interface SourceSound extends ChannelLevel {
+  audio: SourceAudio
+}
+export const DEFAULT_SOUND: SourceSound = { gain: 1, muted: false, audio: DEFAULT_SOURCE_AUDIO }
 /** A picked image, re-encoded and kept as a content-addressed file in the app's data folder. */
 export interface ImageSource {
   id: string
@@ -611,23 +622,38 @@ export function addVideo(
   return addItem(state, source, rect)
 }
 
-/** A video source's sound: muted or not, its gain (clamped to 0..MAX_GAIN) and its chain. */
-export const setVideoAudio = (
+/**
+ * A video's or an added screen's sound: muted or not, its gain (clamped to 0..MAX_GAIN) and its chain
+ * (the first screen's are the scene's mix and the audio settings', not changed here).
+ */
+export const setSourceSound = (
   state: ScenesState,
   sourceId: string,
   patch: Partial<Pick<VideoSource, 'muted' | 'gain' | 'audio'>>
 ): ScenesState => ({
   ...state,
-  sources: state.sources.map((s) =>
-    s.id !== sourceId || s.kind !== 'video'
-      ? s
-      : {
-          ...s,
-          muted: patch.muted ?? s.muted,
-          gain: Math.min(MAX_GAIN, Math.max(0, patch.gain ?? s.gain)),
-          audio: patch.audio ?? s.audio
-        }
-  )
+  sources: state.sources.map((s) => {
+    if (s.id !== sourceId || s.id === SCREEN_ID) return s
+    const gain = (g: number): number => Math.min(MAX_GAIN, Math.max(0, patch.gain ?? g))
+    if (s.kind === 'video')
+      return {
+        ...s,
+        muted: patch.muted ?? s.muted,
+        gain: gain(s.gain),
+        audio: patch.audio ?? s.audio
+      }
+    if (s.kind !== 'screen') return s
+    // An added screen's sound, kept with it like a video's.
+    const was = s.sound ?? DEFAULT_SOUND
+    return {
+      ...s,
+      sound: {
+        muted: patch.muted ?? was.muted,
+        gain: gain(was.gain),
+        audio: patch.audio ?? was.audio
+      }
+    }
+  })
 })
 
 /** Edits a text source's settings (every item showing it changes). */

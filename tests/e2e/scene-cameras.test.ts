@@ -5,7 +5,8 @@
 // canvas shows green in one box and grey in the other, each device opened once. Removing one closes
 // its track (ended), and the other camera goes on. A camera added on the device the Devices camera
 // is (the first camera follows it) is drawn from that one capture, never opened twice; when the
-// Devices camera changes, the first camera moves with it and the added one stays.
+// Devices camera changes, the first camera moves with it and the added one stays. An added screen's
+// sound (Chromium's fake share beeps) is a mixer channel of its own, its volume and mute its source's.
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { pipRect, sideBySideRects } from '../../src/shared/scene-layout'
@@ -20,7 +21,9 @@ import { readScenes } from '../../src/shared/scenes-saved'
 import {
   appForFile,
   createStream,
+  attr,
   eventually,
+  meterDbRange,
   nav,
   pressGoLive,
   sceneColourAt,
@@ -180,6 +183,8 @@ describe('more than one camera in a scene', () => {
     // The Devices camera becomes fake_device_1: the first camera (following it) turns grey, the
     // added one (its own device) stays green; each device once.
     await page.getByTestId('camera-select').selectOption({ label: 'fake_device_1' })
+    // (Grey, not black: the corner is black for a moment while fake_device_1 opens.)
+    await eventually(async () => [await liveOn(dev0), await liveOn(dev1)], 30_000).toEqual([1, 1])
     await eventually(() => sceneColourAt(page, ...inCorner).then(isGrey), 30_000).toBe(true)
     expect(isGreen(await sceneColourAt(page, ...inRight))).toBe(true)
     expect([await liveOn(dev0), await liveOn(dev1)]).toEqual([1, 1])
@@ -192,5 +197,62 @@ describe('more than one camera in a scene', () => {
     expect(isGreen(await sceneColourAt(page, ...inRight))).toBe(true)
     expect(await liveOn(dev0)).toBe(1)
     await page.setViewportSize({ width: 1280, height: 860 })
+  })
+
+  it("an added screen's sound is a channel of its own: its volume moves the mix, kept with its source, gone with it", async () => {
+    const { page, shell } = app()
+    const { videoDeviceId: _none, ...settings } = await shell.core.getSettings()
+    await shell.core.saveSettings({ ...settings, sourceKind: 'scene', scenes: defaultScenes() })
+    await page.reload()
+    await nav(page, 'Go live')
+    await page.getByTestId('scene-canvas').waitFor()
+    // The microphone muted and the first screen not shared: the master is the added screen's only.
+    await page.getByTestId('mute-mic').click()
+    const loudest = async (): Promise<number> =>
+      (await meterDbRange(page, 'meter-master', 2000)).max
+    await eventually(loudest).toBeLessThan(-55)
+
+    // Add screen or window shares at once; Chromium's fake share beeps, in a channel of its own.
+    await page.getByTestId('add-screen').click()
+    await page.getByTestId('stop-this-screen').waitFor({ timeout: 30_000 })
+    const channel = page.getByTestId('channel-added-screen')
+    await channel.waitFor({ timeout: 30_000 })
+    const id = await attr(channel, 'data-source')
+    expect(await text(channel)).toContain('Screen 2')
+    await eventually(
+      async () => (await meterDbRange(page, `meter-${id}`, 2000)).max,
+      20_000
+    ).toBeGreaterThan(-55)
+    const full = await loudest()
+    expect(full).toBeGreaterThan(-55)
+    await page.setViewportSize({ width: 1366, height: 768 })
+    await page.getByTestId('mixer').scrollIntoViewIfNeeded()
+    await shot(page, 'scene-added-screen-channel', false)
+    await page.setViewportSize({ width: 1280, height: 860 })
+
+    // Half its volume: 6 dB down in the mix, kept with the source.
+    await channel.locator('input[type=range]').fill('50')
+    await eventually(loudest).toSatisfy((v: number) => Math.abs(v - (full - 6)) <= 1.5)
+    const soundOf = async () =>
+      (await savedScenes()).sources.find((s) => s.id === id && s.kind === 'screen')
+    await eventually(async () => ((await soundOf()) as { sound?: unknown })?.sound).toMatchObject({
+      gain: 0.5,
+      muted: false
+    })
+    // Its own Mute: silent.
+    await channel.getByRole('button', { name: 'Mute' }).click()
+    await eventually(loudest).toBeLessThan(-55)
+    await channel.getByRole('button', { name: 'Muted' }).click()
+    await eventually(loudest).toSatisfy((v: number) => Math.abs(v - (full - 6)) <= 1.5)
+
+    // Removed: its channel goes with it, and the mix is silent again.
+    await page
+      .locator(`[data-source-id="${id}"]`)
+      .getByRole('button', { name: /^Remove / })
+      .click()
+    await eventually(() => channel.count()).toBe(0)
+    await eventually(loudest).toBeLessThan(-55)
+    expect(await soundOf()).toBeUndefined()
+    await page.getByTestId('mute-mic').click()
   })
 })

@@ -140,7 +140,16 @@ const sceneSource = z.discriminatedUnion('kind', [
     .object({
       id,
       kind: z.literal('screen'),
-      name: z.string().max(LIMITS.nameLength).default('Screen or window')
+      name: z.string().max(LIMITS.nameLength).default('Screen or window'),
+      // An added screen's sound: its level, mute and chain (the first screen's are elsewhere).
+      sound: z
+        .object({
+          gain: z.number().min(0).max(MAX_GAIN),
+          muted: z.boolean(),
+          audio: z.lazy(() => sourceAudio)
+        })
+        .strict()
+        .optional()
     })
     .strict(),
   z

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import {
   CAMERA_ID,
   LIMITS,
+  MAX_GAIN,
   SCREEN_ID,
   activeScene,
   addCamera,
@@ -21,10 +22,12 @@ import {
   removeItem,
   renameSource,
   setCameraDevice,
+  setSourceSound,
   withDevicesCamera,
   type ScenesState
 } from '../../../src/shared/scenes'
 import { readScenes } from '../../../src/shared/scenes-saved'
+import { DEFAULT_SOURCE_AUDIO } from '../../../src/shared/audio'
 import { CALL_ARGS } from '../../../src/main/core/contract-schema'
 
 const A = 16 / 9
@@ -112,6 +115,23 @@ describe('cameras and screens as sources', () => {
     const item = itemsOf(s, activeScene(s)).find((x) => x.source.id === 'scr-2')!.item
     s = removeItem(s, item.id)
     expect(s.sources.some((x) => x.id === 'scr-2')).toBe(false)
+  })
+
+  it("an added screen's sound (level, mute, chain) is kept with it, through a save; the first screen's is not", () => {
+    let s = addScreen(defaultScenes(A), 'scr-2')
+    expect(s.sources.find((x) => x.id === 'scr-2')).not.toHaveProperty('sound')
+    const chain = { ...DEFAULT_SOURCE_AUDIO, gainDb: -6 }
+    s = setSourceSound(s, 'scr-2', { gain: 0.5, audio: chain })
+    s = setSourceSound(s, 'scr-2', { muted: true, gain: 9 })
+    expect(s.sources.find((x) => x.id === 'scr-2')).toMatchObject({
+      sound: { gain: MAX_GAIN, muted: true, audio: chain }
+    })
+    // The first screen's level is the scene's mix and its chain the audio settings': not here.
+    expect(setSourceSound(s, SCREEN_ID, { gain: 0.1 })).toEqual(s)
+    expect(saveAndLoad(s)).toEqual(s)
+    // Gone with its last item.
+    const item = itemsOf(s, activeScene(s)).find((x) => x.source.id === 'scr-2')!.item
+    expect(removeItem(s, item.id).sources.some((x) => x.id === 'scr-2')).toBe(false)
   })
 
   it('a removed camera goes with its last item; the first camera and screen are never dropped', () => {

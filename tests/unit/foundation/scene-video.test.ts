@@ -10,7 +10,7 @@ import {
   itemsOf,
   layersOf,
   removeItem,
-  setVideoAudio
+  setSourceSound
 } from '../../../src/shared/scenes'
 import { readScenes } from '../../../src/shared/scenes-saved'
 import { CALL_ARGS } from '../../../src/main/core/contract-schema'
@@ -37,11 +37,11 @@ describe('video sources', () => {
   it('its sound is set on the source: unmute, gain clamped to 0..MAX_GAIN; other sources untouched', () => {
     let s = addVideo(defaultScenes(A), CLIP, A)
     const id = itemsOf(s, activeScene(s)).at(-1)!.source.id
-    s = setVideoAudio(s, id, { muted: false, gain: 5 })
+    s = setSourceSound(s, id, { muted: false, gain: 5 })
     expect(s.sources.find((x) => x.id === id)).toMatchObject({ muted: false, gain: MAX_GAIN })
-    s = setVideoAudio(s, id, { gain: -1 })
+    s = setSourceSound(s, id, { gain: -1 })
     expect(s.sources.find((x) => x.id === id)).toMatchObject({ muted: false, gain: 0 })
-    expect(setVideoAudio(s, 'camera', { muted: true }).sources).toEqual(s.sources)
+    expect(setSourceSound(s, 'camera', { muted: true }).sources).toEqual(s.sources)
   })
 
   it('at most LIMITS.videos; a removed one frees its place and its source', () => {
@@ -56,7 +56,7 @@ describe('video sources', () => {
   })
 
   it('round-trips through the settings schema and readScenes', () => {
-    const s = setVideoAudio(addVideo(defaultScenes(A), CLIP, A), 'x', {})
+    const s = setSourceSound(addVideo(defaultScenes(A), CLIP, A), 'x', {})
     const [saved] = CALL_ARGS.saveSettings.parse([{ scenes: s }])
     expect(readScenes(JSON.parse(JSON.stringify(saved.scenes)), A)).toEqual(s)
   })
@@ -91,13 +91,13 @@ describe('video sources', () => {
       monitoring: 'monitor-and-output' as const,
       limiter: { ...DEFAULT_SOURCE_AUDIO.limiter, enabled: true }
     }
-    s = setVideoAudio(s, id, { audio: chain })
+    s = setSourceSound(s, id, { audio: chain })
     expect(s.sources.find((x) => x.id === id)).toMatchObject({ audio: chain, muted: true })
     const [saved] = CALL_ARGS.saveSettings.parse([{ scenes: s }])
     const back = readScenes(JSON.parse(JSON.stringify(saved.scenes)), A)
     expect(back.sources.find((x) => x.id === id)).toMatchObject({ audio: chain })
     // A negative offset is refused by the schema, as the microphone's is.
-    const bad = setVideoAudio(s, id, { audio: { ...chain, syncOffsetMs: -5 } })
+    const bad = setSourceSound(s, id, { audio: { ...chain, syncOffsetMs: -5 } })
     expect(() => CALL_ARGS.saveSettings.parse([{ scenes: bad }])).toThrow()
     // Saved before a video had a chain: the defaults (as it sounded).
     const bare = {

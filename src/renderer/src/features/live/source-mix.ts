@@ -46,7 +46,7 @@ export function sourceMixer(kind: CaptureKind, mix: AudioMix): MixerHost {
         mix.setLevel(ch.id, { gain: ch.gain, muted: ch.muted, ...patch })
     },
     // A camera or a screen has no video file.
-    setVideoAudio: () => undefined
+    setSourceSound: () => undefined
   }
 }
 

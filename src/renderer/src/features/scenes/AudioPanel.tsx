@@ -3,7 +3,7 @@
 // the compressor, the limiter, the sync offset and monitoring, with the source's meter (after its
 // chain and volume) to watch what each change does. Saved in the settings (DeviceSettings.audio), heard
 // at once (the mixer's setSourceAudio). A video file on air has its chain here too, saved with its
-// source in the scenes (setVideoAudio). The Camera and Screen sources show it over their own mix
+// source in the scenes (setSourceSound). The Camera and Screen sources show it over their own mix
 // (MixerHost), with their sources only.
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import {
@@ -109,7 +109,7 @@ export function AudioPanel({ host, audio, onAudio, onClose }: Props): ReactNode 
               name={ch.label}
               mix={mix}
               value={mix.sourceAudio(ch.id)}
-              onChange={(next) => host.setVideoAudio(ch.id, next)}
+              onChange={(next) => host.setSourceSound(ch.id, next)}
             />
           ))}
         </div>

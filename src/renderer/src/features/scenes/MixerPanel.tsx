@@ -1,14 +1,14 @@
 // The audio mixer: a meter, a gain and a mute per source, and the master meter with its clip light.
 // Meters are the app's one meter (LevelMeter: dBFS, peak hold, a clip light that stays until cleared).
-// Levels and mutes are the scene's: a change goes through the program (heard at once) into the scenes,
-// saved with them. "Audio settings" opens each source's chain (AudioPanel: gain, compressor, limiter,
+// Levels and mutes are the scene's (a video file's and an added screen's, their source's): a change
+// goes through the program (heard at once) into the scenes, saved with them. "Audio settings" opens each source's chain (AudioPanel: gain, compressor, limiter,
 // sync offset, monitoring), saved once for the source.
 // The Camera and Screen sources (features/live/source-mix.ts) show the same mixer over their own mix
-// (a MixerHost): only their channels, levels and mutes held by the mix (no scene keeps them).
+// (a MixerHost): only their channel, its level and mute kept in the audio settings (no scene keeps them).
 // Under it, the microphone's own settings (#20): the browser's processing switches with what the
 // browser applied, the noise gate (its threshold drawn on the microphone's meter) and push-to-talk.
 import { useEffect, useReducer, useState, type ReactNode } from 'react'
-import { setChannel, setVideoAudio } from '../../../../shared/scenes'
+import { setChannel, setSourceSound } from '../../../../shared/scenes'
 import {
   GATE_DB,
   PROCESSING_KEYS,
@@ -34,9 +34,9 @@ export const sceneMixer = (program: SceneProgram): MixerHost => ({
     program.edit((s) =>
       ch.id === 'mic' || ch.id === 'screen'
         ? setChannel(s, ch.id, patch)
-        : setVideoAudio(s, ch.id, patch)
+        : setSourceSound(s, ch.id, patch)
     ),
-  setVideoAudio: (id, audio) => program.edit((s) => setVideoAudio(s, id, { audio }))
+  setSourceSound: (id, audio) => program.edit((s) => setSourceSound(s, id, { audio }))
 })
 
 interface MixerProps {
@@ -66,7 +66,13 @@ export function MixerPanel({ host, mic, onMic, audio, onAudio }: MixerProps): Re
         <div
           className="mixer-row"
           key={ch.id}
-          data-testid={ch.video ? 'channel-video' : `channel-${ch.id}`}
+          data-testid={
+            ch.video
+              ? ch.kind === 'screen'
+                ? 'channel-added-screen'
+                : 'channel-video'
+              : `channel-${ch.id}`
+          }
           data-source={ch.id}
         >
           <span className="mixer-name" id={`ch-${ch.id}`}>
@@ -111,7 +117,11 @@ export function MixerPanel({ host, mic, onMic, audio, onAudio }: MixerProps): Re
           </button>
           {!ch.present && (
             <span className="muted small">
-              {ch.video ? 'no sound (pick the file, or it has none)' : 'not connected'}
+              {ch.kind === 'video'
+                ? 'no sound (pick the file, or it has none)'
+                : ch.kind === 'screen'
+                  ? 'no sound (share it again)'
+                  : 'not connected'}
             </span>
           )}
         </div>

@@ -7,7 +7,9 @@
 // The Camera and Screen sources put their capture's sound through a mix of their own
 // (features/live/source-mix.ts), which holds its levels and mutes itself (setLevel).
 // A video file's channel is made while a scene on air shows it (setVideos) and goes with it; its
-// level, mute (muted until the creator turns it on) and chain belong to its source (VideoSource).
+// level, mute (muted until the creator turns it on) and chain belong to its source (VideoSource). An
+// added screen's sound (a screen after the first, its share with sound) is such a channel too, its
+// level, mute and chain its source's (ScreenSource.sound).
 // The microphone has two more stages before its gain (#20): the noise gate (an AudioWorklet running
 // gate-dsp.ts, in worklets.ts) and the talk switch (push-to-talk and push-to-mute), a gain of its own so a held key
 // never touches the scene's saved mute.
@@ -43,10 +45,15 @@ import { Changes } from './changes'
 export type ChannelId = MixChannelId
 
 export interface ChannelState extends ChannelLevel {
-  /** 'mic', 'screen', or a video source's id. */
+  /** 'mic', 'screen', or a video source's or an added screen source's id. */
   id: string
-  /** A video file's sound (its level and mute are its source's) or one of the mix's own channels. */
+  /**
+   * A source's own channel, a video file's or an added screen's (its level, mute and chain are its
+   * source's), or one of the mix's own channels.
+   */
   video: boolean
+  /** Whose own channel: a video file's or an added screen's (with `video`). */
+  kind?: 'video' | 'screen'
   label: string
   /** Whether a track is connected now (the screen share may have no audio). */
   present: boolean
@@ -91,11 +98,13 @@ export interface MicState {
   applied: Partial<MicProcessing> | null
 }
 
-/** A video file's sound as the mix takes it (from its VideoSource). */
+/** A video file's or an added screen's sound as the mix takes it (from its source). */
 export interface VideoSound extends ChannelLevel {
   id: string
   label: string
   audio: SourceAudio
+  /** An added screen's share (a video file's when not said). */
+  kind?: 'video' | 'screen'
 }
 
 /** What the mixer works on: a scene's mix (MixerPanel's sceneMixer), a camera's or a screen's (live). */
@@ -105,8 +114,8 @@ export interface MixerHost {
   sources?: readonly AudioSourceId[]
   /** A channel's volume or mute. */
   setLevel(ch: ChannelState, patch: Partial<ChannelLevel>): void
-  /** A video file's chain (saved with its source). */
-  setVideoAudio(id: string, audio: SourceAudio): void
+  /** A video file's or an added screen's chain (saved with its source). */
+  setSourceSound(id: string, audio: SourceAudio): void
 }
 
 export class AudioMix {
@@ -381,6 +390,7 @@ export class AudioMix {
       let ch = this.videos.get(v.id)
       if (!ch) {
         ch = { ...this.channel(v.id, v.label, true), track: null }
+        ch.state = { ...ch.state, kind: v.kind ?? 'video' }
         // A new channel starts shut: its level below opens it only when the source is not muted.
         ch.gain.gain.value = 0
         ch.state = { ...ch.state, muted: true, gain: 0 }

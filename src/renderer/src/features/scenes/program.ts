@@ -5,6 +5,7 @@
 // it, so the recorder, the ffmpeg behind it and the RTMP connection never notice.
 import type { OutputSettings } from '../../../../shared/contract'
 import {
+  DEFAULT_SOUND,
   SCREEN_ID,
   cameraCaptureScale,
   layersOf,
@@ -81,16 +82,25 @@ export class SceneProgram {
   }
 
   /**
-   * The sound of each video file the scene on air shows (visible), as its own channel of the mix with
-   * its source's level, mute and chain. A scene that does not show a video does not play its sound.
+   * The sound of each video file and each added screen the scene on air shows (visible), as its own
+   * channel of the mix with its source's level, mute and chain (a screen's while its share has sound).
+   * A scene that does not show one does not play its sound. The first screen's sound is the mix's
+   * screen channel instead (setCapture), with the scene's level.
    */
   private mixVideos(state: ScenesState): void {
     const seen = new Set<string>()
     const videos = layersOf(state, onAirScene(state)).flatMap(({ source: s }) => {
-      if (s.kind !== 'video' || seen.has(s.id)) return []
+      if (seen.has(s.id)) return []
       seen.add(s.id)
-      const { id, name: label, gain, muted, audio } = s
-      return [{ id, label, gain, muted, audio, stream: videoSoundOf(s.id) }]
+      if (s.kind === 'video') {
+        const { id, name: label, gain, muted, audio } = s
+        return [{ id, label, gain, muted, audio, stream: videoSoundOf(s.id) }]
+      }
+      const share =
+        s.kind === 'screen' && s.id !== SCREEN_ID ? this.capture(`screen:${s.id}`) : null
+      if (s.kind !== 'screen' || !share?.getAudioTracks().length) return []
+      const sound = s.sound ?? DEFAULT_SOUND
+      return [{ id: s.id, label: s.name, ...sound, kind: 'screen' as const, stream: share }]
     })
     this.mix.setVideos(videos)
   }
@@ -291,8 +301,10 @@ export class SceneProgram {
       // A microphone unplugged mid-show: the channel empties, the mix goes on without it.
       stream?.getAudioTracks()[0]?.addEventListener('ended', ended)
     }
-    // The first screen's sound is the mix's screen channel (other screens are pictures only).
+    // The first screen's sound is the mix's screen channel; another screen's is its own channel while
+    // a scene on air shows it (mixVideos).
     if (slot === FIRST_SCREEN) this.mix.setInput('screen', stream)
+    else if (slot.startsWith('screen:') && this.scenes) this.mixVideos(this.scenes)
     this.emit()
   }
 
