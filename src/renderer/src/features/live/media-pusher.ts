@@ -33,8 +33,10 @@ export interface EncoderStats {
   lagMs?: number | null
   /** The newest video packet's time less the newest audio packet's (the muxer waits for the later). */
   audioBehindMs?: number | null
-  /** Times late sound jumped forward to the picture (a gap in the sound each). */
+  /** Times sound late for good jumped forward to the picture (a gap in the sound each). */
   audioJumps?: number
+  /** Sound packets dropped because they came too late to go out beside their picture. */
+  audioLate?: number
   /** Sound the capture lost (the page read it too late) and silence stood in for (ms). */
   audioFilledMs?: number
   /** Where the sound is read and encoded: a worker, or the page's thread where none could start. */

@@ -30,6 +30,7 @@ import {
   type Rung
 } from './encoder-plan'
 import { packetAt, startLiveMux, type LiveMux } from './live-mux'
+import { SoundStamps } from './sound-stamps'
 import { FrameFitter } from './frame-fit'
 import { CaptureOpus, receivedChunk } from './audio-encode'
 import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-reader'
@@ -45,13 +46,6 @@ const WINDOW_US = 2_000_000
 export const PUSHES_IN_FLIGHT = 3
 /** Frames waiting in the encoder beyond this are dropped: live, late frames are worth nothing. */
 const MAX_ENCODE_QUEUE = 3
-/** Chromium's Opus packets: 20 ms, when a chunk does not say. */
-const OPUS_FRAME_US = 20_000
-/** Sound further behind the picture than this jumps forward (to AUDIO_CATCH_UP_US behind it). */
-const MAX_AUDIO_BEHIND_US = 1_000_000
-const AUDIO_CATCH_UP_US = 100_000
-/** Audio and video clocks further apart than this are not the same clock: align on arrival instead. */
-const SAME_CLOCK_US = 5_000_000
 
 export interface WebCodecsChoice {
   kind: 'hardware' | 'software'
@@ -94,7 +88,6 @@ export class WebCodecsPusher implements Pusher {
   private nextFrameUs = -Infinity
   /** The first video frame's timestamp, and when it came: the stream's zero. */
   private zero: { us: number; at: number } | undefined
-  private audioShift: number | undefined
   private audioMeta: EncodedAudioChunkMetadata | undefined
   /**
    * The window's bytes and frames out (and of them the keyframes'), and the frames offered to the
@@ -108,11 +101,10 @@ export class WebCodecsPusher implements Pusher {
   private lagMs: number | null = null
   private lastVideoUs = 0
   private lastAudioUs: number | undefined
-  private audioNextUs = 0
+  /** The sound's time on the picture's clock, late sound dropped (sound-stamps.ts). */
+  private readonly soundStamps = new SoundStamps()
   /** Sound the capture lost and silence made up for (µs). */
   private audioFilledUs = 0
-  /** Times the sound jumped forward to catch up with the picture. */
-  audioJumps = 0
   /** The frame rate the encoder is told (encoderFramerate): the rung's, or what the source gives. */
   private toldFps: number
   private measuredKbps: number | null = null
@@ -162,7 +154,8 @@ export class WebCodecsPusher implements Pusher {
       measuredFps: this.measuredFps,
       backlogBytes: this.pending.reduce((n, p) => n + p.length, 0),
       lagMs: this.lagMs,
-      audioJumps: this.audioJumps,
+      audioJumps: this.soundStamps.jumps,
+      audioLate: this.soundStamps.late,
       audioFilledMs: Math.round(this.audioFilledUs / 1000),
       ...(this.audioIn ? { audioIn: this.audioIn } : {}),
       budgetSkips: this.budgetSkips,
@@ -345,23 +338,13 @@ export class WebCodecsPusher implements Pusher {
     if (meta?.decoderConfig) this.audioMeta = meta
     const zero = this.zero
     if (!zero || !this.mux) return
-    // Capture clocks are usually shared; where they are not, the first sound lines up on arrival.
-    this.audioShift ??=
-      Math.abs(chunk.timestamp - zero.us) < SAME_CLOCK_US
-        ? zero.us
-        : chunk.timestamp - (performance.now() - zero.at) * 1000
-    // After the first, each packet follows the last by its duration: measured here, Chromium's Opus
-    // encoder stamped its output ~8% slow (a 44.1 kHz microphone counted at 48 kHz, by the look of
-    // it), so the sound fell further behind the picture each second and the muxer, which interleaves
-    // by time, held the video back with it.
-    let at = this.lastAudioUs === undefined ? chunk.timestamp - this.audioShift : this.audioNextUs
-    // Sound that comes too late (a page starved of CPU reads its microphone late) would hold every
-    // picture back in the muxer: it jumps forward to the picture instead, leaving a gap in the sound.
-    if (this.lastVideoUs - at > MAX_AUDIO_BEHIND_US) {
-      at = this.lastVideoUs - AUDIO_CATCH_UP_US
-      this.audioJumps++
-    }
-    this.audioNextUs = at + (chunk.duration ?? OPUS_FRAME_US)
+    const at = this.soundStamps.stamp(
+      { timestampUs: chunk.timestamp, durationUs: chunk.duration },
+      zero,
+      performance.now(),
+      this.lastVideoUs
+    )
+    if (at === undefined) return
     const packet = packetAt(chunk, at)
     this.lastAudioUs = at
     const mux = this.mux
