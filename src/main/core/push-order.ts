@@ -8,14 +8,20 @@ import { AppFailure } from '../../shared/result'
 
 /** Pushes held for one that has not come: the page keeps a few in flight, never this many. */
 const MAX_HELD = 64
+/** Runs whose count is kept: a late push of the run before the current one still finds its own. */
+const RUNS_KEPT = 4
+
+/** One run's count: the next number, the pushes that came early, the takes still going. */
+interface RunOrder {
+  next: number
+  held: Map<number, Uint8Array>
+  tail: Promise<void>
+}
 
 export class PushOrder {
-  private runId: string | undefined
-  private next = 0
-  private held = new Map<number, Uint8Array>()
-  private tail: Promise<void> = Promise.resolve()
+  private readonly runs = new Map<string, RunOrder>()
 
-  /** Hands `chunk` (and any held pushes it lets go) to `take`, in order. */
+  /** Hands `chunk` (and any held pushes it lets go) to `take`, in its run's order. */
   async push(
     runId: string,
     chunk: Uint8Array,
@@ -23,43 +29,46 @@ export class PushOrder {
     take: (chunk: Uint8Array) => Promise<void>
   ): Promise<void> {
     if (seq === undefined) return take(chunk)
-    if (runId !== this.runId) {
-      // A new run (a reconnect is a new run too) counts from 0.
-      this.runId = runId
-      this.next = 0
-      this.held.clear()
-      this.tail = Promise.resolve()
+    // Each run (a reconnect is a new run too) counts from 0, on its own.
+    let run = this.runs.get(runId)
+    if (!run) {
+      run = { next: 0, held: new Map(), tail: Promise.resolve() }
+      this.runs.set(runId, run)
+      for (const old of this.runs.keys()) {
+        if (this.runs.size <= RUNS_KEPT) break
+        this.runs.delete(old)
+      }
     }
-    if (seq < this.next || this.held.has(seq))
+    if (seq < run.next || run.held.has(seq))
       throw new AppFailure({
         code: 'bad-request',
         message: `Push ${seq} of this broadcast was already taken.`,
         hint: 'Number each push once, from 0.'
       })
-    if (seq > this.next) {
-      if (this.held.size >= MAX_HELD) {
-        this.held.clear()
+    if (seq > run.next) {
+      if (run.held.size >= MAX_HELD) {
+        run.held.clear()
         throw new AppFailure({
           code: 'media',
-          message: `Push ${this.next} of this broadcast is missing: ${MAX_HELD} later ones came without it.`,
+          message: `Push ${run.next} of this broadcast is missing: ${MAX_HELD} later ones came without it.`,
           hint: 'Go live again.'
         })
       }
-      this.held.set(seq, chunk)
+      run.held.set(seq, chunk)
       return
     }
     // This push and the held ones right after it, taken in order, after any still being taken.
     const ready = [chunk]
-    this.next++
-    for (let c = this.held.get(this.next); c; c = this.held.get(this.next)) {
-      this.held.delete(this.next)
-      this.next++
+    run.next++
+    for (let c = run.held.get(run.next); c; c = run.held.get(run.next)) {
+      run.held.delete(run.next)
+      run.next++
       ready.push(c)
     }
-    const done = this.tail.then(async () => {
+    const done = run.tail.then(async () => {
       for (const c of ready) await take(c)
     })
-    this.tail = done.catch(() => {})
+    run.tail = done.catch(() => {})
     return done
   }
 }

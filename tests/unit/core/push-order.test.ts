@@ -45,4 +45,19 @@ describe('PushOrder', () => {
       await order.push('run-1', bytes(i), i, take).catch((e: unknown) => (failed = e))
     expect(String(failed)).toMatch(/missing/)
   })
+
+  it("a late push of an earlier run does not reset the next run's count", async () => {
+    const order = new PushOrder()
+    const got: string[] = []
+    const take =
+      (run: string) =>
+      async (c: Uint8Array): Promise<void> =>
+        void got.push(`${run}${c[0]}`)
+    await order.push('run-1', bytes(0), 0, take('a'))
+    await order.push('run-2', bytes(0), 0, take('b'))
+    // run-1's last push arrives after run-2 began; then run-2 goes on.
+    await order.push('run-1', bytes(1), 1, take('a'))
+    await order.push('run-2', bytes(1), 1, take('b'))
+    expect(got).toEqual(['a0', 'b0', 'a1', 'b1'])
+  })
 })
