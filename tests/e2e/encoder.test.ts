@@ -1,4 +1,4 @@
-// The page's own encoder (WebCodecs H.264 + Opus, muxed by mediabunny) in real Chromium: chosen in
+// The page's own encoder (WebCodecs H.264 + Opus, muxed by live-mux.ts) in real Chromium: chosen in
 // Output as "Browser (WebCodecs)" (Onair's x264 is the default), said while live, the stream reaching the local studio and
 // the local copy, and main's word to the encoder (live:encoder, the uplink controller's) followed: a
 // lower bitrate steps the picture down and the measured output comes down to it. The sound is read and

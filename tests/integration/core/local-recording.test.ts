@@ -7,7 +7,7 @@
 // - The saved MP4 is a file an editor takes (issue 32 §4): AAC sound, the output's frame rate in its
 //   header, and not one error from a full decode (`ffmpeg -v error -i FILE -f null -`); the page's own
 //   Matroska (tests/fixtures/core/page-camera-22s.mkv, written by the app's page encoder in Chromium:
-//   WebCodecs H.264 + Opus muxed by mediabunny, frame times as the camera gave them) is its input.
+//   WebCodecs H.264 + Opus muxed by mediabunny, the page's muxer when it was made; frame times as the camera gave them) is its input.
 // - A copy the kill cut off is marked on the next start (when it was cut) and made whole: remuxed to
 //   such an MP4, its length written, the Matroska removed only once the MP4 is in place.
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process'

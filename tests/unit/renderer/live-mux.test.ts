@@ -1,4 +1,4 @@
-// The page's muxer (live-mux.ts, mediabunny) read by main's MediaBuffer: real H.264 + Opus packets taken
+// The page's muxer (live-mux.ts, read back here with mediabunny) read by main's MediaBuffer: real H.264 + Opus packets taken
 // from a file ffmpeg wrote, muxed as the page muxes them, then scanned the way main scans the pushes.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
