@@ -4,13 +4,13 @@
 // encoder test, so the shapes are the ones the guide gets.
 import { describe, expect, it } from 'vitest'
 import type {
-  EncoderMeasure,
   SetupTestProgress,
   SetupTestResult,
   SetupTestStep,
   UploadMeasure
 } from '../../../src/shared/contract'
-import { recommendSettings, TESTED_SIZES } from '../../../src/shared/setup-test'
+import { recommendSettings } from '../../../src/shared/setup-test'
+import { all, encoder, local, remote, up } from '../../helpers/setup-measures'
 import { measureEncoder } from '../../../src/main/core/setup-test/encoder'
 import {
   encoderFallbackText,
@@ -22,19 +22,6 @@ import {
   uploadMeasuredText
 } from '../../../src/renderer/src/features/setup/setup-text'
 
-const remote = { kind: 'livepeer' as const, name: 'Livepeer' }
-const local = { kind: 'local' as const, name: 'Local studio' }
-const encoder = (held: string[]): EncoderMeasure => ({
-  id: 'x264',
-  label: 'x264 (software)',
-  via: 'encoder-process',
-  sizes: TESTED_SIZES.map((s) => {
-    const holds = held.includes(`${s.height}p${s.fps}`)
-    return { ...s, fpsReached: holds ? s.fps : s.fps / 2, skipped: holds ? 0 : 30, holds }
-  })
-})
-const all = encoder(['1080p60', '1080p30', '720p60', '720p30', '480p30'])
-const up = (kbps: number | null, pushedKbps = 10_000): UploadMeasure => ({ kbps, pushedKbps })
 const words = (r: { reasons: Parameters<typeof reasonText>[0][] }): string[] =>
   r.reasons.map(reasonText)
 const at = (p: SetupTestStep & { fraction: number }): SetupTestProgress => ({ testId: 't', ...p })

@@ -3,22 +3,9 @@
 // named as no upload at all. The reasons are data (the guide words them: setup-text.test.ts says
 // what each reads).
 import { describe, expect, it } from 'vitest'
-import type { EncoderMeasure, UploadMeasure } from '../../../src/shared/contract'
-import { recommendSettings, TESTED_SIZES } from '../../../src/shared/setup-test'
+import { recommendSettings } from '../../../src/shared/setup-test'
+import { all, encoder, local, remote, up } from '../../helpers/setup-measures'
 
-const remote = { kind: 'livepeer' as const, name: 'Livepeer' }
-const local = { kind: 'local' as const, name: 'Local studio' }
-const encoder = (held: string[]): EncoderMeasure => ({
-  id: 'x264',
-  label: 'x264 (software)',
-  via: 'encoder-process',
-  sizes: TESTED_SIZES.map((s) => {
-    const holds = held.includes(`${s.height}p${s.fps}`)
-    return { ...s, fpsReached: holds ? s.fps : s.fps / 2, skipped: holds ? 0 : 30, holds }
-  })
-})
-const all = encoder(['1080p60', '1080p30', '720p60', '720p30', '480p30'])
-const up = (kbps: number | null, pushedKbps = 10_000): UploadMeasure => ({ kbps, pushedKbps })
 const refused = { kind: 'refused' as const, detail: 'Connection refused', exitCode: 1 }
 const total = (r: { videoBitrateKbps: number; audioBitrateKbps: number }): number =>
   r.videoBitrateKbps + r.audioBitrateKbps
