@@ -7,7 +7,6 @@ import { beginLocalCopy, type Broadcaster } from './broadcaster'
 import type { ActiveService } from './connections'
 import type { CrashMarker } from './crash-marker'
 import type { LocalRecording, LocalRecordings } from './local-recording/recordings'
-import { PushOrder } from './push-order'
 import type { Recorder } from './recorder'
 import type { ApiStream } from './view-models'
 import { whipUrl, type WhipRuns } from './whip'
@@ -34,7 +33,6 @@ export function liveRunCalls(o: LiveRunsOptions): {
 } {
   let whipCopy: { runId: string; rec: LocalRecording } | null = null
   let whipCopySaved: Promise<void> = Promise.resolve()
-  const order = new PushOrder()
 
   /** The stream to go live on, and its key: a stream without one cannot go live. */
   const liveStream = async (
@@ -67,12 +65,10 @@ export function liveRunCalls(o: LiveRunsOptions): {
       o.marker.started({ runId, streamId: args.streamId, streamName: stream.name, connectionId })
       return started
     },
-    // In each run's order (PushOrder: the page may have more than one push in flight).
-    pushMedia: (runId, chunk, seq) =>
-      order.push(runId, chunk, seq, async (c) => {
-        if (whipCopy?.runId !== runId) return o.live.pushMedia(runId, c)
-        whipCopy.rec.write(Buffer.from(c.buffer, c.byteOffset, c.byteLength))
-      }),
+    async pushMedia(runId, chunk) {
+      if (whipCopy?.runId !== runId) return o.live.pushMedia(runId, chunk)
+      whipCopy.rec.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    },
     async whipStart({ streamId, offer, recordLocally }) {
       o.live.assertIdle()
       const { stream, key, service } = await liveStream(streamId)

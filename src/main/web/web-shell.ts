@@ -77,12 +77,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 /** The arguments of a call whose body is bytes: the chunk, and what the query string adds. */
 const BINARY_ARGS: Partial<Record<CallName, (url: URL, bytes: Uint8Array) => unknown[]>> = {
-  // seq: the push's number where more than one is in flight (PushOrder); not a number is refused.
-  pushMedia: (url, chunk) => {
-    const seq = url.searchParams.get('seq')
-    const runId = url.searchParams.get('runId') ?? ''
-    return seq === null ? [runId, chunk] : [runId, chunk, seq === '' ? NaN : Number(seq)]
-  },
+  pushMedia: (url, chunk) => [url.searchParams.get('runId') ?? '', chunk],
   pushFrames: (url, chunk) => [url.searchParams.get('runId') ?? '', chunk],
   saveSceneImage: (_url, bytes) => [bytes]
 }

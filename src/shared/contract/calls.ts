@@ -87,13 +87,8 @@ export interface OnairCalls {
   getIngest(): Promise<IngestView>
 
   goLive(args: GoLiveArgs): Promise<GoLiveResult>
-  /**
-   * One chunk of the page's encoded media (MediaRecorder's, or the page's own encoder's Matroska).
-   * Without `seq`, chunks are taken as they come (one call at a time). With `seq` (0, 1, 2 ... per
-   * run), more than one call may be in flight: main takes them in that order whatever order they
-   * arrive in. Resolves when main has taken it.
-   */
-  pushMedia(runId: string, chunk: Uint8Array, seq?: number): Promise<void>
+  /** One MediaRecorder chunk, in order. Resolves when main has taken it (backpressure). */
+  pushMedia(runId: string, chunk: Uint8Array): Promise<void>
   /**
    * Raw frames and sound for Onair's encoder (GoLiveResult.encoder.kind 'app'): one or more whole
    * raw-media messages (shared/raw-media.ts packRaw), in order. Resolves when main has taken them.

@@ -8,7 +8,7 @@ import { BufferSource, EncodedPacketSink, Input, MATROSKA, type EncodedPacket } 
 import { describe, expect, it } from 'vitest'
 import { MediaBuffer } from '../../../src/main/core/broadcast/media-buffer'
 import { MatroskaScanner, type ScanEvent } from '../../../src/main/core/broadcast/matroska-scanner'
-import { AUDIO_LEAD_MS, startLiveMux } from '../../../src/renderer/src/features/live/live-mux'
+import { startLiveMux } from '../../../src/renderer/src/features/live/live-mux'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 
 // 4 s of 160x120 H.264 (a keyframe every second) + Opus.
@@ -109,73 +109,6 @@ describe('the page muxer read by main', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
-  })
-
-  it('sound goes out as it is handed over, without waiting for the next picture', async () => {
-    // Live, the sound is ahead of the picture (its encoder is quicker); held until the next picture,
-    // ffmpeg's AAC encoder and FLV interleaving held the picture before it too (#34 studio mode).
-    const v = await packetsOf('video')
-    const a = await packetsOf('audio')
-    const pushes: Buffer[] = []
-    const mux = await startLiveMux({ audio: true }, (b) => pushes.push(Buffer.from(b)))
-    const first = v.packets[0]!
-    const sound = a.packets.filter((p) => p.timestamp >= first.timestamp).slice(0, 10)
-    expect(sound.length).toBe(10)
-    await mux.video(first, { decoderConfig: v.config as VideoDecoderConfig })
-    await mux.audio(sound[0]!, { decoderConfig: a.config as AudioDecoderConfig })
-    for (const p of sound.slice(1)) await mux.audio(p)
-    const scanner = new MatroskaScanner()
-    const blocks = pushes
-      .flatMap((c) => scanner.push(c))
-      .filter((e): e is Extract<ScanEvent, { type: 'block' }> => e.type === 'block')
-    expect(blocks.filter((b) => b.video).length).toBe(1)
-    // Every sound packet handed over is in the bytes already, the last at its own time.
-    const heard = blocks.filter((b) => !b.video)
-    expect(heard.length).toBe(10)
-    expect(heard.at(-1)!.ms).toBeCloseTo(sound.at(-1)!.timestamp * 1000, 0)
-    await mux.finish()
-  })
-
-  it('sound further than AUDIO_LEAD_MS ahead of the latest picture waits for the pictures', async () => {
-    // main's queue hands ffmpeg media in stream order, at most 300 ms ahead of what it has sent:
-    // sound far ahead would hold back the pictures written after it.
-    const v = await packetsOf('video')
-    const a = await packetsOf('audio')
-    const pushes: Buffer[] = []
-    const mux = await startLiveMux({ audio: true }, (b) => pushes.push(Buffer.from(b)))
-    const [first, second] = v.packets
-    const t0 = first!.timestamp
-    await mux.video(first!, { decoderConfig: v.config as VideoDecoderConfig })
-    const sound = a.packets.filter((p) => p.timestamp >= t0 && p.timestamp < t0 + 0.5)
-    let meta: EncodedAudioChunkMetadata | undefined = {
-      decoderConfig: a.config as AudioDecoderConfig
-    }
-    for (const p of sound) {
-      await mux.audio(p, meta)
-      meta = undefined
-    }
-    const scanner = new MatroskaScanner()
-    const blocks = (): Extract<ScanEvent, { type: 'block' }>[] =>
-      pushes
-        .splice(0)
-        .flatMap((c) => scanner.push(c))
-        .filter((e): e is Extract<ScanEvent, { type: 'block' }> => e.type === 'block')
-    const before = blocks().filter((b) => !b.video)
-    expect(before.length).toBeGreaterThan(0)
-    expect(Math.max(...before.map((b) => b.ms))).toBeLessThanOrEqual(t0 * 1000 + AUDIO_LEAD_MS)
-    expect(before.length).toBeLessThan(sound.length)
-    // The next picture lets out the sound within the lead of it, in order.
-    await mux.video(second!)
-    const after = blocks().filter((b) => !b.video)
-    expect(after[0]!.ms).toBeGreaterThan(Math.max(...before.map((b) => b.ms)))
-    expect(Math.max(...after.map((b) => b.ms))).toBeLessThanOrEqual(
-      second!.timestamp * 1000 + AUDIO_LEAD_MS
-    )
-    // At the end, all of it.
-    await mux.finish()
-    expect(before.length + after.length + blocks().filter((b) => !b.video).length).toBe(
-      sound.length
-    )
   })
 
   it('video only (no microphone): clusters still open on keyframes', async () => {

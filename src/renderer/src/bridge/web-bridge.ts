@@ -27,8 +27,7 @@ const unreachable = (detail: string): Result<never> => ({
 /** Calls whose bytes travel as the request's body (the web shell's BINARY_ARGS): the URL and the bytes. */
 const BINARY: Record<string, (args: unknown[]) => [string, Uint8Array]> = {
   pushMedia: (args) => [
-    `/rpc/pushMedia?runId=${encodeURIComponent(String(args[0]))}` +
-      (args[2] === undefined ? '' : `&seq=${encodeURIComponent(String(args[2]))}`),
+    `/rpc/pushMedia?runId=${encodeURIComponent(String(args[0]))}`,
     args[1] as Uint8Array
   ],
   pushFrames: (args) => [

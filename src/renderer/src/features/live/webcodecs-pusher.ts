@@ -1,6 +1,5 @@
 // The page's own encoder: the capture's tracks -> WebCodecs (H.264 video, Opus audio) -> streamed
-// Matroska (live-mux.ts) -> pushMedia, up to PUSHES_IN_FLIGHT pushes in flight, numbered so main takes
-// them in order (main/core/push-order.ts). Unlike
+// Matroska (live-mux.ts) -> pushMedia, one push in flight at a time, as MediaPusher does. Unlike
 // MediaRecorder, it holds a constant bitrate, takes a new one live (main's uplink controller, the
 // live:encoder event), makes a keyframe on demand, holds its output to the bitrate whatever its rate
 // control does (OutputBudget: frames over it are not encoded), and steps the picture down when the
@@ -37,13 +36,6 @@ import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-r
 
 /** The output's measured bitrate is judged over windows of this much media time. */
 const WINDOW_US = 2_000_000
-/**
- * Pushes sent and not answered yet, at most. With one, each chunk waited for the last push's answer,
- * which a busy page hears late (measured: 100-400 ms after main had the bytes, #34); main takes
- * numbered pushes in order, so the next need not wait. What comes while all are unanswered goes in
- * the next push, all of it.
- */
-export const PUSHES_IN_FLIGHT = 3
 /** Frames waiting in the encoder beyond this are dropped: live, late frames are worth nothing. */
 const MAX_ENCODE_QUEUE = 3
 
@@ -74,9 +66,7 @@ export class WebCodecsPusher implements Pusher {
   private tracks: MediaStreamTrack[] = []
   private muxChain: Promise<void> = Promise.resolve()
   private pending: Uint8Array[] = []
-  /** Pushes sent and not answered yet; the next push's number. */
-  private inFlight = 0
-  private seq = 0
+  private inFlight: Promise<void> | undefined
   private drained: (() => void) | undefined
   private failed = false
   private stopped = false
@@ -451,14 +441,13 @@ export class WebCodecsPusher implements Pusher {
     this.pump()
   }
 
-  /** Up to PUSHES_IN_FLIGHT pushes in flight; what the muxer wrote meanwhile goes in the next one. */
+  /** One push in flight; what the muxer wrote meanwhile goes in the next one, in order. */
   private pump(): void {
-    if (this.failed) return
+    if (this.inFlight || this.failed) return
     if (this.pending.length === 0) {
-      if (this.inFlight === 0) this.drained?.()
+      this.drained?.()
       return
     }
-    if (this.inFlight >= PUSHES_IN_FLIGHT) return
     const parts = this.pending
     this.pending = []
     const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
@@ -467,9 +456,8 @@ export class WebCodecsPusher implements Pusher {
       all.set(p, at)
       at += p.length
     }
-    this.inFlight++
-    void this.api.pushMedia(this.runId, all, this.seq++).then((r) => {
-      this.inFlight--
+    this.inFlight = this.api.pushMedia(this.runId, all).then((r) => {
+      this.inFlight = undefined
       if (!r.ok) this.failWith(r.error)
       this.pump()
     })
@@ -515,7 +503,7 @@ export class WebCodecsPusher implements Pusher {
     await this.mux?.finish().catch((e: unknown) => this.muxFailed(e))
     const drained = new Promise<void>((resolve) => (this.drained = resolve))
     this.pump()
-    if (this.inFlight > 0 || this.pending.length) await drained
+    if (this.inFlight || this.pending.length) await drained
     this.release()
   }
 
