@@ -408,11 +408,7 @@ export const CALL_ARGS = {
       })
       .strict()
   ]),
-  pushMedia: z.tuple([
-    id,
-    z.instanceof(Uint8Array).refine((b) => b.byteLength <= MAX_CALL_BYTES),
-    z.number().int().min(0).optional()
-  ]),
+  pushMedia: z.tuple([id, z.instanceof(Uint8Array).refine((b) => b.byteLength <= MAX_CALL_BYTES)]),
   pushFrames: z.tuple([id, rawFrames]),
   listEncoders: none,
   stopLive: z.tuple([id]),
