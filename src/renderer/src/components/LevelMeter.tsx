@@ -37,6 +37,11 @@ export function LevelMeter({
   useEffect(() => {
     let frame = 0
     let shownClip: boolean | null = null
+    // What the DOM shows now: each frame writes only what changed. The fill and the held peak move by
+    // transform (no layout); the figure, the ARIA values and the data attributes are written when
+    // their text changes. A write every frame, changed or not, cost the page a style, layout and
+    // hit-test pass per animation frame with three meters on screen (#34).
+    const shown = { level: -1, hot: '', hold: -1, db: '', peak: '', figure: '', now: '', text: '' }
     const tick = (): void => {
       const r = meter.current.read(readRef.current(), performance.now())
       show(r)
@@ -54,18 +59,30 @@ export function LevelMeter({
       const el = bar.current
       if (!el) return
       const level = meterFraction(r.db)
-      if (fill.current) {
-        fill.current.style.transform = `scaleX(${level})`
-        fill.current.dataset.hot = String(r.db > -6)
+      // A thousandth of the bar is below a pixel on any meter the app draws.
+      const step = Math.round(level * 1000) / 1000
+      if (fill.current && step !== shown.level) {
+        shown.level = step
+        fill.current.style.transform = `scaleX(${step})`
       }
-      if (hold.current) hold.current.style.left = `${meterFraction(r.holdDb) * 100}%`
+      const hot = String(r.db > -6)
+      if (fill.current && hot !== shown.hot) fill.current.dataset.hot = shown.hot = hot
+      const holdAt = Math.round(meterFraction(r.holdDb) * 1000) / 10
+      if (hold.current && holdAt !== shown.hold) {
+        shown.hold = holdAt
+        hold.current.style.transform = `translateX(${holdAt}%)`
+      }
       const db = r.db.toFixed(1)
-      el.setAttribute('aria-valuenow', String(Math.round(level * 100)))
-      el.setAttribute('aria-valuetext', r.db <= -60 ? 'silence' : `${db} dBFS`)
-      el.dataset.db = db
-      el.dataset.peakDb = r.holdDb.toFixed(1)
-      if (figure.current)
-        figure.current.textContent = r.holdDb <= -60 ? '-inf' : r.holdDb.toFixed(1)
+      const now = String(Math.round(level * 100))
+      const text = r.db <= -60 ? 'silence' : `${db} dBFS`
+      if (now !== shown.now) el.setAttribute('aria-valuenow', (shown.now = now))
+      if (text !== shown.text) el.setAttribute('aria-valuetext', (shown.text = text))
+      if (db !== shown.db) el.dataset.db = shown.db = db
+      const peak = r.holdDb.toFixed(1)
+      if (peak !== shown.peak) el.dataset.peakDb = shown.peak = peak
+      const figureText = r.holdDb <= -60 ? '-inf' : peak
+      if (figure.current && figureText !== shown.figure)
+        figure.current.textContent = shown.figure = figureText
     }
     frame = requestAnimationFrame(tick)
     return () => cancelAnimationFrame(frame)
