@@ -150,12 +150,16 @@ export class StudioHost {
         if (!next) {
           // Never ready: its start reports the failure (unless it could not even be spawned).
           if (exit.spawnError && this.st.state === 'starting')
-            this.setStatus({ state: 'failed', error: exit.spawnError.message })
+            this.setStatus({
+              state: 'failed',
+              error: { kind: 'not-spawned', message: exit.spawnError.message }
+            })
           return
         }
+        // It restarts: the Connection screen says so (features/connection/connection-text.ts).
         this.setStatus({
           state: 'failed',
-          error: `The local studio stopped unexpectedly (${exit.signal ?? `code ${exit.code}`}); restarting.`
+          error: { kind: 'crashed', signal: exit.signal, code: exit.code }
         })
       }
     })
@@ -234,7 +238,10 @@ export class StudioHost {
               message: `The local studio could not start: ${(e as Error).message}`
             })
       forceKill(child)
-      this.setStatus({ state: 'failed', error: err.error.message })
+      this.setStatus({
+        state: 'failed',
+        error: { kind: 'start-failed', message: err.error.message }
+      })
       throw err
     }
   }

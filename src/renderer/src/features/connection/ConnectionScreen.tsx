@@ -7,6 +7,7 @@ import { ErrorNote, Loading } from '../../components/ErrorNote'
 import { ConfirmButton } from '../../components/ConfirmButton'
 import { AddConnectionForm } from './AddConnectionForm'
 import { useConnectionStatus } from './use-connection-status'
+import { localProblemText } from './connection-text'
 import type { AppError } from '../../../../shared/result'
 
 const KIND_LABEL: Record<ConnectionView['kind'], string> = {
@@ -78,8 +79,7 @@ export function ConnectionScreen({
               <ErrorNote
                 error={{
                   code: 'studio-failed',
-                  // The core's message is a whole sentence that already names what failed.
-                  message: local.error ?? 'The local studio could not start.',
+                  message: localProblemText(local.error),
                   hint: 'Check the ffmpeg path under About, then try again.'
                 }}
                 // Asking for the ingest address makes the core start the studio again.
