@@ -224,8 +224,9 @@ export const ROOMS = {
   // The screens that show or guard the live run read it through lib/live-run.ts (no crossing).
   [`${FEATURES}/player`]: feature(
     [
-      // A session's clips are listed beside its player.
-      'clips/SessionMoments'
+      // A session's clips are listed beside its player; a clip that failed is worded as they word it.
+      'clips/SessionMoments',
+      'clips/clip-text'
     ],
     {
       packages: ['react', 'hls.js'],

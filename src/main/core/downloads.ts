@@ -1,12 +1,18 @@
 // What the app saves from the service: a recorded session's MP4, or one rendition of it (remuxed
 // from its playlist by rendition-downloads.ts once the shell knows where the file goes), and a
 // clip's MP4. Each answers the URL and the file name (download-name.ts) the shell saves.
-import type { OnairCalls } from '../../shared/contract'
+import type { ClipFailure, OnairCalls } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import type { ApiClient } from './api-client'
 import { recordingFileName } from './download-name'
 import type { RenditionDownloads } from './rendition-downloads'
 import { toClipView, toSessionView } from './view-models'
+
+/** Why a clip failed, for the save call's failure: the service's words, else what it says the clip is. */
+const failedWhy = (f: ClipFailure | undefined): string =>
+  f?.kind === 'service'
+    ? f.message.replace(/[.\s]+$/, '')
+    : `the service says it is ${f?.kind === 'phase' ? f.phase : 'gone'}`
 
 export function downloadCalls(
   client: () => Promise<ApiClient>,
@@ -24,6 +30,7 @@ export function downloadCalls(
         })
       return { url: s.mp4Url, filename: recordingFileName(s.name, s.createdAt), format: 'mp4' }
     },
+    // The call's failure names the cause (the clips' screens word a clip's state: clip-text.ts).
     async downloadClip(id) {
       const clip = toClipView(await (await client()).getAsset(id))
       if (clip.state !== 'ready' || !clip.downloadUrl)
@@ -31,7 +38,7 @@ export function downloadCalls(
           code: 'not-found',
           message:
             clip.state === 'failed'
-              ? `This clip failed: ${clip.error ?? 'the service gave no reason'}.`
+              ? `This clip failed: ${failedWhy(clip.failure)}.`
               : 'This clip has no MP4 to save yet.',
           hint: clip.state === 'failed' ? 'Make the clip again.' : 'Wait until it is ready.'
         })

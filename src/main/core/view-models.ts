@@ -2,6 +2,7 @@
 import type { components } from '../../shared/api/schema'
 import type {
   ClipView,
+  ClipFailure,
   DestinationsView,
   IngestView,
   PlaybackView,
@@ -135,6 +136,12 @@ const CLIP_STATES: Record<string, ClipView['state']> = {
   failed: 'failed'
 }
 
+/** Why a failed clip failed: the service's words, else its phase, else gone (no status). */
+function clipFailure(st: ApiAsset['status']): ClipFailure {
+  if (st?.errorMessage) return { kind: 'service', message: st.errorMessage }
+  return st?.phase ? { kind: 'phase', phase: st.phase } : { kind: 'gone' }
+}
+
 /** A clip as the renderer sees it, from the service's asset (its source says what it was cut from). */
 export function toClipView(a: ApiAsset): ClipView {
   const src = a.source as { sourceId?: string; sessionId?: string }
@@ -147,12 +154,7 @@ export function toClipView(a: ApiAsset): ClipView {
     ...(src.sessionId ? { sessionId: src.sessionId } : {}),
     createdAt: a.createdAt ?? 0,
     state,
-    ...(state === 'failed'
-      ? {
-          error:
-            a.status?.errorMessage ?? `The service says the clip is ${a.status?.phase ?? 'gone'}.`
-        }
-      : {}),
+    ...(state === 'failed' ? { failure: clipFailure(a.status) } : {}),
     ...(typeof duration === 'number' ? { duration } : {}),
     ...(state === 'ready' && a.playbackUrl ? { playbackUrl: a.playbackUrl } : {}),
     ...(state === 'ready' && a.downloadUrl ? { downloadUrl: a.downloadUrl } : {})

@@ -4,6 +4,15 @@
  * A clip (#20): a stretch of a live stream or of a recorded session, made by the service (POST /clip)
  * into an asset with an MP4. The local studio cuts on segment boundaries (within 1 s of each time).
  */
+/**
+ * Why a clip failed, as a state: the service's own words ('service'), a phase Onair does not know
+ * ('phase'), or an asset with no status ('gone').
+ */
+export type ClipFailure =
+  | { kind: 'service'; message: string }
+  | { kind: 'phase'; phase: string }
+  | { kind: 'gone' }
+
 export interface ClipView {
   id: string
   name: string
@@ -13,7 +22,8 @@ export interface ClipView {
   createdAt: number
   /** waiting: for the media to exist (a live clip); processing: being cut; ready: plays and saves. */
   state: 'waiting' | 'processing' | 'ready' | 'failed'
-  error?: string
+  /** failed: why (the clips' screens word it: features/clips/clip-text.ts). */
+  failure?: ClipFailure
   /** Seconds, once ready. */
   duration?: number
   /** HLS to play, and the MP4, once ready. */

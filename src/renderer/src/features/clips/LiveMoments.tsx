@@ -6,7 +6,8 @@ import type { AppError } from '../../../../shared/result'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useApi } from '../../lib/api'
 import { useHotkey } from '../../lib/use-hotkeys'
-import { ClipActions, clipStateText } from './ClipStatus'
+import { ClipActions } from './ClipStatus'
+import { clipStateText } from './clip-text'
 import { useClipMaker } from './use-clips'
 
 const clock = (ms: number): string =>

@@ -12,7 +12,8 @@ import type { AppError } from '../../../../shared/result'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useApi } from '../../lib/api'
 import { formatDuration } from '../../lib/format'
-import { ClipActions, clipStateText } from './ClipStatus'
+import { ClipActions } from './ClipStatus'
+import { clipStateText } from './clip-text'
 import { useClipMaker, useMarkers, useSessionClips } from './use-clips'
 
 /** A session's stretch of wall-clock time, with room for a marker dropped just before or after. */

@@ -10,6 +10,7 @@ import type { AppError } from '../../../../shared/result'
 import { useHls, type Rendition } from './use-hls'
 import { useLiveRun } from '../../lib/live-run'
 import { SessionMoments } from '../clips/SessionMoments'
+import { clipFailureText } from '../clips/clip-text'
 import { useWhep } from './use-whep'
 import { useResult } from '../../lib/use-result'
 
@@ -238,7 +239,7 @@ export function PlayerDialog({
         {asset.value && asset.value.state !== 'ready' && (
           <p className="muted" data-testid="player-asset-state">
             {asset.value.state === 'failed'
-              ? `This video could not be processed: ${asset.value.error ?? 'the service gave no reason'}`
+              ? `This video could not be processed: ${clipFailureText(asset.value.failure)}`
               : 'This video is still being processed by the service.'}
           </p>
         )}
