@@ -107,7 +107,7 @@ function serve(): void {
         type: 'ready',
         encoder: session.encoderId,
         label: session.encoderLabel,
-        ...(r.fallbackReason ? { fallbackReason: r.fallbackReason } : {})
+        ...(r.fallback ? { fallback: r.fallback } : {})
       })
       log(`encoding ${config.width}x${config.height}@${config.fps} with ${session.encoderLabel}`)
       statsTimer = setInterval(() => {

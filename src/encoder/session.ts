@@ -5,6 +5,7 @@
 // its own clock from its first sample's capture time. Blocks are written as the encoders make them,
 // the sound held back only until the picture has caught up with it (so a cluster holds one stretch of
 // time), never longer than MAX_AUDIO_AHEAD_MS.
+import type { HardwareFallback } from '../shared/contract'
 import type { EncoderConfig, EncoderStats } from '../shared/encoder-channel'
 import type { RawMessage } from '../shared/raw-media'
 import { AudioEncoder, type AudioPacket } from './audio'
@@ -25,7 +26,7 @@ export interface SessionOut {
 
 export interface Started {
   encoder: VideoEncoder
-  fallbackReason?: string
+  fallback?: HardwareFallback
 }
 
 export class EncodeSession {
@@ -54,12 +55,12 @@ export class EncodeSession {
 
   /**
    * Opens the encoders and writes the header. A hardware encoder that does not open falls back to
-   * x264 (fallbackReason says why); x264 or AAC failing to open throws.
+   * x264 (fallback says which and the encoder's words); x264 or AAC failing to open throws.
    */
   static async start(
     config: EncoderConfig,
     out: SessionOut
-  ): Promise<{ session: EncodeSession; fallbackReason?: string }> {
+  ): Promise<{ session: EncodeSession; fallback?: HardwareFallback }> {
     const settings = {
       width: config.width,
       height: config.height,
@@ -70,14 +71,14 @@ export class EncodeSession {
       bframes: config.bframes
     }
     let video: VideoEncoder
-    let fallbackReason: string | undefined
+    let fallback: HardwareFallback | undefined
     try {
       video = await VideoEncoder.open(candidateOf(config.encoder), settings)
     } catch (e) {
       if (config.encoder === 'x264') throw e
       const chosen = candidateOf(config.encoder)
-      fallbackReason = `${chosen.label} could not start: ${(e as Error).message}`
-      out.log(`${fallbackReason}; x264 runs instead`)
+      fallback = { tried: config.encoder, label: chosen.label, detail: (e as Error).message }
+      out.log(`${chosen.label} could not start: ${fallback.detail}; x264 runs instead`)
       video = await VideoEncoder.open(candidateOf('x264'), settings)
     }
     const s = new EncodeSession(config, video, out)
@@ -105,7 +106,7 @@ export class EncodeSession {
       s.audio?.close()
       throw e
     }
-    return { session: s, ...(fallbackReason ? { fallbackReason } : {}) }
+    return { session: s, ...(fallback ? { fallback } : {}) }
   }
 
   get encoderLabel(): string {

@@ -4,7 +4,13 @@
 // rest. Main says what to encode (config), changes the bitrate while running, asks for a keyframe and
 // says end; the encoder answers ready (which encoder runs) or failed (why), then stats about every
 // 500 ms. Both sides check what arrives instead of trusting a cast.
-import { VIDEO_ENCODER_IDS, X264_PRESETS, type VideoEncoderId, type X264Preset } from './contract'
+import {
+  VIDEO_ENCODER_IDS,
+  X264_PRESETS,
+  type HardwareFallback,
+  type VideoEncoderId,
+  type X264Preset
+} from './contract'
 
 export interface EncoderAudioConfig {
   sampleRate: number
@@ -48,7 +54,7 @@ export interface EncoderStats {
 }
 
 export type EncoderToHost =
-  | { type: 'ready'; encoder: VideoEncoderId; label: string; fallbackReason?: string }
+  | { type: 'ready'; encoder: VideoEncoderId; label: string; fallback?: HardwareFallback }
   | { type: 'failed'; reason: string }
   | ({ type: 'stats' } & EncoderStats)
 
@@ -137,6 +143,9 @@ export function parseHostMessage(m: unknown): HostToEncoder | undefined {
   }
 }
 
+const isFallback = (f: unknown): f is HardwareFallback =>
+  isObj(f) && isEncoderId(f.tried) && text(f.label) && text(f.detail)
+
 /** Main's reading of the encoder's messages; undefined for anything else. */
 export function parseEncoderMessage(m: unknown): EncoderToHost | undefined {
   if (!isObj(m)) return undefined
@@ -145,7 +154,11 @@ export function parseEncoderMessage(m: unknown): EncoderToHost | undefined {
       type: 'ready',
       encoder: m.encoder,
       label: m.label,
-      ...(text(m.fallbackReason) ? { fallbackReason: m.fallbackReason } : {})
+      ...(isFallback(m.fallback)
+        ? {
+            fallback: { tried: m.fallback.tried, label: m.fallback.label, detail: m.fallback.detail }
+          }
+        : {})
     }
   if (m.type === 'failed' && text(m.reason)) return { type: 'failed', reason: m.reason }
   if (m.type === 'stats') {

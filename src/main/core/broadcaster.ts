@@ -211,7 +211,7 @@ export class Broadcaster {
         kind: 'app',
         id: started.encoder,
         label: started.label,
-        ...(started.fallbackReason ? { reason: started.fallbackReason } : {})
+        ...(started.fallback ? { fallback: started.fallback } : {})
       },
       host,
       attach

@@ -93,7 +93,7 @@ export class Recorder {
           kind: 'app',
           id: started.encoder,
           label: started.label,
-          ...(started.fallbackReason ? { reason: started.fallbackReason } : {})
+          ...(started.fallback ? { fallback: started.fallback } : {})
         }
       }
     } finally {

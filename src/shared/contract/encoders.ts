@@ -42,9 +42,19 @@ export interface EncoderInfo {
  * pushFrames), or the page's own WebCodecs (pushMedia as before), with the reason when Onair's could
  * not start.
  */
+/**
+ * A hardware encoder that would not open, so x264 runs: which one (its id and name) and the encoder's
+ * own words. The live bar words it (features/live/encoder-text.ts hardwareFallbackNote).
+ */
+export interface HardwareFallback {
+  tried: VideoEncoderId
+  label: string
+  detail: string
+}
+
 export type RunEncoder =
-  /** reason: why it is not the encoder the Output chose (a hardware encoder that would not open). */
-  | { kind: 'app'; id: VideoEncoderId; label: string; reason?: string }
+  /** fallback: why it is not the encoder the Output chose (a hardware encoder that would not open). */
+  | { kind: 'app'; id: VideoEncoderId; label: string; fallback?: HardwareFallback }
   /**
    * reason: why Onair's encoder could not start (its own words); auto: Automatic chose the browser's
    * on this machine (its CPU cores, and the least x264 is chosen on). The live bar words them

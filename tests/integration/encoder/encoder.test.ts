@@ -285,9 +285,10 @@ describe('encoder choice', () => {
     const started = await host.start(config({ encoder: 'nvenc', width: 640, height: 360 }))
     const probe = (await probeEncoders()).find((e) => e.id === 'nvenc')
     expect(started).toMatchObject({ ok: true, encoder: 'x264', label: 'x264 (software)' })
-    const reason = started.ok ? (started.fallbackReason ?? '') : ''
-    expect(reason).toContain('NVIDIA NVENC H.264 could not start')
-    expect(reason).toContain(probe?.reason ?? 'no probe reason')
+    // Which encoder did not open and its own words, as a state (the live bar words it).
+    const fallback = started.ok ? started.fallback : undefined
+    expect(fallback).toMatchObject({ tried: 'nvenc', label: 'NVIDIA NVENC H.264' })
+    expect(fallback?.detail).toContain(probe?.reason ?? 'no probe reason')
     const s = synth(640, 360, FPS)
     for (let i = 0; i < 10; i++) {
       expect(host.pushRaw(s.video(i)).ok).toBe(true)

@@ -97,8 +97,11 @@ describe('encoder line', () => {
   it("says why the browser's encoder is used when Onair's could not start", () => {
     // A hardware encoder that would not open: x264 runs, and the bar says why.
     expect(
-      hardwareFallbackNote('NVIDIA NVENC H.264 did not open: no device.', 'x264 veryfast')
-    ).toBe('NVIDIA NVENC H.264 did not open: no device; x264 veryfast is used.')
+      hardwareFallbackNote(
+        { tried: 'nvenc', label: 'NVIDIA NVENC H.264', detail: 'no device.' },
+        'x264 veryfast'
+      )
+    ).toBe('NVIDIA NVENC H.264 could not start: no device; x264 veryfast is used.')
     expect(fallbackNote('the encoder process exited (code 1).')).toBe(
       "Onair's encoder could not start: the encoder process exited (code 1); the browser's encoder is used."
     )

@@ -13,7 +13,7 @@ import {
   type EncoderStats,
   type HostToEncoder
 } from '../../../shared/encoder-channel'
-import type { EncoderInfo, VideoEncoderId } from '../../../shared/contract'
+import type { EncoderInfo, HardwareFallback, VideoEncoderId } from '../../../shared/contract'
 import { i420Bytes, readAllRaw, RAW_HEADER_BYTES, type RawHeader } from '../../../shared/raw-media'
 import {
   forceKill,
@@ -38,7 +38,7 @@ const STOP_WAIT_MS = 5_000
 const PROBE_TIMEOUT_MS = 30_000
 
 export type EncoderStart =
-  | { ok: true; encoder: VideoEncoderId; label: string; fallbackReason?: string }
+  | { ok: true; encoder: VideoEncoderId; label: string; fallback?: HardwareFallback }
   | { ok: false; reason: string }
 
 export type RawPushed = { ok: true; skipped: number } | { ok: false; error: string }
@@ -146,7 +146,7 @@ export class EncoderHost {
             ok: true,
             encoder: m.encoder,
             label: m.label,
-            ...(m.fallbackReason ? { fallbackReason: m.fallbackReason } : {})
+            ...(m.fallback ? { fallback: m.fallback } : {})
           })
         else if (m?.type === 'failed') done({ ok: false, reason: m.reason })
       }

@@ -1,6 +1,11 @@
 // The live bar's encoder line in words (HealthStrip.tsx shows it): pure, so tested in Node.
 import { formatBitrate } from '../../lib/format'
-import type { AutoDeclined, OutputSettings, RunEncoder } from '../../../../shared/contract'
+import type {
+  AutoDeclined,
+  HardwareFallback,
+  OutputSettings,
+  RunEncoder
+} from '../../../../shared/contract'
 import type { EncoderStats } from './media-pusher'
 
 /** Onair's encoder as the live bar names it: x264 with its preset ("x264 veryfast"), else main's label. */
@@ -19,9 +24,12 @@ export const fallbackNote = (reason: string): string =>
 export const autoNote = (a: AutoDeclined): string =>
   `Automatic: this computer has ${a.cores} CPU cores, and x264 needs ${a.minCores} or more beside the capture, so the browser's encoder is used (choose x264 in Output to use it anyway).`
 
-/** Why another encoder than the Output's choice runs (a hardware encoder that would not open). */
-export const hardwareFallbackNote = (reason: string, label: string): string =>
-  `${reason.replace(/[.\s]+$/, '')}; ${label} is used.`
+/**
+ * Why another encoder than the Output's choice runs: a hardware encoder that would not open (which
+ * one and its own words), and the encoder that runs instead (its label).
+ */
+export const hardwareFallbackNote = (f: HardwareFallback, label: string): string =>
+  `${f.label} could not start: ${f.detail.replace(/[.\s]+$/, '')}; ${label} is used.`
 
 /**
  * "x264 veryfast (Onair's encoder), 1280×720 30 fps, 29.8 fps sent": Onair's encoder, the picture the

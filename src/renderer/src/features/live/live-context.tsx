@@ -316,8 +316,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       const ran: RunEncoder = r.value.encoder ?? { kind: 'browser' }
       if (ran.kind === 'browser' && ran.auto) setEncoderNote(autoNote(ran.auto))
       else if (ran.kind === 'browser' && ran.reason) setEncoderNote(fallbackNote(ran.reason))
-      if (ran.kind === 'app' && ran.reason)
-        setEncoderNote(hardwareFallbackNote(ran.reason, appEncoderLabel(ran, output)))
+      if (ran.kind === 'app' && ran.fallback)
+        setEncoderNote(hardwareFallbackNote(ran.fallback, appEncoderLabel(ran, output)))
       if (mimeType && c.stream) {
         const onError = (e: AppError): void => {
           setError(e)
