@@ -3,6 +3,21 @@
 
 export type UploadState = 'uploading' | 'paused' | 'processing' | 'ready' | 'failed'
 
+/**
+ * Why an upload stopped, as a state with the service's or the OS's words (the sessions list words it:
+ * features/sessions/upload-words.ts): the file is gone or changed since its upload began; the
+ * network stayed down past every retry (paused: 'connection-lost'); the service refused the file
+ * ('refused': its HTTP status, with its own words when it gave them); the service could not process
+ * the video ('processing-failed': its errorMessage). 'said': a sentence kept by an earlier version.
+ */
+export type UploadProblem =
+  | { kind: 'file-gone' }
+  | { kind: 'file-changed' }
+  | { kind: 'connection-lost'; detail: string }
+  | { kind: 'refused'; status: number; message?: string }
+  | { kind: 'processing-failed'; message?: string }
+  | { kind: 'said'; message: string }
+
 export interface UploadView {
   /** This upload's own id (the app's, not the service's). */
   id: string
@@ -21,8 +36,8 @@ export interface UploadView {
   rate?: number
   etaSec?: number
   state: UploadState
-  /** failed (or paused by a long network loss): why, in words a creator can act on. */
-  error?: string
+  /** failed (or paused by a long network loss): why, as a state (never main's sentence). */
+  error?: UploadProblem
   /** ready: the asset's playback. */
   playbackId?: string
   playbackUrl?: string

@@ -140,7 +140,7 @@ describe('the automatic upload', () => {
     const ready = await waitFor(
       async () => {
         const v = (await calls.calls.listUploads()).find((x) => x.id === up!.id)
-        if (v?.state === 'failed') throw new Error(`failed: ${v.error}`)
+        if (v?.state === 'failed') throw new Error(`failed: ${JSON.stringify(v.error)}`)
         return v?.state === 'ready' && v
       },
       60_000,

@@ -147,7 +147,7 @@ async function until(
   return waitFor(
     async () => {
       const v = uploader.get(id)
-      if (v?.state === 'failed') throw new Error(`the upload failed: ${v.error}`)
+      if (v?.state === 'failed') throw new Error(`the upload failed: ${JSON.stringify(v.error)}`)
       return v && ok(v) && v
     },
     ms,

@@ -1,6 +1,10 @@
 // What a session row says of the service's recording against its local copy, and of an upload.
 import { describe, expect, it } from 'vitest'
-import { uploadText, verdictText } from '../../../src/renderer/src/features/sessions/upload-words'
+import {
+  uploadProblemText,
+  uploadText,
+  verdictText
+} from '../../../src/renderer/src/features/sessions/upload-words'
 import type { UploadView } from '../../../src/shared/uploads'
 
 const MB = 1e6
@@ -47,8 +51,42 @@ describe('uploadText', () => {
       'Uploaded; Livepeer is processing the video'
     )
     expect(uploadText(up({ state: 'ready' }), 'Livepeer')).toBe('Published on Livepeer')
-    expect(uploadText(up({ state: 'failed', error: 'the disk is full' }), 'Livepeer')).toBe(
-      'Upload failed: the disk is full'
+    expect(
+      uploadText(
+        up({ state: 'failed', error: { kind: 'said', message: 'the disk is full' } }),
+        'Livepeer'
+      )
+    ).toBe('Upload failed: the disk is full')
+  })
+
+  it('says why an upload stopped, from the state main sends (core/upload-problems.test.ts)', () => {
+    const lost = { kind: 'connection-lost', detail: 'connect ECONNREFUSED 10.0.0.1:443' } as const
+    expect(uploadText(up({ state: 'paused', error: lost }), 'Livepeer')).toBe(
+      'Paused at 45%: The connection to Livepeer was lost: connect ECONNREFUSED 10.0.0.1:443'
+    )
+    const failed = (error: UploadView['error']): string =>
+      uploadText(up({ state: 'failed', ...(error ? { error } : {}) }), 'Livepeer')
+    expect(failed({ kind: 'file-gone' })).toBe(
+      'Upload failed: The file is not there any more: /videos/show.mp4'
+    )
+    expect(failed({ kind: 'file-changed' })).toBe(
+      'Upload failed: The file changed since its upload began: upload it again.'
+    )
+    expect(failed({ kind: 'refused', status: 403, message: 'storage is full' })).toBe(
+      'Upload failed: storage is full (HTTP 403)'
+    )
+    expect(failed({ kind: 'refused', status: 502 })).toBe(
+      'Upload failed: Livepeer answered HTTP 502'
+    )
+    expect(failed({ kind: 'processing-failed', message: 'no video track.' })).toBe(
+      'Upload failed: Livepeer could not process the video: no video track'
+    )
+    expect(failed({ kind: 'processing-failed' })).toBe(
+      'Upload failed: Livepeer could not process the video: it gave no reason'
+    )
+    expect(failed(undefined)).toBe('Upload failed: no reason given')
+    expect(uploadProblemText({ kind: 'said', message: 'Disk full.' }, '/a.mp4', 'Livepeer')).toBe(
+      'Disk full.'
     )
   })
 })

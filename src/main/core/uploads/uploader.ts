@@ -18,7 +18,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { Upload } from 'tus-js-client'
-import type { UploadState, UploadView } from '../../../shared/uploads'
+import type { UploadProblem, UploadState, UploadView } from '../../../shared/uploads'
 
 /** What the uploader needs of a service (the connection's ApiClient gives it). */
 export interface AssetService {
@@ -246,13 +246,9 @@ export class Uploader {
     } catch {
       st = undefined
     }
-    if (!st)
-      return this.set(s, { state: 'failed', error: `The file is not there any more: ${s.file}` })
+    if (!st) return this.set(s, { state: 'failed', error: { kind: 'file-gone' } })
     if (st.size !== s.size || Math.abs(st.mtimeMs - s.fileMtime) > 1)
-      return this.set(s, {
-        state: 'failed',
-        error: 'The file changed since its upload began: upload it again.'
-      })
+      return this.set(s, { state: 'failed', error: { kind: 'file-changed' } })
     const r: Running = { samples: [{ at: this.now(), sent: s.sent }] }
     this.running.set(s.id, r)
     // Each part's start, for the next part's size (performance.now: a wall clock may jump).
@@ -296,14 +292,9 @@ export class Uploader {
       onError: (err) => {
         if (r.stopped) return
         this.running.delete(s.id)
-        const status = (
-          err as { originalResponse?: { getStatus(): number } }
-        ).originalResponse?.getStatus()
-        const why = serviceWords(err)
-        if (status === undefined)
-          // The network stayed down past every retry: paused, resumable by hand.
-          this.set(s, { state: 'paused', error: `The connection to the service was lost: ${why}` })
-        else this.set(s, { state: 'failed', error: why })
+        const why = problemOf(err)
+        // The network stayed down past every retry: paused, resumable by hand.
+        this.set(s, { state: why.kind === 'connection-lost' ? 'paused' : 'failed', error: why })
       }
     })
     r.upload = upload
@@ -341,7 +332,10 @@ export class Uploader {
           this.running.delete(s.id)
           return this.set(s, {
             state: 'failed',
-            error: `The service could not process the video: ${a.errorMessage ?? 'it gave no reason'}`
+            error: {
+              kind: 'processing-failed',
+              ...(a.errorMessage ? { message: a.errorMessage } : {})
+            }
           })
         }
       } catch (e) {
@@ -383,13 +377,19 @@ export class Uploader {
     try {
       const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { uploads?: unknown }
       if (!Array.isArray(parsed.uploads)) throw new Error('no uploads list')
-      return parsed.uploads.filter(
-        (u): u is Stored =>
-          !!u &&
-          typeof u === 'object' &&
-          typeof (u as Stored).id === 'string' &&
-          typeof (u as Stored).file === 'string'
-      )
+      return parsed.uploads
+        .filter(
+          (u): u is Stored =>
+            !!u &&
+            typeof u === 'object' &&
+            typeof (u as Stored).id === 'string' &&
+            typeof (u as Stored).file === 'string'
+        )
+        .map((u) => {
+          // An earlier version kept its sentence: shown as it was.
+          const said: unknown = u.error
+          return typeof said === 'string' ? { ...u, error: { kind: 'said', message: said } } : u
+        })
     } catch {
       // Set aside, never overwritten.
       renameSync(this.file, `${this.file}.unreadable-${this.now()}`)
@@ -404,20 +404,23 @@ export class Uploader {
   }
 }
 
-/** The service's words from a tus error ({"errors":[...]} when the service says why). */
-function serviceWords(err: Error): string {
+/**
+ * Why a tus upload stopped: the service answered (its status, with its words when it says why:
+ * {"errors":[...]}), or no answer came (the network's words, from tus-js-client's message).
+ */
+function problemOf(err: Error): UploadProblem {
   const res = (err as { originalResponse?: { getStatus(): number; getBody(): string } })
     .originalResponse
   if (res) {
+    let message: string | undefined
     try {
       const j = JSON.parse(res.getBody()) as { errors?: unknown }
-      if (Array.isArray(j.errors) && typeof j.errors[0] === 'string')
-        return `${j.errors[0]} (HTTP ${res.getStatus()})`
+      if (Array.isArray(j.errors) && typeof j.errors[0] === 'string') message = j.errors[0]
     } catch {
       // Not JSON: the status says it.
     }
-    return `the service answered HTTP ${res.getStatus()}`
+    return { kind: 'refused', status: res.getStatus(), ...(message ? { message } : {}) }
   }
   const cause = /caused by: (.*?)(?:, originated from|$)/.exec(err.message)
-  return (cause?.[1] ?? err.message).slice(0, 200)
+  return { kind: 'connection-lost', detail: (cause?.[1] ?? err.message).slice(0, 200) }
 }
