@@ -23,6 +23,8 @@ import {
   maxVolume,
   meterDbRange,
   nav,
+  pressGoLive,
+  stopLive,
   numberAbove,
   SHOTS,
   text,
@@ -121,6 +123,37 @@ describe('audio like a studio, Camera and Screen sources', () => {
     await eventually(levels).toEqual({ mic: { gain: 0.5, muted: false } })
     // Back to full volume for the tests after this one.
     await page.getByTestId('gain-mic').fill('100')
+    await eventually(levels).toEqual({ mic: { gain: 1, muted: false } })
+  })
+
+  it("the live bar's Mute mic, pressed on another screen, mutes the broadcast's microphone and is kept", async () => {
+    const { page, shell } = app()
+    // Made before the page opens Go live, so its list of streams has it.
+    const { id } = await shell.core.createStream({
+      name: 'Mute from the bar',
+      profiles: [],
+      record: false
+    })
+    await openCamera(page, DEFAULT_AUDIO)
+    await eventually(() => master(page), 20_000).toSatisfy(near(TONE_DB, 1))
+    await page.getByTestId('live-stream').selectOption(id)
+    await pressGoLive(page)
+    await nav(page, 'Sessions')
+    await page.getByTestId('banner-mute-mic').click()
+    await page.getByTestId('mic-muted').waitFor()
+    const levels = async () => ((await shell.core.getSettings()).audio ?? {}).levels
+    // Kept without the Go live screen being opened again.
+    await eventually(levels).toEqual({ mic: { gain: 1, muted: true } })
+    await stopLive(page)
+
+    // Reopened: muted, and the mix is silent; unmuted from the mixer, the tone is back.
+    await page.reload()
+    await nav(page, 'Go live')
+    await page.getByTestId('mixer').waitFor({ timeout: 30_000 })
+    await eventually(() => attr(page.getByTestId('mute-mic'), 'aria-pressed'), 20_000).toBe('true')
+    await eventually(() => master(page), 20_000).toBeLessThan(-55)
+    await page.getByTestId('mute-mic').click()
+    await eventually(() => master(page), 20_000).toSatisfy(near(TONE_DB, 1))
     await eventually(levels).toEqual({ mic: { gain: 1, muted: false } })
   })
 

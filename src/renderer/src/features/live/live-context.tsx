@@ -21,7 +21,7 @@ import { appEncoderLabel, autoNote, fallbackNote, hardwareFallbackNote } from '.
 import { chooseEncoder } from './encoder-plan'
 import type { SceneProgram } from '../scenes/program'
 import type { AudioMix } from '../scenes/mixer'
-import { useMixHotkeys } from './source-mix'
+import { useLevelSavedAnywhere, useMixHotkeys } from './source-mix'
 import { WhipPublisher, type WebRtcStats } from './whip-publisher'
 import { outputStream, type OutputStream } from './output-track'
 import { useRecording, type RecordingControls } from './use-recording'
@@ -443,6 +443,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
   )
   // A camera's mute and talk keys, on every screen while its capture is open.
   useMixHotkeys(capture?.mix ?? null)
+  // Its volume and mute changed on any screen (the live bar's Mute mic, the mute key) are kept.
+  useLevelSavedAnywhere(capture?.mix ?? null, capture?.kind, api)
   // What other screens read of the run (lib/live-run.ts): they never import this page's code.
   const compositor = capture?.program?.compositor ?? null
   const pageSkips = encoder?.pipeSkips

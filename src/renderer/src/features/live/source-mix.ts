@@ -9,10 +9,12 @@ import { useEffect, useRef } from 'react'
 import type { CaptureKind } from '../../../../shared/contract'
 import {
   DEFAULT_LEVEL,
+  readAudio,
   setSourceLevel,
   type AudioSettings,
   type AudioSourceId
 } from '../../../../shared/audio'
+import type { OnairApi } from '../../../../shared/contract'
 import { useHotkey } from '../../lib/use-hotkeys'
 import type { HotkeyEvent } from '../../lib/hotkeys'
 import { AudioMix, type MixerHost } from '../scenes/mixer'
@@ -52,6 +54,8 @@ export function sourceMixer(kind: CaptureKind, mix: AudioMix): MixerHost {
 
 /** Mixes whose saved volume and mute were put on them (once: after that the mix's are the newest). */
 const restored = new WeakSet<AudioMix>()
+/** Mixes the Go live screen keeps (useKeptLevel mounted): it saves their changes with its own settings. */
+const keptOnScreen = new WeakSet<AudioMix>()
 
 /**
  * Keeps a camera's or a screen's volume and mute with the audio settings: the saved ones are put on
@@ -76,6 +80,7 @@ export function useKeptLevel(
   }, [mix, id])
   useEffect(() => {
     if (!mix || !id) return
+    keptOnScreen.add(mix)
     const keep = (): void => {
       const ch = mix.states().find((c) => c.id === id)
       const was = latest.current.levels?.[id] ?? DEFAULT_LEVEL
@@ -83,8 +88,44 @@ export function useKeptLevel(
         onAudio(setSourceLevel(latest.current, id, ch))
     }
     keep()
-    return mix.onChange(keep)
+    const off = mix.onChange(keep)
+    return () => {
+      keptOnScreen.delete(mix)
+      off()
+    }
   }, [mix, id, onAudio, saved?.gain, saved?.muted])
+}
+
+/**
+ * Saves a camera's or a screen's volume and mute changed while the Go live screen is not shown (the
+ * live bar's Mute mic, the mute key, on any screen): they are kept as if made there, also when the app
+ * is closed before that screen is opened again. While it is shown, its useKeptLevel saves them with
+ * the rest of its settings (one writer, so neither overwrites the other's newer values).
+ */
+export function useLevelSavedAnywhere(
+  mix: AudioMix | null,
+  kind: CaptureKind | undefined,
+  api: Pick<OnairApi, 'getSettings' | 'saveSettings'>
+): void {
+  useEffect(() => {
+    const id = kind === 'camera' || kind === 'screen' ? channelOf(kind) : null
+    if (!mix || !id) return
+    // The mix also tells of its gate and talk keys: only a new volume or mute is looked up and saved.
+    let seen = mix.states().find((c) => c.id === id)
+    return mix.onChange(() => {
+      const ch = mix.states().find((c) => c.id === id)
+      if (!ch || (seen && ch.gain === seen.gain && ch.muted === seen.muted)) return
+      seen = ch
+      if (keptOnScreen.has(mix)) return
+      void api.getSettings().then((r) => {
+        if (!r.ok || keptOnScreen.has(mix)) return
+        const audio = readAudio(r.value.audio)
+        const was = audio.levels?.[id] ?? DEFAULT_LEVEL
+        if (was.gain === ch.gain && was.muted === ch.muted) return
+        void api.saveSettings({ ...r.value, audio: setSourceLevel(audio, id, ch) })
+      })
+    })
+  }, [mix, kind, api])
 }
 
 /** Mutes or unmutes the microphone of a camera's mix. */
