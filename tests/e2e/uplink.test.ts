@@ -13,8 +13,13 @@ import { describe, expect, it } from 'vitest'
 import { netnsUnavailable } from '../helpers/netns'
 import { measureUplink, TEST_PLAN, type PhaseResult } from '../helpers/uplink'
 
-/** The most the delay may reach (p95 of a phase): a tenth of what 40 s at 40 % gave before. */
-const BOUNDED_S = 3
+/**
+ * The most the delay may reach (p95 of a phase). Unbounded, the delay grows by what the link cannot
+ * carry: at 40 % for this plan's 20 s, 0.6 s a second, ~12 s by the phase's end (p95 ~11 s); 5 s is
+ * under half of that. It was 3 s, which CI runs came near (2.79 s) and a run on a loaded machine
+ * went past (3.73 s), with the delay bounded: the 2 s and 1 s goals are the bench's rows.
+ */
+const BOUNDED_S = 5
 
 const why = netnsUnavailable()
 
