@@ -90,7 +90,7 @@ export function recommendSettings(
     })
   else if (enc.sizes.length)
     reasons.push({ kind: 'encoder-held', label: enc.label, size: sizeRef(best) })
-  else reasons.push({ kind: 'encoder-untested', fallbackReason: enc.fallbackReason ?? null })
+  else reasons.push({ kind: 'encoder-untested', failure: enc.processFailure ?? null })
 
   const measured = upload.kbps !== null && uploadLimited(upload)
   if (!measured) {

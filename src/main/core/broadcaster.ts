@@ -203,8 +203,10 @@ export class Broadcaster {
     }
     const started = await host.start(encoderConfigOf(args.output))
     if (!started.ok) {
-      this.o.log?.(`Onair's encoder could not start, the page encodes: ${started.reason}`)
-      return { encoder: { kind: 'browser', reason: started.reason }, host: null }
+      this.o.log?.(
+        `Onair's encoder could not start, the page encodes: ${JSON.stringify(started.failure)}`
+      )
+      return { encoder: { kind: 'browser', failure: started.failure }, host: null }
     }
     return {
       encoder: {

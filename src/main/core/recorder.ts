@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import type { OutputSettings, RecordStartResult } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
+import { encoderStartText } from '../../shared/encoder-start'
 import { beginLocalCopy, encoderConfigOf } from './broadcaster'
 import type { ChildCommand } from './child-command'
 import { EncoderHost } from './encoder/host'
@@ -60,7 +61,7 @@ export class Recorder {
       if (!started.ok)
         throw new AppFailure({
           code: 'encoder-failed',
-          message: `Onair's encoder could not start: ${started.reason}.`,
+          message: `Onair's encoder could not start: ${encoderStartText(started.failure)}.`,
           hint: 'Choose another encoder or a smaller output size in Output, then try again.'
         })
       const id = randomUUID()

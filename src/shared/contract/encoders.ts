@@ -56,11 +56,26 @@ export type RunEncoder =
   /** fallback: why it is not the encoder the Output chose (a hardware encoder that would not open). */
   | { kind: 'app'; id: VideoEncoderId; label: string; fallback?: HardwareFallback }
   /**
-   * reason: why Onair's encoder could not start (its own words); auto: Automatic chose the browser's
-   * on this machine (its CPU cores, and the least x264 is chosen on). The live bar words them
+   * failure: why Onair's encoder could not start; auto: Automatic chose the browser's on this machine
+   * (its CPU cores, and the least x264 is chosen on). The live bar words them
    * (features/live/encoder-text.ts).
    */
-  | { kind: 'browser'; reason?: string; auto?: AutoDeclined }
+  | { kind: 'browser'; failure?: EncoderStartFailure; auto?: AutoDeclined }
+
+/**
+ * Why Onair's encoder process could not start, as a state with the words of whoever said why (the
+ * renderer words it: lib/encoder-start-text.ts): one already runs ('busy'), it was not ready in time
+ * ('timeout'), the OS could not start it ('spawn-failed'), it exited first (its signal or code and
+ * last stderr lines), it refused the settings ('refused', its own words), or it stopped taking
+ * pictures once started ('stopped', the host's words: the setup test's timing).
+ */
+export type EncoderStartFailure =
+  | { kind: 'busy' }
+  | { kind: 'timeout' }
+  | { kind: 'spawn-failed'; detail: string }
+  | { kind: 'exited'; signal: string | null; code: number | null; stderr: string[] }
+  | { kind: 'refused'; detail: string }
+  | { kind: 'stopped'; detail: string }
 
 /** Automatic left x264 out: this machine has `cores` CPU cores, x264 is chosen from `minCores`. */
 export interface AutoDeclined {

@@ -2,7 +2,7 @@
 // main's setup-test/ measures). States and numbers only: the guide writes every sentence
 // (renderer features/setup/setup-text.ts). Strings here are names (an encoder's label) or another
 // program's own words (ffmpeg's last line, the OS's or the service's error), quoted as the cause.
-import type { VideoEncoderId } from './encoders'
+import type { EncoderStartFailure, VideoEncoderId } from './encoders'
 
 /** Why the upload has no figure. */
 export type UploadFailure =
@@ -43,8 +43,8 @@ export interface EncoderMeasure {
   /** What ran the test: Onair's encoder process, or ffmpeg's libx264 where the process cannot start. */
   via: 'encoder-process' | 'ffmpeg'
   sizes: EncoderHold[]
-  /** Why Onair's encoder process could not run the test (its own reason), so ffmpeg's libx264 did. */
-  fallbackReason?: string
+  /** Why Onair's encoder process could not run the test, so ffmpeg's libx264 did. */
+  processFailure?: EncoderStartFailure
 }
 
 /** An output size and frame rate as the sentences name it (shared/setup-test.ts sizeName: "720p30"). */
@@ -75,8 +75,8 @@ export type SetupReason =
   | { kind: 'encoder-held'; label: string; size: SetupSizeRef }
   /** The encoder held none of the tested sizes, not even tried: floor is the least Onair offers. */
   | { kind: 'encoder-floor'; tried: SetupSizeRef; floor: SetupSizeRef }
-  /** The encoder gave no result (fallbackReason: why Onair's encoder process could not run). */
-  | { kind: 'encoder-untested'; fallbackReason: string | null }
+  /** The encoder gave no result (failure: why Onair's encoder process could not run). */
+  | { kind: 'encoder-untested'; failure: EncoderStartFailure | null }
 
 export interface SetupRecommendation {
   width: number

@@ -332,9 +332,10 @@ describe("Onair's encoder feeding the broadcast", () => {
     })
     const r = await begin(b, s)
     expect(r.encoder.kind).toBe('browser')
-    expect(r.encoder.kind === 'browser' ? r.encoder.reason : undefined).toMatch(
-      /could not start.*ENOENT/
-    )
+    // Why, as a state with the OS's words (the live bar words it: encoder-text.ts).
+    const failure = r.encoder.kind === 'browser' ? r.encoder.failure : undefined
+    expect(failure?.kind).toBe('spawn-failed')
+    expect(failure?.kind === 'spawn-failed' && failure.detail).toMatch(/ENOENT/)
     expect(states[0]!.encoder).toEqual(r.encoder)
     await expect(b.pushFrames(r.runId, new Uint8Array(24))).rejects.toBeInstanceOf(AppFailure)
     const camera = makeCameraFile(dir, 12)

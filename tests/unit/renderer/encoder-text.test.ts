@@ -102,7 +102,7 @@ describe('encoder line', () => {
         'x264 veryfast'
       )
     ).toBe('NVIDIA NVENC H.264 could not start: no device; x264 veryfast is used.')
-    expect(fallbackNote('the encoder process exited (code 1).')).toBe(
+    expect(fallbackNote({ kind: 'exited', signal: null, code: 1, stderr: [] })).toBe(
       "Onair's encoder could not start: the encoder process exited (code 1); the browser's encoder is used."
     )
     // Automatic chose the browser's on a machine with too few cores (main's autoDeclines counts).

@@ -123,8 +123,15 @@ describe('the setup test in words', () => {
     expect(recBitrateText(rec)).toBe('2.7 Mbps picture + 128 kbit/s sound')
     expect(holdText(all.sizes[0]!)).toBe('1080p60: held (60 fps)')
     expect(holdText(encoder([]).sizes[3]!)).toBe('720p30: not held (15 fps, 30 frames skipped)')
-    expect(encoderFallbackText('the encoder process did not start in time')).toBe(
+    expect(encoderFallbackText({ kind: 'timeout' })).toBe(
       "Onair's encoder process could not run here (the encoder process did not start in time); ffmpeg's libx264 was timed instead."
+    )
+    const spawn = { kind: 'spawn-failed', detail: 'spawn encoder ENOENT' } as const
+    expect(reasonText({ kind: 'encoder-untested', failure: spawn })).toBe(
+      "The encoder could not be tested (Onair's encoder process could not run here: the encoder process could not start: spawn encoder ENOENT)."
+    )
+    expect(reasonText({ kind: 'encoder-untested', failure: null })).toBe(
+      'The encoder could not be tested (no result).'
     )
   })
 })

@@ -13,7 +13,12 @@ import {
   type EncoderStats,
   type HostToEncoder
 } from '../../../shared/encoder-channel'
-import type { EncoderInfo, HardwareFallback, VideoEncoderId } from '../../../shared/contract'
+import type {
+  EncoderInfo,
+  EncoderStartFailure,
+  HardwareFallback,
+  VideoEncoderId
+} from '../../../shared/contract'
 import { i420Bytes, readAllRaw, RAW_HEADER_BYTES, type RawHeader } from '../../../shared/raw-media'
 import {
   forceKill,
@@ -39,7 +44,7 @@ const PROBE_TIMEOUT_MS = 30_000
 
 export type EncoderStart =
   | { ok: true; encoder: VideoEncoderId; label: string; fallback?: HardwareFallback }
-  | { ok: false; reason: string }
+  | { ok: false; failure: EncoderStartFailure }
 
 export type RawPushed = { ok: true; skipped: number } | { ok: false; error: string }
 
@@ -81,7 +86,7 @@ export class EncoderHost {
 
   /** Starts the encoder process for config; resolves once it runs (or with why it cannot). */
   start(config: EncoderConfig): Promise<EncoderStart> {
-    if (this.child) return Promise.resolve({ ok: false, reason: 'the encoder is already running' })
+    if (this.child) return Promise.resolve({ ok: false, failure: { kind: 'busy' } })
     this.config = config
     this.frameBytes = RAW_HEADER_BYTES + i420Bytes(config.width, config.height)
     this.stopping = false
@@ -148,20 +153,21 @@ export class EncoderHost {
             label: m.label,
             ...(m.fallback ? { fallback: m.fallback } : {})
           })
-        else if (m?.type === 'failed') done({ ok: false, reason: m.reason })
+        else if (m?.type === 'failed')
+          done({ ok: false, failure: { kind: 'refused', detail: m.reason } })
       }
       const timer = setTimeout(
-        () => done({ ok: false, reason: 'the encoder process did not start in time' }),
+        () => done({ ok: false, failure: { kind: 'timeout' } }),
         READY_TIMEOUT_MS
       )
       child.on('message', onMessage)
       child.once('error', (e) =>
-        done({ ok: false, reason: `the encoder process could not start: ${e.message}` })
+        done({ ok: false, failure: { kind: 'spawn-failed', detail: e.message } })
       )
       child.once('exit', (code, signal) =>
         done({
           ok: false,
-          reason: `the encoder process exited (${signal ?? `code ${code}`})${stderrTail.length ? `: ${stderrTail.slice(-2).join(' | ')}` : ''}`
+          failure: { kind: 'exited', signal, code, stderr: stderrTail.slice(-2) }
         })
       )
       this.send({ type: 'config', ...config })

@@ -11,7 +11,12 @@ import { EncoderHost } from '../encoder/host'
 import type { ChildCommand } from '../child-command'
 import { runChild } from '../../../node/process'
 import { i420Bytes, packRaw } from '../../../shared/raw-media'
-import type { EncoderHold, EncoderMeasure, SetupSizeRef } from '../../../shared/contract'
+import type {
+  EncoderHold,
+  EncoderMeasure,
+  EncoderStartFailure,
+  SetupSizeRef
+} from '../../../shared/contract'
 import { TESTED_SIZES, type SetupSize } from '../../../shared/setup-test'
 
 /** How long each size is measured (s), after a warm-up (x264 starting its threads and lookahead). */
@@ -47,7 +52,9 @@ async function holdInProcess(
   size: SetupSize,
   command: ChildCommand | undefined,
   signal: AbortSignal
-): Promise<{ hold: EncoderHold; label: string; id: EncoderMeasure['id'] } | { failed: string }> {
+): Promise<
+  { hold: EncoderHold; label: string; id: EncoderMeasure['id'] } | { failed: EncoderStartFailure }
+> {
   const host = new EncoderHost({ command })
   const started = await host.start({
     width: size.width,
@@ -59,7 +66,7 @@ async function holdInProcess(
     preset: 'veryfast',
     bframes: 2
   })
-  if (!started.ok) return { failed: started.reason }
+  if (!started.ok) return { failed: started.failure }
   try {
     const frames = pictures(size.width, size.height, size.fps)
     const warm = Math.round(size.fps * WARMUP_SECONDS)
@@ -78,7 +85,7 @@ async function holdInProcess(
       const r = host.pushRaw(
         packRaw({ kind: 'video', width, height, timestampUs }, frames[i % FRAMES]!)
       )
-      if (!r.ok) return { failed: r.error }
+      if (!r.ok) return { failed: { kind: 'stopped', detail: r.error } }
     }
     const pushEnd = Date.now()
     // The encoder's own count comes about every 500 ms: wait for one that covers every frame sent.
@@ -159,14 +166,14 @@ export async function measureEncoder(o: EncoderTestOptions): Promise<EncoderMeas
   let id: EncoderMeasure['id'] = 'x264'
   let label = 'x264 (software)'
   let via: EncoderMeasure['via'] = 'encoder-process'
-  let fallbackReason: string | undefined
+  let processFailure: EncoderStartFailure | undefined
   for (const [i, size] of TESTED_SIZES.entries()) {
     if (o.signal.aborted) break
     o.onProgress?.(i / TESTED_SIZES.length, { height: size.height, fps: size.fps })
     if (via === 'encoder-process') {
       const r = await holdInProcess(size, o.command, o.signal)
       if ('failed' in r) {
-        fallbackReason = r.failed
+        processFailure = r.failed
         via = 'ffmpeg'
       } else {
         id = r.id
@@ -178,5 +185,5 @@ export async function measureEncoder(o: EncoderTestOptions): Promise<EncoderMeas
     sizes.push(await holdInFfmpeg(o.ffmpeg(), size))
   }
   o.onProgress?.(1, null)
-  return { id, label, via, sizes, ...(fallbackReason ? { fallbackReason } : {}) }
+  return { id, label, via, sizes, ...(processFailure ? { processFailure } : {}) }
 }

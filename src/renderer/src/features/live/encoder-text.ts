@@ -1,7 +1,9 @@
 // The live bar's encoder line in words (HealthStrip.tsx shows it): pure, so tested in Node.
 import { formatBitrate } from '../../lib/format'
+import { encoderStartText } from '../../../../shared/encoder-start'
 import type {
   AutoDeclined,
+  EncoderStartFailure,
   HardwareFallback,
   OutputSettings,
   RunEncoder
@@ -16,9 +18,9 @@ export function appEncoderLabel(
   return e.id === 'x264' ? `x264 ${output.x264Preset ?? 'veryfast'}` : e.label
 }
 
-/** Why the browser's encoder makes the picture: Onair's could not start (its own reason). */
-export const fallbackNote = (reason: string): string =>
-  `Onair's encoder could not start: ${reason.replace(/[.\s]+$/, '')}; the browser's encoder is used.`
+/** Why the browser's encoder makes the picture: Onair's could not start (main's cause). */
+export const fallbackNote = (f: EncoderStartFailure): string =>
+  `Onair's encoder could not start: ${encoderStartText(f).replace(/[.\s]+$/, '')}; the browser's encoder is used.`
 
 /** Why the browser's encoder makes the picture: Automatic chose it on this machine (main's counts). */
 export const autoNote = (a: AutoDeclined): string =>

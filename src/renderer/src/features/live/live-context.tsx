@@ -315,7 +315,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
       runId.current = r.value.runId
       const ran: RunEncoder = r.value.encoder ?? { kind: 'browser' }
       if (ran.kind === 'browser' && ran.auto) setEncoderNote(autoNote(ran.auto))
-      else if (ran.kind === 'browser' && ran.reason) setEncoderNote(fallbackNote(ran.reason))
+      else if (ran.kind === 'browser' && ran.failure) setEncoderNote(fallbackNote(ran.failure))
       if (ran.kind === 'app' && ran.fallback)
         setEncoderNote(hardwareFallbackNote(ran.fallback, appEncoderLabel(ran, output)))
       if (mimeType && c.stream) {

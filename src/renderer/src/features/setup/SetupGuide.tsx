@@ -338,8 +338,8 @@ function ResultStep({
             <li key={`${s.width}x${s.height}@${s.fps}`}>{holdText(s)}</li>
           ))}
         </ul>
-        {result.encoder.fallbackReason && (
-          <p className="muted">{encoderFallbackText(result.encoder.fallbackReason)}</p>
+        {result.encoder.processFailure && (
+          <p className="muted">{encoderFallbackText(result.encoder.processFailure)}</p>
         )}
       </details>
       {applied && (

@@ -1,9 +1,11 @@
 // The setup test in words (SetupGuide.tsx shows them): main sends states and numbers (the progress
 // events, the measures and the recommendation's reasons), and every sentence the guide shows of them is
 // written here. Pure, so tested in Node. Rates are written as everywhere in the app (lib/format).
+import { encoderStartText } from '../../../../shared/encoder-start'
 import { formatBitrate } from '../../lib/format'
 import type {
   EncoderHold,
+  EncoderStartFailure,
   SetupReason,
   SetupRecommendation,
   SetupTestProgress,
@@ -13,6 +15,8 @@ import type {
 import { sizeName } from '../../../../shared/setup-test'
 
 const mbps = (kbps: number): string => formatBitrate(kbps * 1000)
+/** A clause set inside a sentence: its own full stop and trailing space dropped. */
+const trimEnd = (s: string): string => s.replace(/[.\s]+$/, '')
 
 /** The line under the progress bar; null before the first event. */
 export function progressText(p: SetupTestProgress | null): string {
@@ -53,8 +57,8 @@ export function uploadFailureText(f: UploadFailure | null): string {
 }
 
 /** Why Onair's encoder process did not time the sizes, and what did instead. */
-export const encoderFallbackText = (reason: string): string =>
-  `Onair's encoder process could not run here (${reason.replace(/[.\s]+$/, '')}); ffmpeg's libx264 was timed instead.`
+export const encoderFallbackText = (f: EncoderStartFailure): string =>
+  `Onair's encoder process could not run here (${trimEnd(encoderStartText(f))}); ffmpeg's libx264 was timed instead.`
 
 /** One reason of the recommendation, one sentence. */
 export function reasonText(r: SetupReason): string {
@@ -74,8 +78,8 @@ export function reasonText(r: SetupReason): string {
     case 'encoder-floor':
       return `The encoder did not hold even ${sizeName(r.tried)} in real time here: ${sizeName(r.floor)} is the least Onair offers.`
     case 'encoder-untested':
-      return r.fallbackReason
-        ? `The encoder could not be tested (Onair's encoder process could not run here: ${r.fallbackReason.replace(/[.\s]+$/, '')}).`
+      return r.failure
+        ? `The encoder could not be tested (Onair's encoder process could not run here: ${trimEnd(encoderStartText(r.failure))}).`
         : 'The encoder could not be tested (no result).'
   }
 }
