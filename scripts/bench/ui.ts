@@ -215,7 +215,7 @@ async function waitLocalReady(shell: TestWebShell): Promise<void> {
   for (let i = 0; i < 180; i++) {
     const s = await shell.core.connectionStatus()
     if (s.local.state === 'ready') return
-    if (s.local.state === 'failed') throw new Error(`local studio failed: ${s.local.error}`)
+    if (s.local.state === 'failed') throw new Error(`local studio failed: ${JSON.stringify(s.local.error)}`)
     await new Promise((r) => setTimeout(r, 500))
   }
   throw new Error('local studio did not become ready')

@@ -84,7 +84,7 @@ export async function runUploadsBench(): Promise<BenchRow[]> {
       await waitFor(
         async () => {
           const v = uploader.get(up.id)
-          if (v?.state === 'failed') throw new Error(`the upload failed: ${v.error}`)
+          if (v?.state === 'failed') throw new Error(`the upload failed: ${JSON.stringify(v.error)}`)
           return ready !== undefined
         },
         300_000,
