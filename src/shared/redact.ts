@@ -20,6 +20,11 @@ const SRT_QUERY = /\b(srt:\/\/[^\s'"<>?#]+)\?[^\s'"<>]+?(?=[:.,;)\]]*(?:[\s'"<>]
 const URL_USERINFO = /\b((?:rtmp[a-z]*|srt):\/\/)[^\s/@'"<>]+@/gi
 /** SRT's key fields wherever they appear (an option dump, a URL already cut apart). */
 const SRT_FIELDS = /\b(streamid|passphrase)=[^\s&'"<>]+/gi
+/**
+ * A credential in an address's query (a tus upload address's `?token=`, a signed link's `sig=`): its
+ * value only, so the rest of the address stays readable.
+ */
+const TOKEN_QUERY = /([?&](?:token|access_token|jwt|sig|signature)=)[^\s&#'"<>,)]+/gi
 /** `Authorization: Bearer <key>` and the like. */
 const BEARER = /(bearer\s+)[^\s"'`]+/gi
 /** Livepeer's key format: four groups of four base-36 characters. */
@@ -43,11 +48,12 @@ export function redact(text: string, secrets: readonly string[] = []): string {
 
 /**
  * The last line of defence for text that leaves the process (errors, logs): on top of `redact`,
- * bearer tokens and anything shaped like a stream key.
+ * bearer tokens, an address's token and anything shaped like a stream key.
  */
 export function redactSecrets(text: string, extraSecrets: readonly string[] = []): string {
   return redact(text, extraSecrets)
     .replace(BEARER, '$1****')
+    .replace(TOKEN_QUERY, '$1****')
     .replace(KEY_SHAPED, '****-****-****-****')
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { RedactedRing } from '../../../src/node/ffmpeg/stderr-ring'
-import { redact } from '../../../src/shared/redact'
+import { redact, redactSecrets } from '../../../src/shared/redact'
 
 const key = 'ab12-cd34-ef56-gh78'
 
@@ -12,6 +12,19 @@ describe('redaction', () => {
     expect(redact(`Error opening output 'rtmp://h/live/${key}'`)).toBe(
       "Error opening output 'rtmp://h/live/****'"
     )
+  })
+
+  it("masks an address's token in errors and logs (a tus upload address, a signed link)", () => {
+    const said =
+      'tus: failed, originated from request (method: PATCH, url: https://origin.example/api/asset/upload/tus?token=eyJhbGciOi.x-y_z&part=2, response code: n/a)'
+    const out = redactSecrets(said)
+    expect(out).not.toContain('eyJhbGciOi')
+    expect(out).toContain('https://origin.example/api/asset/upload/tus?token=****&part=2')
+    expect(redactSecrets('GET /seg.ts?access_token=abc123def&sig=ZZZ999yyy')).toBe(
+      'GET /seg.ts?access_token=****&sig=****'
+    )
+    // Ordinary words with an equals sign stay readable.
+    expect(redactSecrets('tokens=3 of 5')).toBe('tokens=3 of 5')
   })
 
   it('masks known secrets wherever they appear', () => {

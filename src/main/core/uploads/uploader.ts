@@ -18,6 +18,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { Upload } from 'tus-js-client'
+import { redactSecrets } from '../../../shared/redact'
 import type { UploadProblem, UploadState, UploadView } from '../../../shared/uploads'
 
 /** What the uploader needs of a service (the connection's ApiClient gives it). */
@@ -421,6 +422,12 @@ function problemOf(err: Error): UploadProblem {
     }
     return { kind: 'refused', status: res.getStatus(), ...(message ? { message } : {}) }
   }
-  const cause = /caused by: (.*?)(?:, originated from|$)/.exec(err.message)
-  return { kind: 'connection-lost', detail: (cause?.[1] ?? err.message).slice(0, 200) }
+  // tus-js-client says "tus: failed to ..., caused by Error: connect ECONNREFUSED ..., originated from
+  // request (method: ..., url: <the upload's address, with its token>, ...)": the cause only, and
+  // whatever is left redacted all the same (the view is kept in uploads.json and shown).
+  const cause = /caused by:? (.*?)(?:, originated from|$)/.exec(err.message)
+  return {
+    kind: 'connection-lost',
+    detail: redactSecrets(cause?.[1] ?? err.message).slice(0, 200)
+  }
 }
