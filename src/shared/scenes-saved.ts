@@ -19,6 +19,9 @@ import {
   isPicture,
   LAYOUT_KINDS,
   LIMITS,
+  browserSettings,
+  browserUrl,
+  DEFAULT_BROWSER,
   MAX_GAIN,
   SCREEN_ID,
   TRANSITION_KINDS,
@@ -117,6 +120,21 @@ function readSource(v: unknown): SceneSource | null {
         audio: readSourceAudio(v.audio)
       }
     }
+    case 'browser': {
+      const checked = typeof v.url === 'string' ? browserUrl(v.url) : null
+      if (!checked || !('url' in checked)) return null
+      return {
+        id,
+        kind: 'browser',
+        ...browserSettings({
+          name: str(v.name, LIMITS.nameLength) ?? '',
+          url: checked.url,
+          width: num(v.width, 1, 100_000) ?? DEFAULT_BROWSER.width,
+          height: num(v.height, 1, 100_000) ?? DEFAULT_BROWSER.height,
+          fps: num(v.fps, 1, 1000) ?? DEFAULT_BROWSER.fps
+        })
+      }
+    }
     default:
       return null
   }
@@ -148,7 +166,7 @@ export function readScenes(saved: unknown, canvasAspect = 16 / 9): ScenesState {
   if (!isObj(saved) || !Array.isArray(saved.scenes)) return defaultScenes(canvasAspect)
   // The first camera and the first screen are always there (as saved, or as they were by default).
   const sources: SceneSource[] = [DEFAULT_CAMERA, DEFAULT_SCREEN]
-  const count = { cameras: 1, screens: 1, images: 0, videos: 0 }
+  const count = { cameras: 1, screens: 1, images: 0, videos: 0, browsers: 0 }
   for (const v of Array.isArray(saved.sources) ? saved.sources : []) {
     const s = readSource(v)
     if (!s) continue
@@ -162,6 +180,7 @@ export function readScenes(saved: unknown, canvasAspect = 16 / 9): ScenesState {
     if (s.kind === 'screen' && ++count.screens > LIMITS.screens) continue
     if (s.kind === 'image' && ++count.images > LIMITS.images) continue
     if (s.kind === 'video' && ++count.videos > LIMITS.videos) continue
+    if (s.kind === 'browser' && ++count.browsers > LIMITS.browsers) continue
     if (sources.length < LIMITS.sources + LIMITS.cameras + LIMITS.screens) sources.push(s)
   }
   const known = new Set(sources.map((s) => s.id))

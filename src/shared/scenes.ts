@@ -9,7 +9,7 @@ import { DEFAULT_SOURCE_AUDIO, MAX_GAIN, type ChannelLevel, type SourceAudio } f
 
 export { MAX_GAIN, type ChannelLevel }
 
-export type SceneSourceKind = 'camera' | 'screen' | 'image' | 'text' | 'video'
+export type SceneSourceKind = 'camera' | 'screen' | 'image' | 'text' | 'video' | 'browser'
 
 /**
  * A camera: a device of its own. Sources showing the same device share one capture (captureKey). The
@@ -76,7 +76,29 @@ export interface VideoSource {
   /** Its chain in the mixer (gain in dB, compressor, limiter, sync offset, monitoring), as every source's. */
   audio: SourceAudio
 }
-export type SceneSource = CameraSource | ScreenSource | ImageSource | TextSource | VideoSource
+/**
+ * A web page drawn as a source (OBS's browser source: alerts, chat, overlays), at a page size of its
+ * own in CSS pixels with a transparent background. Only the desktop app can render one (an offscreen
+ * window in main, browser-sources.ts); the web shell keeps it in the scene and says so.
+ */
+export interface BrowserSource {
+  id: string
+  kind: 'browser'
+  name: string
+  /** An http(s) address (browserUrl). */
+  url: string
+  width: number
+  height: number
+  /** Frames a second the page is painted at (1..BROWSER_MAX_FPS). */
+  fps: number
+}
+export type SceneSource =
+  | CameraSource
+  | ScreenSource
+  | ImageSource
+  | TextSource
+  | VideoSource
+  | BrowserSource
 
 /** One source placed in one scene. Items are kept bottom to top: later ones are drawn over earlier ones. */
 export interface SceneItem {
@@ -186,7 +208,13 @@ export const LIMITS = {
   screens: 4,
   images: 6,
   videos: 4,
+  browsers: 4,
   nameLength: 60,
+  /** A browser source's address. */
+  urlLength: 2000,
+  /** A browser source's page, in CSS pixels (OBS's default is 800x600). */
+  browserWidth: { min: 16, max: 1920 },
+  browserHeight: { min: 16, max: 1080 },
   textLength: 200,
   /** The re-encoded image file: about what a 2.5 MB data URL held before. */
   imageBytes: 1_875_000,
@@ -333,6 +361,8 @@ export const canAddImage = (state: ScenesState): boolean =>
   state.sources.filter((s) => s.kind === 'image').length < LIMITS.images
 export const canAddVideo = (state: ScenesState): boolean =>
   state.sources.filter((s) => s.kind === 'video').length < LIMITS.videos
+export const canAddBrowser = (state: ScenesState): boolean =>
+  state.sources.filter((s) => s.kind === 'browser').length < LIMITS.browsers
 export const canAddCamera = (state: ScenesState): boolean =>
   state.sources.filter((s) => s.kind === 'camera').length < LIMITS.cameras
 export const canAddScreen = (state: ScenesState): boolean =>
@@ -621,6 +651,95 @@ export function addVideo(
   }
   return addItem(state, source, rect)
 }
+
+/** A browser source's page: OBS's default size; painted at 30 frames a second at most. */
+export const BROWSER_MAX_FPS = 30
+export const DEFAULT_BROWSER = { width: 800, height: 600, fps: BROWSER_MAX_FPS } as const
+
+/**
+ * A browser source's address as typed, checked: http or https only (no file:, javascript:, data: or
+ * the app's own pages), "example.com/x" taken as https. An error names what is wrong.
+ */
+export function browserUrl(typed: string): { url: string } | { error: string } {
+  const t = typed.trim()
+  if (!t) return { error: 'Type the address of the page to show (https://...).' }
+  if (t.length > LIMITS.urlLength)
+    return { error: `That address is longer than ${LIMITS.urlLength} characters.` }
+  // "localhost:3000/x" has a colon but no scheme: only "name:" not followed by a port is one.
+  const typedScheme = /^[a-z][a-z0-9+.-]*:/i.test(t) && !/^[^/:]+:\d+(\/|$)/.test(t)
+  let u: URL
+  try {
+    u = new URL(typedScheme ? t : `https://${t}`)
+    // A page served on this computer (an overlay tool's) is plain http when no scheme was typed.
+    if (!typedScheme && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(u.hostname))
+      u = new URL(`http://${t}`)
+  } catch {
+    return { error: `"${t}" is not a web address.` }
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    return { error: `A browser source shows web pages (http or https), not ${u.protocol} addresses.` }
+  if (u.username || u.password)
+    return { error: 'Put no user name or password in the address: sign in on the page instead.' }
+  return { url: u.href }
+}
+
+const clampInt = (v: number, min: number, max: number): number =>
+  Math.min(max, Math.max(min, Math.round(Number.isFinite(v) ? v : min)))
+
+/** A browser source's settings, each clamped to what the app takes. */
+export function browserSettings(
+  b: Pick<BrowserSource, 'url' | 'width' | 'height' | 'fps'> & { name?: string }
+): Omit<BrowserSource, 'id' | 'kind'> {
+  const host = ((): string => {
+    try {
+      return new URL(b.url).hostname
+    } catch {
+      return ''
+    }
+  })()
+  return {
+    name: (b.name ?? '').trim().slice(0, LIMITS.nameLength) || host || 'Browser',
+    url: b.url,
+    width: clampInt(b.width, LIMITS.browserWidth.min, LIMITS.browserWidth.max),
+    height: clampInt(b.height, LIMITS.browserHeight.min, LIMITS.browserHeight.max),
+    fps: clampInt(b.fps, 1, BROWSER_MAX_FPS)
+  }
+}
+
+/**
+ * A browser source on top of the active scene, at its page's size against a 1280x720 output (so an
+ * 800x600 page is drawn at its own pixels on a 720p output), centred, fitting the picture.
+ */
+export function addBrowser(
+  state: ScenesState,
+  browser: Pick<BrowserSource, 'url' | 'width' | 'height' | 'fps'> & { name?: string },
+  canvasAspect: number,
+  id = newId('browser')
+): ScenesState {
+  if (!canAddBrowser(state)) return state
+  const source: BrowserSource = { id, kind: 'browser', ...browserSettings(browser) }
+  const fit = Math.min(1, 1280 / source.width, 720 / source.height)
+  let w = (source.width * fit) / 1280
+  let h = (source.height * fit) / 720
+  // A non-16:9 output: keep the page's shape on it.
+  h = Math.min(1, (h * (16 / 9)) / canvasAspect)
+  w = Math.min(1, w)
+  return addItem(state, source, { x: (1 - w) / 2, y: (1 - h) / 2, w, h })
+}
+
+/** A browser source's address, page size or frame rate changed (clamped as when it was added). */
+export const setBrowser = (
+  state: ScenesState,
+  sourceId: string,
+  patch: Partial<Pick<BrowserSource, 'url' | 'width' | 'height' | 'fps' | 'name'>>
+): ScenesState => ({
+  ...state,
+  sources: state.sources.map((s) =>
+    s.id === sourceId && s.kind === 'browser'
+      ? { ...s, ...browserSettings({ ...s, ...patch }) }
+      : s
+  )
+})
 
 /**
  * A video's or an added screen's sound: muted or not, its gain (clamped to 0..MAX_GAIN) and its chain

@@ -185,6 +185,18 @@ const sceneSource = z.discriminatedUnion('kind', [
       // Its chain (as the microphone's, below), defaulted for a source saved before it had one.
       audio: z.lazy(() => sourceAudio).default(DEFAULT_SOURCE_AUDIO)
     })
+    .strict(),
+  // A web page's address (readScenes keeps only http and https ones), its page size and frame rate.
+  z
+    .object({
+      id,
+      kind: z.literal('browser'),
+      name: z.string().max(LIMITS.nameLength),
+      url: z.string().max(LIMITS.urlLength),
+      width: z.number(),
+      height: z.number(),
+      fps: z.number()
+    })
     .strict()
 ])
 const channelLevel = z

@@ -31,7 +31,8 @@ const BOX: Record<SceneSourceKind, { label: string; testId: string }> = {
   screen: { label: 'Screen', testId: 'box-screen' },
   image: { label: 'Image', testId: 'box-image' },
   text: { label: 'Title', testId: 'box-title' },
-  video: { label: 'Video', testId: 'box-video' }
+  video: { label: 'Video', testId: 'box-video' },
+  browser: { label: 'Browser', testId: 'box-browser' }
 }
 
 /** A box's label: its kind's, or the name of a camera or screen added beside the first ones. */
