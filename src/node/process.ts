@@ -113,7 +113,8 @@ export function spawnChild(
 export function trackedChildren(): { pid: number; kind: ChildKind }[] {
   const out: { pid: number; kind: ChildKind }[] = []
   for (const t of live)
-    if (t.child.pid !== undefined && !hasExited(t.child)) out.push({ pid: t.child.pid, kind: t.kind })
+    if (t.child.pid !== undefined && !hasExited(t.child))
+      out.push({ pid: t.child.pid, kind: t.kind })
   return out
 }
 
@@ -209,6 +210,8 @@ export interface RunResult {
   stderr: string
   /** Set when the command could not be started (ENOENT, EACCES) or ran past its time limit. */
   error?: Error
+  /** It ran past its time limit and was forced. */
+  timedOut?: boolean
 }
 
 /**
@@ -230,11 +233,13 @@ export function runChild(
     child.stdout?.on('data', collect('stdout'))
     child.stderr?.on('data', collect('stderr'))
     let error: Error | undefined
+    let timedOut = false
     const timer =
       o.timeoutMs === undefined
         ? undefined
         : setTimeout(() => {
             error = new Error(`${command} did not finish within ${o.timeoutMs} ms`)
+            timedOut = true
             forceKill(child)
           }, o.timeoutMs)
     child.once('error', (e) => {
@@ -247,7 +252,13 @@ export function runChild(
     })
     child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer)
-      resolve({ code, signal, ...out, ...(error ? { error } : {}) })
+      resolve({
+        code,
+        signal,
+        ...out,
+        ...(error ? { error } : {}),
+        ...(timedOut ? { timedOut } : {})
+      })
     })
   })
 }

@@ -35,13 +35,13 @@ export interface EncoderInfo {
   available: boolean
   /** Why it cannot start here (the encoder's own error), when it cannot. */
   reason?: string
+  /**
+   * The encoder process could not run its probe at all (it did not start, timed out, or exited
+   * without a list): x264 is then listed unavailable with this. The Output form words it.
+   */
+  probeFailure?: EncoderStartFailure
 }
 
-/**
- * Which encoder makes a run's picture: Onair's encoder process (the page sends raw frames with
- * pushFrames), or the page's own WebCodecs (pushMedia as before), with the reason when Onair's could
- * not start.
- */
 /**
  * A hardware encoder that would not open, so x264 runs: which one (its id and name) and the encoder's
  * own words. The live bar words it (features/live/encoder-text.ts hardwareFallbackNote).
@@ -52,6 +52,11 @@ export interface HardwareFallback {
   detail: string
 }
 
+/**
+ * Which encoder makes a run's picture: Onair's encoder process (the page sends raw frames with
+ * pushFrames), or the page's own WebCodecs (pushMedia as before), with the reason when Onair's could
+ * not start.
+ */
 export type RunEncoder =
   /** fallback: why it is not the encoder the Output chose (a hardware encoder that would not open). */
   | { kind: 'app'; id: VideoEncoderId; label: string; fallback?: HardwareFallback }

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { EncoderHost } from '../../../src/main/core/encoder/host'
+import { EncoderHost, probeEncoders } from '../../../src/main/core/encoder/host'
 import type { EncoderConfig } from '../../../src/shared/encoder-channel'
 
 const dir = mkdtempSync(join(tmpdir(), 'onair-encoder-fail-'))
@@ -64,5 +64,31 @@ describe("Onair's encoder that cannot start, as a state", () => {
     const r = await host.start(config)
     expect(r.ok ? undefined : r.failure).toEqual({ kind: 'refused', detail: 'x264 would not open' })
     await host.stop()
+  })
+})
+
+describe('an encoder probe that cannot run, as a state (probeFailure)', () => {
+  it("a command that is not there: x264 unavailable, spawn-failed with the OS's words", async () => {
+    const list = await probeEncoders({ command: join(dir, 'no-such-prober'), args: [] })
+    expect(list.map((e) => [e.id, e.available])).toEqual([['x264', false]])
+    const f = list[0]!.probeFailure
+    expect(f?.kind).toBe('spawn-failed')
+    expect(f?.kind === 'spawn-failed' && f.detail).toMatch(/ENOENT/)
+    // A state, not main's sentence.
+    expect(list[0]!.reason).toBeUndefined()
+  })
+
+  it('a probe that exits with no list: its exit code and last stderr lines', async () => {
+    const file = script(
+      'probe-exits.cjs',
+      "console.log('not json');console.error('a');console.error('b');console.error('libx264 missing');process.exit(2)"
+    )
+    const list = await probeEncoders({ command: process.execPath, args: [file] })
+    expect(list[0]!.probeFailure).toEqual({
+      kind: 'exited',
+      signal: null,
+      code: 2,
+      stderr: ['b', 'libx264 missing']
+    })
   })
 })

@@ -6,7 +6,8 @@ import {
   autoNote,
   encoderText,
   fallbackNote,
-  hardwareFallbackNote
+  hardwareFallbackNote,
+  unavailableText
 } from '../../../src/renderer/src/features/live/encoder-text'
 import { DEFAULT_OUTPUT } from '../../../src/shared/output'
 import type { EncoderStats } from '../../../src/renderer/src/features/live/media-pusher'
@@ -110,5 +111,33 @@ describe('encoder line', () => {
     expect(autoNote({ cores: 2, minCores: 4 })).toBe(
       "Automatic: this computer has 2 CPU cores, and x264 needs 4 or more beside the capture, so the browser's encoder is used (choose x264 in Output to use it anyway)."
     )
+  })
+
+  it('words why an encoder the Output lists cannot start: its own error, or why the probe could not run', () => {
+    const nvenc = {
+      id: 'nvenc',
+      label: 'NVIDIA NVENC H.264',
+      hardware: true,
+      available: false
+    } as const
+    expect(unavailableText({ ...nvenc, reason: 'Cannot load libcuda.so.1' })).toBe(
+      'Cannot load libcuda.so.1'
+    )
+    expect(unavailableText(nvenc)).toBe('it did not start')
+    const x264 = {
+      id: 'x264',
+      label: 'x264 (software)',
+      hardware: false,
+      available: false
+    } as const
+    expect(
+      unavailableText({ ...x264, probeFailure: { kind: 'spawn-failed', detail: 'spawn x ENOENT' } })
+    ).toBe('the encoder process could not start: spawn x ENOENT')
+    expect(
+      unavailableText({
+        ...x264,
+        probeFailure: { kind: 'exited', signal: 'SIGKILL', code: null, stderr: ['out of memory.'] }
+      })
+    ).toBe('the encoder process exited (SIGKILL): out of memory')
   })
 })

@@ -325,18 +325,19 @@ export function probeEncoders(
     } catch {
       // Reported below.
     }
-    const why =
-      r.error?.message ??
-      (r.stderr.trim().split('\n').slice(-2).join(' | ') || `the probe exited (code ${r.code})`)
+    const probeFailure: EncoderStartFailure = r.timedOut
+      ? { kind: 'timeout' }
+      : r.error
+        ? { kind: 'spawn-failed', detail: r.error.message }
+        : {
+            kind: 'exited',
+            signal: r.signal,
+            code: r.code,
+            stderr: r.stderr.trim().split('\n').filter(Boolean).slice(-2)
+          }
     probed.delete(key)
     return [
-      {
-        id: 'x264',
-        label: 'x264 (software)',
-        hardware: false,
-        available: false,
-        reason: `the encoder process could not run: ${why}`
-      }
+      { id: 'x264', label: 'x264 (software)', hardware: false, available: false, probeFailure }
     ]
   })()
   probed.set(key, p)

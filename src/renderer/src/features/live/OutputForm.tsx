@@ -10,6 +10,7 @@ import {
 } from '../../../../shared/contract'
 import { useApi } from '../../lib/api'
 import { defaultEncoderChoice, type EncoderSupport } from './encoder-plan'
+import { unavailableText } from './encoder-text'
 import { browserEncoderSupport } from './webcodecs-pusher'
 import { SetupTestButton } from '../setup/SetupTestButton'
 
@@ -205,10 +206,8 @@ function AppEncoderSelect({
               key={e.id}
               value={e.id}
               disabled={!e.available}
-              title={
-                e.available ? undefined : `Not available here: ${e.reason ?? 'it did not start'}`
-              }
-              data-reason={e.reason ?? ''}
+              title={e.available ? undefined : `Not available here: ${unavailableText(e)}`}
+              data-reason={e.available ? '' : unavailableText(e)}
             >
               {e.available ? e.label : `${e.label} (not available here)`}
             </option>
@@ -222,8 +221,8 @@ function AppEncoderSelect({
           id="video-encoder-issue"
           data-testid="output-video-encoder-issue"
         >
-          {unavailable.label} cannot start here: {unavailable.reason ?? 'it did not start'}. Onair
-          uses x264 instead.
+          {unavailable.label} cannot start here: {unavailableText(unavailable)}. Onair uses x264
+          instead.
         </p>
       )}
     </>

@@ -3,6 +3,7 @@ import { formatBitrate } from '../../lib/format'
 import { encoderStartText } from '../../../../shared/encoder-start'
 import type {
   AutoDeclined,
+  EncoderInfo,
   EncoderStartFailure,
   HardwareFallback,
   OutputSettings,
@@ -17,6 +18,15 @@ export function appEncoderLabel(
 ): string {
   return e.id === 'x264' ? `x264 ${output.x264Preset ?? 'veryfast'}` : e.label
 }
+
+/**
+ * Why an encoder the Output lists cannot start here, as a clause: its own error, or why the encoder
+ * process could not run the probe at all (main's state).
+ */
+export const unavailableText = (e: EncoderInfo): string =>
+  e.probeFailure
+    ? encoderStartText(e.probeFailure).replace(/[.\s]+$/, '')
+    : (e.reason ?? 'it did not start')
 
 /** Why the browser's encoder makes the picture: Onair's could not start (main's cause). */
 export const fallbackNote = (f: EncoderStartFailure): string =>
