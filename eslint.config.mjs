@@ -211,9 +211,23 @@ export const ROOMS = {
       'scene program through ProgramHost (use-scene-program.ts); code both need lives in src/renderer/src/lib.'
   },
   [`${FEATURES}/live`]: LIVE,
-  [`${FEATURES}/live/live-mux.ts`]: {
-    ...LIVE,
-    packages: [...LIVE.packages, 'mediabunny'],
+  // The live page's media engine: the pushers that feed main (WebCodecs, raw frames to Onair's
+  // encoder, MediaRecorder), WHIP, their readers, scalers, muxer and sound. No React, no DOM: the
+  // screens drive it, and it calls main only through the OnairApi it is handed.
+  [`${FEATURES}/live/engine`]: {
+    imports: [SHARED, '<self>/**'],
+    packages: [],
+    node: false,
+    globals: [...NODE_GLOBALS, ...DOM_GLOBALS],
+    why:
+      "features/live/engine is the page's media engine: src/shared and itself, no React, no DOM " +
+      'globals, no screen of the live page or other feature.'
+  },
+  [`${FEATURES}/live/engine/live-mux.ts`]: {
+    imports: [SHARED, '<self>/**'],
+    packages: ['mediabunny'],
+    node: false,
+    globals: [...NODE_GLOBALS, ...DOM_GLOBALS],
     why: 'live-mux.ts writes the local copy: the only renderer file that imports mediabunny.'
   },
   // The first-run guide adds a connection with the Connection screen's form and its status.

@@ -31,7 +31,7 @@ describe('features/scenes does not import features/live', { timeout: 60_000 }, (
       'src/renderer/src/features/scenes/deep/x.ts',
       "export { GoLiveScreen } from '../../live/GoLiveScreen'"
     ],
-    ['src/renderer/src/features/scenes/x.ts', "export * from '../live/media-pusher'"],
+    ['src/renderer/src/features/scenes/x.ts', "export * from '../live/engine/pusher'"],
     [
       'src/renderer/src/features/scenes/x.ts',
       "export const _l = () => import('../live/LiveBanner')"

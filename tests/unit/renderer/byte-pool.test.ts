@@ -1,7 +1,7 @@
 // BytePool: the raw pusher's buffers, given back once a call is answered and taken again for the next
 // frame, so a steady send makes no new buffer a frame; a transferred (detached) buffer is dropped.
 import { describe, expect, it } from 'vitest'
-import { BytePool } from '../../../src/renderer/src/features/live/byte-pool'
+import { BytePool } from '../../../src/renderer/src/features/live/engine/byte-pool'
 
 describe('BytePool', () => {
   it('gives the same memory back for the next frame, in the size asked', () => {

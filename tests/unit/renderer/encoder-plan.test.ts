@@ -18,8 +18,8 @@ import {
   probeEncoders,
   retargetRestartsWindow,
   type IsConfigSupported
-} from '../../../src/renderer/src/features/live/encoder-plan'
-import { avcDecodingParams, avcParamsCarry } from '../../../src/renderer/src/features/live/webcodecs-pusher'
+} from '../../../src/renderer/src/features/live/engine/encoder-plan'
+import { avcDecodingParams, avcParamsCarry } from '../../../src/renderer/src/features/live/engine/webcodecs-pusher'
 
 const P720 = { width: 1280, height: 720, fps: 30 }
 

@@ -10,7 +10,7 @@ import {
   unavailableText
 } from '../../../src/renderer/src/features/live/encoder-text'
 import { DEFAULT_OUTPUT } from '../../../src/shared/output'
-import type { EncoderStats } from '../../../src/renderer/src/features/live/media-pusher'
+import type { EncoderStats } from '../../../src/renderer/src/features/live/engine/pusher'
 
 const stats = (o: Partial<EncoderStats>): EncoderStats => ({
   path: 'webcodecs',

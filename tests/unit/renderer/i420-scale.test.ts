@@ -7,7 +7,7 @@ import {
   isYuv,
   scaleToI420,
   type YuvSource
-} from '../../../src/renderer/src/features/live/i420-scale'
+} from '../../../src/renderer/src/features/live/engine/i420-scale'
 
 /** An I420 source of w x h whose samples are f(plane, x, y), rows padded to `pad` extra bytes. */
 function i420(

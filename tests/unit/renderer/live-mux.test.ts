@@ -8,7 +8,7 @@ import { BufferSource, EncodedPacketSink, Input, MATROSKA, type EncodedPacket } 
 import { describe, expect, it } from 'vitest'
 import { MediaBuffer } from '../../../src/main/core/broadcast/media-buffer'
 import { MatroskaScanner, type ScanEvent } from '../../../src/main/core/broadcast/matroska-scanner'
-import { startLiveMux } from '../../../src/renderer/src/features/live/live-mux'
+import { startLiveMux } from '../../../src/renderer/src/features/live/engine/live-mux'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 
 // 4 s of 160x120 H.264 (a keyframe every second) + Opus.

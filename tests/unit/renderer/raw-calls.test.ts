@@ -1,9 +1,9 @@
-// The raw pusher's calls to main (features/live/raw-calls.ts, #33): two calls unanswered at once, not
+// The raw pusher's calls to main (features/live/engine/raw-calls.ts, #33): two calls unanswered at once, not
 // one; what comes while both are unanswered goes in the next call, whole and in order; buffers go back
 // to the pool once their call is answered; a refused call stops the sending with its error.
 import { describe, expect, it } from 'vitest'
-import { BytePool } from '../../../src/renderer/src/features/live/byte-pool'
-import { MAX_IN_FLIGHT, RawCalls } from '../../../src/renderer/src/features/live/raw-calls'
+import { BytePool } from '../../../src/renderer/src/features/live/engine/byte-pool'
+import { MAX_IN_FLIGHT, RawCalls } from '../../../src/renderer/src/features/live/engine/raw-calls'
 import type { AppError, Result } from '../../../src/shared/result'
 
 function setup() {

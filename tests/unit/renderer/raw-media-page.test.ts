@@ -2,12 +2,12 @@
 // encoder takes (rgbToI420, BT.709 limited range), and the capture's sound made 48 kHz stereo f32
 // planar raw-media messages (raw-sound.ts): resampled, mono to both sides, silence where sound was lost.
 import { describe, expect, it } from 'vitest'
-import { rgbToI420 } from '../../../src/renderer/src/features/live/i420-scale'
+import { rgbToI420 } from '../../../src/renderer/src/features/live/engine/i420-scale'
 import {
   RAW_SAMPLE_RATE,
   SoundToRaw,
   packSound
-} from '../../../src/renderer/src/features/live/raw-sound'
+} from '../../../src/renderer/src/features/live/engine/raw-sound'
 import { readAllRaw } from '../../../src/shared/raw-media'
 
 /** A w x h RGBA (or BGRA) picture, rows padded by `pad` bytes, each pixel colour(x, y) as [r, g, b]. */

@@ -1,4 +1,4 @@
-// The page's sound on the picture's clock (features/live/sound-stamps.ts): late sound never pushes
+// The page's sound on the picture's clock (features/live/engine/sound-stamps.ts): late sound never pushes
 // the rest of the broadcast's sound ahead of its picture.
 import { describe, expect, it } from 'vitest'
 import {
@@ -7,7 +7,7 @@ import {
   OPUS_FRAME_US,
   SoundStamps,
   soundClockOffset
-} from '../../../src/renderer/src/features/live/sound-stamps'
+} from '../../../src/renderer/src/features/live/engine/sound-stamps'
 
 const ZERO = { us: 50_000_000, at: 1_000 }
 

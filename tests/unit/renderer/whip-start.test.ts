@@ -6,7 +6,7 @@ import {
   START_HOLD_MS,
   startOver,
   type WebRtcStats
-} from '../../../src/renderer/src/features/live/whip-publisher'
+} from '../../../src/renderer/src/features/live/engine/whip-publisher'
 
 const stats = (availableKbps?: number): WebRtcStats => ({
   outKbps: 300,

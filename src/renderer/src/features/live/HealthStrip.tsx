@@ -3,7 +3,7 @@ import type { LiveHealthEvent } from '../../../../shared/contract'
 import { formatBitrate } from '../../lib/format'
 import { encoderText } from './encoder-text'
 import { recoveringText, skippedText, sustainedText, uplinkAlertText } from './health-text'
-import type { EncoderStats } from './media-pusher'
+import type { EncoderStats } from './engine/pusher'
 
 const LEVEL = ['fine', 'watch', 'struggling', 'failing to keep up'] as const
 /** Signal bars, as on a phone: four when fine, one when failing, so the bars and the word agree. */

@@ -9,9 +9,9 @@ import {
   type X264Preset
 } from '../../../../shared/contract'
 import { useApi } from '../../lib/api'
-import { defaultEncoderChoice, type EncoderSupport } from './encoder-plan'
+import { defaultEncoderChoice, type EncoderSupport } from './engine/encoder-plan'
 import { unavailableText } from './encoder-text'
-import { browserEncoderSupport } from './webcodecs-pusher'
+import { browserEncoderSupport } from './engine/webcodecs-pusher'
 import { SetupTestButton } from '../setup/SetupTestButton'
 
 export const RESOLUTIONS = [

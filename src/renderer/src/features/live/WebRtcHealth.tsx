@@ -2,7 +2,7 @@
 // congestion controller thinks the link carries, and why the encoder holds back, if it does.
 import type { ReactNode } from 'react'
 import { formatBitrate } from '../../lib/format'
-import type { WebRtcStats } from './whip-publisher'
+import type { WebRtcStats } from './engine/whip-publisher'
 
 const LIMITS: Record<string, string> = {
   bandwidth: 'the upload (WebRTC lowered the quality to stay live)',

@@ -9,7 +9,7 @@ import type {
   OutputSettings,
   RunEncoder
 } from '../../../../shared/contract'
-import type { EncoderStats } from './media-pusher'
+import type { EncoderStats } from './engine/pusher'
 
 /** Onair's encoder as the live bar names it: x264 with its preset ("x264 veryfast"), else main's label. */
 export function appEncoderLabel(

@@ -8,8 +8,8 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { CaptureKind, OnairApi, OutputSettings } from '../../../../shared/contract'
 import type { AppError } from '../../../../shared/result'
 import { appEncoderLabel } from './encoder-text'
-import { RawPusher } from './raw-pusher'
-import { WebCodecsPusher } from './webcodecs-pusher'
+import { RawPusher } from './engine/raw-pusher'
+import { WebCodecsPusher } from './engine/webcodecs-pusher'
 
 export interface RecordingNow {
   /** null until main has answered startRecording. */

@@ -2,8 +2,8 @@
 // size, whether the creator's "Hardware" choice can be had, and the ladder of encoded sizes and frame
 // rates the encoder steps along when it cannot hold its bitrate or the target drops. Nothing here
 // touches WebCodecs, so all of it is unit-tested in Node.
-import type { EncoderChoice } from '../../../../shared/contract'
-import { h264Level } from '../../../../shared/h264'
+import type { EncoderChoice } from '../../../../../shared/contract'
+import { h264Level } from '../../../../../shared/h264'
 
 export interface Rung {
   width: number

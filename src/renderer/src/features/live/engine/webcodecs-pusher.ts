@@ -11,9 +11,9 @@
 // codec's headers (SPS/PPS) once, in the track header, so a new size could not be decoded. A lower
 // rung is drawn small and the encoder scales it up to the output's size: fewer details to spend bits
 // on, the same frame size for every decoder down the line.
-import type { OnairApi, OutputSettings } from '../../../../shared/contract'
-import type { AppError } from '../../../../shared/result'
-import type { EncoderStats, Pusher } from './media-pusher'
+import type { OnairApi, OutputSettings } from '../../../../../shared/contract'
+import type { AppError } from '../../../../../shared/result'
+import type { EncoderStats, Pusher } from './pusher'
 import {
   OutputBudget,
   RateLadder,

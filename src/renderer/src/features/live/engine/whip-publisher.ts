@@ -3,9 +3,9 @@
 // mode 1, what the studio copies into RTMP and HLS) and Opus, and WebRTC's own congestion control
 // sets the rate. Main posts the offer (the WHIP URL carries the stream key, which the page never
 // holds) and DELETEs the session at the end.
-import type { OnairApi, OutputSettings } from '../../../../shared/contract'
-import { WHIP_GATHER_CAP_MS } from '../../../../shared/output'
-import type { AppError } from '../../../../shared/result'
+import type { OnairApi, OutputSettings } from '../../../../../shared/contract'
+import { WHIP_GATHER_CAP_MS } from '../../../../../shared/output'
+import type { AppError } from '../../../../../shared/result'
 
 /** The H.264 the studio takes first, then the other packetization-mode 1 profiles. */
 export function preferH264<C extends { mimeType: string; sdpFmtpLine?: string }>(

@@ -12,7 +12,7 @@
 //
 // Onair's encoder (raw-pusher.ts) takes I420 only: RGB pictures (a screen, a scene) are converted here
 // too (rgbToI420), BT.709 limited range, as HD video is read by players that see no colour tags.
-import { i420Bytes } from '../../../../shared/raw-media'
+import { i420Bytes } from '../../../../../shared/raw-media'
 
 /** The YUV layouts scaled here (VideoFrame.format); others go through a canvas. */
 export type YuvFormat = 'I420' | 'I420A' | 'NV12'

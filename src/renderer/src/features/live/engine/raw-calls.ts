@@ -6,7 +6,7 @@
 // are unanswered waits and goes in the next call, all of it (a slow call is followed by a larger one
 // rather than by skipped frames; the pusher skips a frame only when MAX_BATCH already wait). Buffers
 // go back to the pool once their call is answered (the bridge has copied or transferred the bytes).
-import type { AppError, Result } from '../../../../shared/result'
+import type { AppError, Result } from '../../../../../shared/result'
 import type { BytePool } from './byte-pool'
 
 /** Calls sent and not answered yet, at most: the one main is taking and the next. */

@@ -11,10 +11,10 @@
 // on top of its bytes, so a slow call is followed by a larger one rather than by skipped frames. A
 // frame that finds the batch full is skipped and counted (pipeSkips: "skipped by this computer");
 // sound is never skipped for that, it waits for the next call (up to MAX_SOUND_WAIT_US).
-import type { OnairApi, OutputSettings, VideoEncoderId } from '../../../../shared/contract'
-import { RAW_HEADER_BYTES, i420Bytes, writeRawHeader } from '../../../../shared/raw-media'
-import type { AppError } from '../../../../shared/result'
-import type { EncoderStats, Pusher } from './media-pusher'
+import type { OnairApi, OutputSettings, VideoEncoderId } from '../../../../../shared/contract'
+import { RAW_HEADER_BYTES, i420Bytes, writeRawHeader } from '../../../../../shared/raw-media'
+import type { AppError } from '../../../../../shared/result'
+import type { EncoderStats, Pusher } from './pusher'
 import { FrameFitter } from './frame-fit'
 import { BytePool } from './byte-pool'
 import { RawCalls } from './raw-calls'

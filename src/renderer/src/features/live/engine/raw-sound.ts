@@ -3,7 +3,7 @@
 // 44.1 kHz microphone) is resampled (linear, carried from buffer to buffer), mono goes to both sides,
 // more than two channels keep the first two, and sound the capture lost is filled with silence (as the
 // WebCodecs path does, audioGapFrames), so the sound keeps the picture's clock. Pure: tested in Node.
-import { packRaw, type RawAudio } from '../../../../shared/raw-media'
+import { packRaw, type RawAudio } from '../../../../../shared/raw-media'
 import { audioGapFrames } from './encoder-plan'
 
 /** What the encoder is given, whatever the capture has (the Output's sound, as the encoder is set up). */

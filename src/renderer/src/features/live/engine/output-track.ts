@@ -6,7 +6,7 @@
 // A source that has the Output's size already goes out as it is (the sender's maxFramerate holds the
 // rate), and so does everything where the browser cannot generate a track (the health strip then
 // says the size that is sent).
-import type { OutputSettings } from '../../../../shared/contract'
+import type { OutputSettings } from '../../../../../shared/contract'
 import { FrameFitter } from './frame-fit'
 
 // Chromium has these on the page (lib.dom does not yet).

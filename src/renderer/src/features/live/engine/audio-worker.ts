@@ -13,27 +13,24 @@ import {
 } from './audio-encode'
 import { SoundToRaw } from './raw-sound'
 
-interface WorkerScope {
-  onmessage: ((e: MessageEvent<AudioWorkerIn>) => void) | null
-  postMessage(message: AudioWorkerOut, transfer?: Transferable[]): void
-  close(): void
-}
-const scope = self as unknown as WorkerScope
+// The worker's scope is read by its fixed names only (self.postMessage, self.onmessage, self.close).
+const post = (message: AudioWorkerOut, transfer: Transferable[] = []): void =>
+  self.postMessage(message, { transfer })
 let done = false
 
 // One message starts the reading; the page ends it by stopping the track (or terminating the worker).
-scope.onmessage = (e) => {
+self.onmessage = (e: MessageEvent<AudioWorkerIn>) => {
   const reader = e.data.readable.getReader()
   if ('raw' in e.data) void pumpRaw(reader)
   else void pump(reader, e.data.bitrateKbps)
 }
-scope.postMessage({ ready: true })
+post({ ready: true })
 
 function end(): void {
   if (done) return
   done = true
-  scope.postMessage({ ended: true })
-  scope.close()
+  post({ ended: true })
+  self.close()
 }
 
 /** Reads every buffer into `each` until one fails (said to the page once); closes each buffer. */
@@ -50,7 +47,7 @@ async function readAll(
         if (!failed) each(value)
       } catch (e) {
         failed = true
-        scope.postMessage({ error: String(e) })
+        post({ error: String(e) })
       } finally {
         value.close()
       }
@@ -64,9 +61,9 @@ async function pump(r: ReadableStreamDefaultReader<AudioData>, bitrateKbps: numb
   const enc = new AudioEncoder({
     output: (chunk, meta) => {
       const posted = postedChunk(chunk)
-      scope.postMessage({ chunk: posted, meta, filledUs: opus.filledUs }, [posted.data])
+      post({ chunk: posted, meta, filledUs: opus.filledUs }, [posted.data])
     },
-    error: (e) => scope.postMessage({ error: e.message })
+    error: (e) => post({ error: e.message })
   })
   const opus = new CaptureOpus(enc, bitrateKbps)
   await readAll(r, (d) => opus.take(d))
@@ -82,7 +79,7 @@ async function pumpRaw(r: ReadableStreamDefaultReader<AudioData>): Promise<void>
   await readAll(r, (d) => {
     for (const { bytes, timestampUs } of rawSoundOf(d, sound)) {
       const raw = bytes.buffer as ArrayBuffer
-      scope.postMessage({ raw, timestampUs, filledUs: sound.filledUs }, [raw])
+      post({ raw, timestampUs, filledUs: sound.filledUs }, [raw])
     }
   })
   end()
