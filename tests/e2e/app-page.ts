@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 import { testFfmpeg } from '../helpers/studio'
+import type { CoreOptions } from '../../src/main/core/core'
 
 import { numberAbove, type Probe } from '../helpers/page-probe'
 export { numberAbove, type Probe }
@@ -26,11 +27,13 @@ export interface App {
 export interface OpenOptions {
   /** More Chromium flags, e.g. a fake camera from a file. */
   chromiumArgs?: readonly string[]
+  /** The core's options for this run (e.g. the pages a browser source shows: browserPages). */
+  core?: Partial<CoreOptions>
 }
 
 export async function openApp(opts: OpenOptions = {}): Promise<App> {
   mkdirSync(SHOTS, { recursive: true })
-  const shell = await startWebShell()
+  const shell = await startWebShell(opts.core ? { core: opts.core } : {})
   let browser: Browser | undefined
   try {
     browser = await launchChromium(opts.chromiumArgs)

@@ -1,5 +1,6 @@
 // The scene editor: the active scene's name, its ready layout and transition, and its items (cameras,
-// screens or windows, images, videos, texts; the camera and screen rows are in PictureSources). A view: every change is a reducer of shared/scenes.ts, handed to onChange.
+// screens or windows, images, videos, browser sources, texts; the camera and screen rows are in
+// PictureSources, the browser sources' in BrowserSources). A view: every change is a reducer of shared/scenes.ts, handed to onChange.
 // Everything stays editable while live: a switch or an edit changes the picture, never the broadcast.
 import { useRef, useState, type ReactNode } from 'react'
 import { CORNERS, type Corner } from '../../../../shared/scene-layout'
@@ -38,6 +39,7 @@ import { failedToKeep, keepImageFile } from './image-file'
 import { TextEditor } from './TextEditor'
 import { openVideo, videoOf } from './video-files'
 import { AddCamera, PictureRow, useCameraList } from './PictureSources'
+import { AddBrowser, BrowserRow } from './BrowserSources'
 
 const CORNER_LABEL: Record<Corner, string> = {
   'top-left': 'Top left',
@@ -205,7 +207,7 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
   const ofKind = (...kinds: string[]) => items.filter((x) => kinds.includes(x.source.kind))
   const texts = ofKind('text')
   // Listed as the creator thinks of them: the pictures, then the images, then the titles.
-  const listed = [...ofKind('camera', 'screen'), ...ofKind('image', 'video'), ...texts]
+  const listed = [...ofKind('camera', 'screen'), ...ofKind('image', 'video', 'browser'), ...texts]
   const full = items.length >= LIMITS.itemsPerScene
   const visible = (id: string) => (v: boolean) => onChange((s) => setItemVisible(s, id, v))
   const remove = (id: string) => () => onChange((s) => removeItem(s, id))
@@ -328,6 +330,17 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
                   </button>
                 </li>
               )
+            case 'browser':
+              return (
+                <BrowserRow
+                  key={item.id}
+                  item={item}
+                  source={source}
+                  onChange={onChange}
+                  onVisible={visible(item.id)}
+                  onRemove={remove(item.id)}
+                />
+              )
             case 'text':
               return (
                 <TextEditor
@@ -386,6 +399,7 @@ function SourcesFieldset(props: ScenesPanelProps): ReactNode {
         >
           Add video…
         </button>
+        <AddBrowser state={state} aspect={aspect} full={full} onChange={onChange} />
         <input
           ref={videoFile}
           type="file"

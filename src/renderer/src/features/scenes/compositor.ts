@@ -9,11 +9,19 @@ import {
   captureKey,
   transitionMs,
   type Layer,
+  type SceneSource,
   type TextSource,
   type Transition
 } from '../../../../shared/scenes'
 import type { FrameSource } from './frames'
 import { videoOf } from './video-files'
+
+/**
+ * Where a source's frames are kept in `frames`: a capture's captureKey, or a browser source's page
+ * (`browser:<sourceId>`, its frames read from main: browser-frames.ts).
+ */
+export const framesKey = (source: SceneSource): string | null =>
+  captureKey(source) ?? (source.kind === 'browser' ? `browser:${source.id}` : null)
 
 /** A scene as the compositor draws it: its id and its visible layers, bottom to top. */
 export interface ShownScene {
@@ -57,7 +65,7 @@ export class Compositor {
   private counters = { ticks: 0, cameraDistinct: 0, screenDistinct: 0, late: 0 }
   private interval: number
 
-  /** Each capture's frames, by captureKey (a camera device's, a screen source's). */
+  /** Each capture's frames, by captureKey (a camera device's, a screen source's), and each browser page's (framesKey). */
   frames = new Map<string, FrameSource>()
   /** Decoded pictures by file name (ImageSource.file). */
   images = new Map<string, HTMLImageElement>()
@@ -262,7 +270,7 @@ export class Compositor {
   updateActive(): void {
     const shown = new Set<string | null>(
       [this.scene, this.previous?.scene].flatMap((sc) =>
-        (sc?.layers ?? []).map((l) => captureKey(l.source))
+        (sc?.layers ?? []).map((l) => framesKey(l.source))
       )
     )
     for (const [key, frames] of this.frames)
@@ -276,10 +284,12 @@ export class Compositor {
   private drawLayer({ source, rect }: Layer): void {
     switch (source.kind) {
       case 'camera':
-      case 'screen': {
-        const frames = this.frames.get(captureKey(source)!)
+      case 'screen':
+      case 'browser': {
+        const frames = this.frames.get(framesKey(source)!)
         const picture = frames?.current()
-        // No picture (not shared yet, or the share ended): an empty slot, nothing drawn.
+        // No picture (not shared yet, the share ended, a page not painted or not shown in this
+        // shell): an empty slot, nothing drawn.
         if (!frames || !picture || !frames.width || !frames.height) return
         this.drawPicture(picture, frames.width / frames.height, rect)
         return

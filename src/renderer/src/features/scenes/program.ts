@@ -25,6 +25,7 @@ import { frameSource } from './frames'
 import { AudioMix } from './mixer'
 import { Changes } from './changes'
 import { onVideosChange, videoSoundOf } from './video-files'
+import { BrowserFrames, pageOf, type BrowserCalls } from './browser-frames'
 
 /**
  * Where a capture goes: 'mic' (audio), or a camera device's or a screen source's captureKey
@@ -66,10 +67,13 @@ export class SceneProgram {
   /** The Devices camera's device id (chosen, or the default's once opened): cameras following it show it. */
   private devicesCameraId: string | undefined
   private readonly unwatchVideos: () => void
+  /** Main's offscreen pages (browser sources): null where the shell has none, undefined: not drawn. */
+  private readonly browserCalls: BrowserCalls | null | undefined
 
-  constructor(output: OutputSettings, loadImage: ImageLoader) {
+  constructor(output: OutputSettings, loadImage: ImageLoader, browserCalls?: BrowserCalls | null) {
     this.output = output
     this.loadImage = loadImage
+    this.browserCalls = browserCalls
     this.compositor = new Compositor(output.width, output.height, output.fps)
     this.mix = new AudioMix()
     this.stream = new MediaStream([this.compositor.track, this.mix.track])
@@ -137,6 +141,7 @@ export class SceneProgram {
         this.images.delete(file)
         this.compositor.images.delete(file)
       }
+    this.keepBrowsers(state.sources)
     const before = this.scene
     // The program: in studio mode the scene sent by Transition, never the preview.
     const scene = onAirScene(state)
@@ -149,6 +154,32 @@ export class SceneProgram {
     this.mixVideos(state)
     this.fitCamera()
     if (before?.id !== scene.id || before.name !== scene.name) this.emit()
+  }
+
+  /**
+   * Each browser source has its frames in the compositor (framesKey), kept with its page's address,
+   * size and rate; a removed source's page is closed. Whether its page is open follows the scenes on
+   * screen: the compositor's updateActive opens it while the scene on air, the one dissolving out or
+   * the studio-mode preview shows it, and closes it when none does.
+   */
+  private keepBrowsers(sources: ScenesState['sources']): void {
+    const calls = this.browserCalls
+    if (calls === undefined) return
+    const { frames } = this.compositor
+    const kept = new Set<string>()
+    for (const s of sources) {
+      if (s.kind !== 'browser') continue
+      const key = `browser:${s.id}`
+      kept.add(key)
+      const f = frames.get(key)
+      if (f instanceof BrowserFrames) f.setPage(pageOf(s))
+      else frames.set(key, new BrowserFrames(calls, s.id, pageOf(s)))
+    }
+    for (const [key, f] of frames)
+      if (key.startsWith('browser:') && !kept.has(key)) {
+        f.close()
+        frames.delete(key)
+      }
   }
 
   /**
@@ -346,6 +377,7 @@ export class SceneProgram {
     clearTimeout(this.rescale)
     this.unwatchVideos()
     for (const slot of ['mic' as const, ...this.videoSlots()]) this.setCapture(slot, null)
+    this.keepBrowsers([])
     this.compositor.dispose()
     this.mix.dispose()
     this.changes.clear()

@@ -2,8 +2,8 @@
 // own captures and pictures. It is never sent: the program's canvas stays the output, so the monitor,
 // the local copy and the broadcast follow the program only.
 import { useEffect, useState } from 'react'
-import { activeScene, captureKey, type ScenesState } from '../../../../shared/scenes'
-import { Compositor } from './compositor'
+import { activeScene, type ScenesState } from '../../../../shared/scenes'
+import { Compositor, framesKey } from './compositor'
 import type { SceneProgram } from './program'
 
 /** Draws from the program's frame sources without switching their conversion (the program does). */
@@ -44,7 +44,7 @@ export function useStudioPreview(program: SceneProgram, scenes: ScenesState): Co
     // Each camera named by its device, as the program draws it.
     const layers = program.layersOf(scenes, scene)
     preview.setScene({ id: scene.id, layers }, null)
-    const keys = new Set<string | null>(layers.map((l) => captureKey(l.source)))
+    const keys = new Set<string | null>(layers.map((l) => framesKey(l.source)))
     program.compositor.alsoShows = (key) => keys.has(key)
     program.compositor.updateActive()
   }, [preview, program, scenes, program.devicesCamera])

@@ -30,6 +30,7 @@ import {
   openScreen
 } from '../../lib/capture'
 import { FIRST_SCREEN, SceneProgram, type ScenesUpdate, type Slot } from './program'
+import { browserCallsOf } from './browser-frames'
 import { useMixSettings } from './use-mix-settings'
 
 /**
@@ -92,10 +93,14 @@ export function useSceneProgram(
   useEffect(() => {
     if (!active || running || program) return
     try {
-      const p = new SceneProgram(output, async (file) => {
-        const r = await api.readSceneImage(file)
-        return r.ok ? r.value : null
-      })
+      const p = new SceneProgram(
+        output,
+        async (file) => {
+          const r = await api.readSceneImage(file)
+          return r.ok ? r.value : null
+        },
+        browserCallsOf(api)
+      )
       hold(p)
       setError('program', undefined)
     } catch (e) {
