@@ -12,6 +12,8 @@ import { readAllRaw } from '../../shared/raw-media'
 import { impossibleProfiles, type Profile } from '../../shared/profiles'
 import { CORNERS } from '../../shared/scene-layout'
 import {
+  BROWSER_MAX_FPS,
+  browserUrl,
   IMAGE_FILE,
   LAYOUT_KINDS,
   LIMITS,
@@ -336,6 +338,25 @@ const settings = z
 
 const none = z.tuple([])
 
+/** A browser source's page as openBrowserSource takes it: an http(s) address, its size and rate. */
+const browserPage = z
+  .object({
+    url: z
+      .string()
+      .max(LIMITS.urlLength)
+      // Checked as the scenes panel checks it, and passed on as browserUrl writes it.
+      .transform((u, ctx) => {
+        const checked = browserUrl(u)
+        if ('url' in checked) return checked.url
+        ctx.addIssue({ code: 'custom', message: checked.error })
+        return z.NEVER
+      }),
+    width: z.number().int().min(LIMITS.browserWidth.min).max(LIMITS.browserWidth.max),
+    height: z.number().int().min(LIMITS.browserHeight.min).max(LIMITS.browserHeight.max),
+    fps: z.number().int().min(1).max(BROWSER_MAX_FPS)
+  })
+  .strict()
+
 export const CALL_ARGS = {
   appInfo: none,
   appStats: none,
@@ -527,7 +548,10 @@ export const CALL_ARGS = {
   setHotkeys: z.tuple([hotkeys]),
   chooseDisplaySource: z.tuple([id, id.nullable()]),
   runSetupTest: none,
-  cancelSetupTest: none
+  cancelSetupTest: none,
+  openBrowserSource: z.tuple([id, browserPage]),
+  closeBrowserSource: z.tuple([id]),
+  readBrowserFrame: z.tuple([id, z.number().int().min(0).max(0xffffffff)])
 } satisfies Record<CallName, z.ZodType>
 
 /** A readable one-liner from a zod error: `arguments.0.name: expected string`. */

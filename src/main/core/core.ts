@@ -38,6 +38,7 @@ import { downloadCalls } from './downloads'
 import { SetupTests } from './setup-test/run'
 import { AppStats } from './app-stats/app-stats'
 import type { ProcessMetricLike } from './app-stats/samplers'
+import { BrowserSources, type BrowserPageFactory } from './browser-sources'
 
 export interface CoreOptions {
   /** Settings file and the local studio's data live here. */
@@ -77,6 +78,11 @@ export interface CoreOptions {
   encoderCommand?: ChildCommand
   /** Electron's app.getAppMetrics(), passed in by the Electron shell: the stats view's page and GPU processes. */
   appMetrics?: () => ProcessMetricLike[]
+  /**
+   * Opens browser sources' pages offscreen (Electron's offscreen windows, main/electron/browser-pages.ts;
+   * tests a Node painter). The web shell has none: openBrowserSource answers 'needs-desktop'.
+   */
+  browserPages?: BrowserPageFactory
 }
 
 export interface Core extends OnairCalls {
@@ -198,6 +204,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     emit: (p) => events.emit('setup:progress', p),
     log: opts.log
   })
+  /** Browser sources' offscreen pages and their newest frames. */
+  const browsers = new BrowserSources({
+    factory: opts.browserPages,
+    emit: (e) => events.emit('browser:state', e),
+    log: opts.log
+  })
   /** Going live by RTMP or WHIP, one run at a time, and a WHIP run's local copy. */
   const liveRuns = liveRunCalls({
     live,
@@ -230,6 +242,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         displayChooser.cancel()
         setup.cancel()
         hotkeys.dispose()
+        await browsers.closeAll()
         await live.shutdown().catch(() => undefined)
         await recorder.shutdown().catch(() => undefined)
         await uploads.stop()
@@ -338,7 +351,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     chooseDisplaySource: async (requestId, sourceId) => displayChooser.answer(requestId, sourceId),
 
     runSetupTest: () => setup.run(),
-    cancelSetupTest: async () => setup.cancel()
+    cancelSetupTest: async () => setup.cancel(),
+
+    ...browsers.calls
   }
   return core
 }

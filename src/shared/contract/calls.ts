@@ -6,6 +6,7 @@ import type { HotkeySettings } from '../hotkeys'
 import type { PublishArgs, RecordingCheck, UploadSettings, UploadView } from '../uploads'
 import type { AddedWebhook, AddWebhookArgs, WebhookDelivery, WebhookView } from '../webhooks'
 import type { AppInfo } from './app'
+import type { BrowserPage, BrowserSourceState, BrowserStateEvent } from './browser-sources'
 import type { ClipView, CreateClipArgs, MarkerView } from './clips'
 import type { AddConnectionArgs, ConnectionStatus, ConnectionView } from './connections'
 import type { AddDestinationArgs, DestinationsView } from './destinations'
@@ -203,6 +204,19 @@ export interface OnairCalls {
   runSetupTest(): Promise<SetupTestResult>
   /** Stops the running setup test (it answers 'cancelled'); nothing when none runs. */
   cancelSetupTest(): Promise<void>
+
+  /**
+   * Shows a browser source's page offscreen (or changes its address, size or rate, keeping the page
+   * when only size or rate changed); answers how it stands. The web shell answers 'needs-desktop'.
+   */
+  openBrowserSource(sourceId: string, page: BrowserPage): Promise<BrowserSourceState>
+  /** Closes a browser source's page (nothing when it is not open). */
+  closeBrowserSource(sourceId: string): Promise<void>
+  /**
+   * The page's newest frame once it is newer than `after` (a serial), waiting up to about a second
+   * for one: the bytes are laid out as contract/browser-sources.ts says.
+   */
+  readBrowserFrame(sourceId: string, after: number): Promise<Uint8Array>
 }
 
 export type CallName = keyof OnairCalls
@@ -228,6 +242,8 @@ export interface OnairEvents {
   'hotkey:action': HotkeyActionEvent
   /** The setup test moved on: which part, how far, its figure (the guide words it: setup-text.ts). */
   'setup:progress': SetupTestProgress
+  /** A browser source's page changed state (loaded, failed, crashed, closed). */
+  'browser:state': BrowserStateEvent
 }
 
 export type EventName = keyof OnairEvents

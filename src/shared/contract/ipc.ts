@@ -94,7 +94,10 @@ export const CALL_NAMES = [
   'setHotkeys',
   'chooseDisplaySource',
   'runSetupTest',
-  'cancelSetupTest'
+  'cancelSetupTest',
+  'openBrowserSource',
+  'closeBrowserSource',
+  'readBrowserFrame'
 ] as const satisfies readonly CallName[]
 
 // Compile-time check that CALL_NAMES lists every call exactly.
@@ -112,7 +115,8 @@ export const EVENT_NAMES = [
   'app:reachable',
   'display:choose',
   'hotkey:action',
-  'setup:progress'
+  'setup:progress',
+  'browser:state'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel for a call: prefixed so nothing else collides. */
