@@ -4,6 +4,7 @@ import { app, BrowserWindow, dialog, globalShortcut, MessageChannelMain, shell }
 import { createAppLog, type Log } from '../core/app-log'
 import { createCore, type Core } from '../core/core'
 import { recordingDownloads } from './downloads'
+import { offscreenPages } from './browser-pages'
 import { registerIpc } from './ipc'
 import { serveFramePort } from './frame-port'
 import { isOwnOrigin } from '../../shared/origin'
@@ -59,6 +60,8 @@ void app.whenReady().then(async () => {
     appVersion: app.getVersion(),
     log: (line) => log(line),
     appMetrics: () => app.getAppMetrics(),
+    // Browser sources' pages, each an offscreen window (browser-pages.ts).
+    browserPages: offscreenPages(BrowserWindow),
     openOnDesktop: async (path, action) => {
       if (action === 'folder') return shell.showItemInFolder(path)
       // openPath answers an error message, or '' when the OS opened the file.
