@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { readScenes } from '../../src/shared/scenes-saved'
+import { painter } from '../helpers/browser-painter'
 import { appForFile, createStream, eventually, nav, sceneColourAt, shot, text } from './app-page'
 
 type Rgb = [number, number, number]
@@ -26,11 +27,20 @@ async function cameraScene(page: Page, name: string): Promise<void> {
   await eventually(async () => isGreen(await sceneColourAt(page, 0.5, 0.5)), 20_000).toBe(true)
 }
 
-/** Add browser source with an address (the page's size and rate left at OBS's 800x600@30). */
-async function addBrowser(page: Page, address: string): Promise<void> {
+/** Add browser source with an address (its page's size and rate OBS's 800x600@30 unless given). */
+async function addBrowser(
+  page: Page,
+  address: string,
+  size?: { width: number; height: number; fps: number }
+): Promise<void> {
   const form = page.getByTestId('browser-form')
   if (!(await form.isVisible())) await page.getByTestId('add-browser').click()
   await form.getByTestId('browser-url').fill(address)
+  if (size) {
+    await form.getByTestId('browser-width').fill(String(size.width))
+    await form.getByTestId('browser-height').fill(String(size.height))
+    await form.getByTestId('browser-fps').fill(String(size.fps))
+  }
   await form.getByTestId('browser-save').click()
 }
 
@@ -81,5 +91,55 @@ describe('browser source in the web shell', () => {
     expect(await page.getByTestId('browser-url').inputValue()).toBe(
       'https://overlay.example.com/alert-box/v3/SECRET123'
     )
+  })
+})
+
+describe('browser source with a page renderer', () => {
+  const pages = painter()
+  const app = appForFile({ core: { browserPages: pages } })
+  const isRed = ([r, g, b]: Rgb): boolean => r > 200 && g < 60 && b < 60
+
+  it('draws the page in its box only, words a failed load, and closes the page when it is removed', async () => {
+    const { page } = app()
+    await cameraScene(page, 'Painted page')
+    // A 400x300 page at 5 fps on a 1280x720 output: its box is x 0.34-0.66, y 0.29-0.71, centred.
+    await addBrowser(page, 'https://alerts.example.com/box#ff0000', {
+      width: 400,
+      height: 300,
+      fps: 5
+    })
+    await eventually(async () =>
+      pages.openPages().map((p) => [p.url, p.width, p.height, p.fps])
+    ).toEqual([['https://alerts.example.com/box#ff0000', 400, 300, 5]])
+    const red = page.getByTestId('browser-source').filter({ hasText: 'alerts.example.com' })
+    await eventually(() => text(red.getByTestId('browser-state'))).toBe('Showing the page.')
+    await eventually(async () => isRed(await sceneColourAt(page, 0.5, 0.5)), 20_000).toBe(true)
+    expect(isRed(await sceneColourAt(page, 0.36, 0.31))).toBe(true)
+    for (const [x, y] of [
+      [0.32, 0.5],
+      [0.68, 0.5],
+      [0.5, 0.27],
+      [0.5, 0.73],
+      [0.05, 0.05]
+    ] as const)
+      expect(isGreen(await sceneColourAt(page, x, y)), `camera at ${x},${y}`).toBe(true)
+    await shot(page, 'scene-browser-painted')
+
+    // An address that does not load: the engine's words, and a way out.
+    await addBrowser(page, 'https://fail.invalid/chat')
+    const failed = page.getByTestId('browser-source').filter({ hasText: 'fail.invalid' })
+    await eventually(() => text(failed.getByTestId('browser-state'))).toContain(
+      'The page did not load (ERR_NAME_NOT_RESOLVED, -105)'
+    )
+    await failed.getByRole('button', { name: 'Try again' }).waitFor()
+
+    // Removed: its page is closed (the painter stops) and the camera shows where it was.
+    await red.getByRole('button', { name: 'Remove the page from alerts.example.com' }).click()
+    await eventually(async () =>
+      pages.openPages().filter((p) => p.url.includes('alerts.example.com'))
+    ).toEqual([])
+    const paints = pages.pages[0]!.paints
+    await eventually(async () => isGreen(await sceneColourAt(page, 0.5, 0.5))).toBe(true)
+    expect(pages.pages[0]!.paints).toBe(paints)
   })
 })

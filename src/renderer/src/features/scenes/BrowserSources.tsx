@@ -211,11 +211,14 @@ export function BrowserRow(props: {
         data-testid="browser-state"
         data-state={shown?.error ? 'error' : (shown?.state?.kind ?? 'none')}
       >
-        {words.text}{' '}
+        {words.text}
         {words.action && (
-          <button type="button" className="secondary" onClick={() => reloadBrowser(source.id)}>
-            {words.action === 'reload' ? 'Reload' : 'Try again'}
-          </button>
+          <>
+            {' '}
+            <button type="button" className="secondary" onClick={() => reloadBrowser(source.id)}>
+              {words.action === 'reload' ? 'Reload' : 'Try again'}
+            </button>
+          </>
         )}
       </p>
       {editing && (

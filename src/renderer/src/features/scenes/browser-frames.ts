@@ -18,32 +18,18 @@ import {
   BROWSER_FRAME_PREMULTIPLIED,
   type BrowserPage,
   type BrowserSourceState,
-  type BrowserStateEvent
+  type OnairApi
 } from '../../../../shared/contract'
-import type { AppError, Result } from '../../../../shared/result'
+import type { AppError } from '../../../../shared/result'
 import type { BrowserSource } from '../../../../shared/scenes'
 import { Changes } from './changes'
 import type { FrameSource } from './frames'
 
 /** The calls a browser source's frames need (window.onair's: main's offscreen pages). */
-export interface BrowserCalls {
-  openBrowserSource(sourceId: string, page: BrowserPage): Promise<Result<BrowserSourceState>>
-  closeBrowserSource(sourceId: string): Promise<Result<unknown>>
-  /** A frame newer than `after` (the header's layout above), or a header alone after about 1 s. */
-  readBrowserFrame(sourceId: string, after: number): Promise<Result<Uint8Array>>
-  on(event: 'browser:state', listener: (e: BrowserStateEvent) => void): () => void
-}
-
-/**
- * The bridge's browser-source calls, or null where it has none (a shell that cannot render pages:
- * its browser sources say they need the desktop app, as main says in the web shell).
- */
-export function browserCallsOf(api: object): BrowserCalls | null {
-  const a = api as Partial<Record<keyof BrowserCalls, unknown>>
-  return typeof a.openBrowserSource === 'function' && typeof a.readBrowserFrame === 'function'
-    ? (api as BrowserCalls)
-    : null
-}
+export type BrowserCalls = Pick<
+  OnairApi,
+  'openBrowserSource' | 'closeBrowserSource' | 'readBrowserFrame' | 'on'
+>
 
 /** How a browser source's page stands: main's state, or why the call failed. */
 export interface BrowserShown {
@@ -124,20 +110,25 @@ export class BrowserFrames implements FrameSource {
   /** The serial of the last frame read (readBrowserFrame's `after`). */
   private read = 0
   private state: BrowserSourceState | undefined
+  /** An event came since the page was last opened: the open's answer is older. */
+  private heard = false
   private readonly off: () => void
 
   constructor(
-    private readonly api: BrowserCalls | null,
+    private readonly api: BrowserCalls,
     readonly sourceId: string,
     private page: BrowserPage
   ) {
     live.set(sourceId, this)
-    this.off =
-      api?.on('browser:state', (e) => {
-        if (e.sourceId !== sourceId || !this.active) return
-        this.setState(e.state)
-        if (painting(e.state)) this.loop(this.run)
-      }) ?? (() => undefined)
+    // Main's events are newer than the open's answer they may overtake (a page painting within the
+    // call's turn says 'showing' before the answer's 'loading' arrives). A 'closed' is one this side
+    // asked for, maybe overtaking the next opening: the state is set here when it closes.
+    this.off = api.on('browser:state', (e) => {
+      if (e.sourceId !== sourceId || !this.active || e.state.kind === 'closed') return
+      this.heard = true
+      this.setState(e.state)
+      if (painting(e.state)) this.loop(this.run)
+    })
   }
 
   private setState(state: BrowserSourceState): void {
@@ -166,13 +157,12 @@ export class BrowserFrames implements FrameSource {
   private open(): void {
     const run = ++this.run
     this.read = 0
-    const { api } = this
-    if (!api) return this.setState({ kind: 'needs-desktop' })
-    void api.openBrowserSource(this.sourceId, this.page).then((r) => {
+    this.heard = false
+    void this.api.openBrowserSource(this.sourceId, this.page).then((r) => {
       if (run !== this.run) return
       if (!r.ok) return setShown(this.sourceId, { error: r.error })
-      this.setState(r.value)
-      if (painting(r.value)) this.loop(run)
+      if (!this.heard) this.setState(r.value)
+      if (painting(this.state)) this.loop(run)
     })
   }
 
@@ -182,7 +172,7 @@ export class BrowserFrames implements FrameSource {
     this.looping = true
     void (async () => {
       try {
-        while (this.api && run === this.run && painting(this.state)) {
+        while (run === this.run && painting(this.state)) {
           const r = await this.api.readBrowserFrame(this.sourceId, this.read)
           // A failed read (main closed the page): its state says why; the next opening reads again.
           if (!r.ok || run !== this.run) break
@@ -229,7 +219,7 @@ export class BrowserFrames implements FrameSource {
     this.bitmap = null
     this.state = { kind: 'closed' }
     setShown(this.sourceId, { state: this.state })
-    void this.api?.closeBrowserSource(this.sourceId)
+    void this.api.closeBrowserSource(this.sourceId)
   }
 
   current(): CanvasImageSource | null {

@@ -164,7 +164,7 @@ export class SceneProgram {
    */
   private keepBrowsers(sources: ScenesState['sources']): void {
     const calls = this.browserCalls
-    if (calls === undefined) return
+    if (!calls) return
     const { frames } = this.compositor
     const kept = new Set<string>()
     for (const s of sources) {

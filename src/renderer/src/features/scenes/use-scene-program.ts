@@ -30,7 +30,6 @@ import {
   openScreen
 } from '../../lib/capture'
 import { FIRST_SCREEN, SceneProgram, type ScenesUpdate, type Slot } from './program'
-import { browserCallsOf } from './browser-frames'
 import { useMixSettings } from './use-mix-settings'
 
 /**
@@ -99,7 +98,7 @@ export function useSceneProgram(
           const r = await api.readSceneImage(file)
           return r.ok ? r.value : null
         },
-        browserCallsOf(api)
+        api
       )
       hold(p)
       setError('program', undefined)
