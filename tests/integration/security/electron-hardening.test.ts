@@ -18,7 +18,11 @@ const rec = {
     wc: Map<string, Fn>
     openHandler?: Fn
     loaded?: string
+    muted?: boolean
+    destroyed?: boolean
   }[],
+  /** Sessions other than the default one (a window's webPreferences.partition), by partition. */
+  partitions: new Map<string, { request?: Fn; check?: Fn; events: Map<string, Fn> }>(),
   ipc: new Map<string, Fn>(),
   permissionRequest: undefined as Fn | undefined,
   permissionCheck: undefined as Fn | undefined,
@@ -48,29 +52,48 @@ function fakeElectron(): Record<string, unknown> {
     },
     webRequest: { onHeadersReceived: (fn: Fn) => (rec.headers = fn) }
   }
+  // A partition's session, as session.fromPartition gives it: its own handlers and events.
+  const sessionOf = (partition: unknown): unknown => {
+    if (typeof partition !== 'string') return defaultSession
+    const ses = rec.partitions.get(partition) ?? { events: new Map<string, Fn>() }
+    rec.partitions.set(partition, ses)
+    return {
+      setPermissionRequestHandler: (fn: Fn) => (ses.request = fn),
+      setPermissionCheckHandler: (fn: Fn) => (ses.check = fn),
+      on: (ev: string, fn: Fn) => ses.events.set(ev, fn)
+    }
+  }
   class BrowserWindow {
     static getAllWindows = (): unknown[] => rec.windows
     webContents: Record<string, unknown>
     constructor(options: Record<string, unknown>) {
       const entry: (typeof rec.windows)[number] = { options, wc: new Map() }
       rec.windows.push(entry)
+      const load = (u: string) => {
+        entry.loaded = u
+        return Promise.resolve()
+      }
       this.webContents = {
         on: (ev: string, fn: Fn) => entry.wc.set(ev, fn),
         setWindowOpenHandler: (fn: Fn) => (entry.openHandler = fn),
         send: (channel: string, payload: unknown) => rec.sent.push({ channel, payload }),
         getURL: () => 'app://onair/index.html',
-        session: defaultSession
+        setAudioMuted: (m: boolean) => (entry.muted = m),
+        setFrameRate: () => {},
+        loadURL: load,
+        session: sessionOf((options.webPreferences as Record<string, unknown>)?.partition)
       }
-      this.loadURL = (u: string) => {
-        entry.loaded = u
-        return Promise.resolve()
-      }
+      this.loadURL = load
+      this.isDestroyed = () => entry.destroyed === true
+      this.destroy = () => (entry.destroyed = true)
     }
     loadURL: (u: string) => Promise<void>
+    isDestroyed: () => boolean
+    destroy: () => void
     once = (): void => {}
     on = (): void => {}
     show = (): void => {}
-    isDestroyed = (): boolean => false
+    setContentSize = (): void => {}
     getMediaSourceId = (): string => 'window:7:1'
   }
   // What desktopCapturer lists: a screen, another app's window, and Onair's own window.
@@ -362,5 +385,48 @@ describe('Electron hardening (built code)', () => {
     await answer(ours, q2.requestId, null)
     await waitUntil(() => granted !== 'not yet', 'the cancel')
     expect(granted).toBeNull()
+  })
+
+  it("renders a browser source's page in an offscreen window of its own: isolated, denied, muted", async () => {
+    const ours = { senderFrame: { url: rec.windows[0]!.loaded, parent: null } }
+    const call = (name: string, ...args: unknown[]) => rec.ipc.get(`onair:${name}`)!(ours, ...args)
+    const before = rec.windows.length
+    const url = 'https://alerts.example/box?token=abc123'
+    expect(await call('openBrowserSource', 'b1', { url, width: 40, height: 30, fps: 10 })).toEqual({
+      ok: true,
+      value: { kind: 'loading' }
+    })
+    const page = rec.windows[before]!
+    expect(page.options).toMatchObject({ show: false, transparent: true, width: 40, height: 30 })
+    expect(page.options.webPreferences).toMatchObject({
+      offscreen: true,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      partition: 'persist:onair-browser-sources'
+    })
+    expect(page.options.webPreferences).not.toHaveProperty('preload')
+    expect(page.loaded).toBe(url)
+    expect(page.muted).toBe(true)
+    expect(page.openHandler?.({ url: 'https://popup.example/' })).toEqual({ action: 'deny' })
+    const ses = rec.partitions.get('persist:onair-browser-sources')!
+    let granted: unknown
+    ses.request?.(null, 'media', (g: boolean) => (granted = g))
+    expect(granted).toBe(false)
+    expect(ses.check?.(null, 'media')).toBe(false)
+    // A paint is the frame readBrowserFrame answers: the header, then the bitmap.
+    const bitmap = Buffer.alloc(40 * 30 * 4, 9)
+    page.wc.get('paint')!(
+      {},
+      {},
+      { toBitmap: () => bitmap, getSize: () => ({ width: 40, height: 30 }) }
+    )
+    const frame = (await call('readBrowserFrame', 'b1', 0)) as { ok: true; value: Uint8Array }
+    expect(frame.ok).toBe(true)
+    expect(frame.value.byteLength).toBe(16 + bitmap.byteLength)
+    expect(Buffer.from(frame.value.subarray(16)).equals(bitmap)).toBe(true)
+    expect(await call('closeBrowserSource', 'b1')).toEqual({ ok: true })
+    expect(page.destroyed).toBe(true)
   })
 })
