@@ -3,7 +3,8 @@
 // The picture: one solid colour, from the address's `#rrggbb` fragment or `?color=rrggbb` (grey
 // otherwise), opaque; the first pixel carries the page's paint counter in its B, G and R bytes (low byte
 // first), so a reader can tell frames apart. Addresses that misbehave on purpose:
-// - host `fail.invalid`: the load fails as Chromium's does for an unknown host (-105, ERR_NAME_NOT_RESOLVED);
+// - host `fail.invalid`: the load fails as Chromium's does for an unknown host (-105, ERR_NAME_NOT_RESOLVED),
+//   then its error page paints once;
 // - host `crash.invalid`: paints once, then the page's process is gone ('crashed').
 // page.crash() crashes any page from the test.
 import type { BrowserPage } from '../../src/shared/contract'
@@ -108,7 +109,11 @@ export function painter(): BrowserPainter {
       // As a page does: the load ends a moment after it starts, never within the caller's turn.
       soon = setTimeout(() => {
         if (load !== showing || p.closed) return
-        if (host === 'fail.invalid') return cb.loadFailed(-105, 'ERR_NAME_NOT_RESOLVED')
+        if (host === 'fail.invalid') {
+          cb.loadFailed(-105, 'ERR_NAME_NOT_RESOLVED')
+          // Chromium then shows its own error page ("This site can't be reached"), and paints it.
+          return paint()
+        }
         cb.loaded()
         paint()
         if (host === 'crash.invalid') return p.crash()

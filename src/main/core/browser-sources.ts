@@ -164,6 +164,8 @@ export class BrowserSources {
     return {
       paint: (bytes, width, height, premultiplied) => {
         if (!live() || width <= 0 || height <= 0 || bytes.byteLength < width * height * 4) return
+        // After a failure what paints is Chromium's error page (or nothing): not a frame for the scene.
+        if (entry.state.kind === 'load-failed' || entry.state.kind === 'crashed') return
         const frame = header(
           ++entry.serial,
           width,
@@ -189,12 +191,14 @@ export class BrowserSources {
         this.log(
           `browser source ${sourceId}: ${browserOrigin(entry.page.url)} did not load (${code} ${words})`
         )
+        entry.frame = null
         this.setState(sourceId, entry, { kind: 'load-failed', code, detail: words })
       },
       crashed: (reason) => {
         if (!live()) return
         const words = safeDetail(reason)
         this.log(`browser source ${sourceId}: its page's process is gone (${words})`)
+        entry.frame = null
         this.setState(sourceId, entry, { kind: 'crashed', reason: words })
       }
     }

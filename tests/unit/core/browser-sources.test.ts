@@ -165,6 +165,9 @@ describe('browser sources', () => {
       code: -105,
       detail: 'ERR_NAME_NOT_RESOLVED'
     })
+    // Chromium's error page, painted after the failure, is not a frame to put on air.
+    await waitUntil(() => paint.pages[0]!.paints > 0, 'the error page painted', 5000)
+    expect(head(await b.readFrame('f', 0))).toMatchObject({ width: 0, height: 0 })
     await b.open('c', page({ url: 'https://crash.invalid/' }))
     await waitUntil(() => kinds('c').includes('crashed'), 'crashed', 5000)
     expect(events.find((e) => e.state.kind === 'crashed')?.state).toEqual({
