@@ -74,8 +74,9 @@ export function browserOrigin(url: string): string {
 
 /** An engine's failure words with any address in them cut to its origin. */
 export const safeDetail = (detail: string): string =>
-  redactSecrets(detail.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u) => browserOrigin(u)))
-    .slice(0, 300)
+  redactSecrets(
+    detail.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u) => browserOrigin(u))
+  ).slice(0, 300)
 
 const header = (serial: number, width: number, height: number, flags: number): Uint8Array => {
   const out = new Uint8Array(BROWSER_FRAME_HEADER_BYTES + width * height * 4)
@@ -110,8 +111,7 @@ export class BrowserSources {
   async open(sourceId: string, page: BrowserPage): Promise<BrowserSourceState> {
     const { factory } = this.opts
     if (!factory) return { kind: 'needs-desktop' }
-    if (this.shut)
-      throw new AppFailure({ code: 'busy', message: 'Onair is shutting down.' })
+    if (this.shut) throw new AppFailure({ code: 'busy', message: 'Onair is shutting down.' })
     const was = this.pages.get(sourceId)
     if (was) return this.change(sourceId, was, page)
     if (this.pages.size >= LIMITS.browsers)
