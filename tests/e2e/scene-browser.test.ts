@@ -2,8 +2,8 @@
 // shell. The plain web shell cannot render a page for the scene: the source is kept, says it needs the
 // desktop app, and draws nothing over the camera. With a page renderer in Node (helpers/browser-painter:
 // a solid colour from the address, a failed load for fail.invalid) standing in for Electron's offscreen
-// windows, the page's picture is drawn in the source's box of the output, a failed load is worded, and
-// removing the source closes its page.
+// windows, the page's picture is drawn in the source's box of the output, a failed load and a crash are
+// worded (Reload paints the page again), and removing the source closes its page.
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { readScenes } from '../../src/shared/scenes-saved'
@@ -99,7 +99,7 @@ describe('browser source with a page renderer', () => {
   const app = appForFile({ core: { browserPages: pages } })
   const isRed = ([r, g, b]: Rgb): boolean => r > 200 && g < 60 && b < 60
 
-  it('draws the page in its box only, words a failed load, and closes the page when it is removed', async () => {
+  it('draws the page in its box only, words a failed load and a crash (Reload starts it again), and closes the page when it is removed', async () => {
     const { page } = app()
     await cameraScene(page, 'Painted page')
     // A 400x300 page at 5 fps on a 1280x720 output: its box is x 0.34-0.66, y 0.29-0.71, centred.
@@ -132,6 +132,17 @@ describe('browser source with a page renderer', () => {
       'The page did not load (ERR_NAME_NOT_RESOLVED, -105)'
     )
     await failed.getByRole('button', { name: 'Try again' }).waitFor()
+
+    // Its page's process gone (Electron's render-process-gone): said with Reload, which starts it again.
+    pages.pages[0]!.crash('oom')
+    await eventually(() => text(red.getByTestId('browser-state'))).toContain(
+      'The page stopped (oom)'
+    )
+    const beforeReload = pages.pages[0]!.paints
+    await red.getByRole('button', { name: 'Reload' }).click()
+    await eventually(() => text(red.getByTestId('browser-state'))).toBe('Showing the page.')
+    await eventually(async () => pages.pages[0]!.paints > beforeReload + 2).toBe(true)
+    await eventually(async () => isRed(await sceneColourAt(page, 0.5, 0.5)), 20_000).toBe(true)
 
     // Removed: its page is closed (the painter stops) and the camera shows where it was.
     await red.getByRole('button', { name: 'Remove the page from alerts.example.com' }).click()
