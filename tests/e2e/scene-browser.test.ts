@@ -154,3 +154,118 @@ describe('browser source with a page renderer', () => {
     expect(pages.pages[0]!.paints).toBe(paints)
   })
 })
+
+/**
+ * Counts the pictures of a page's size made on the page's own thread (an ImageData, or an ImageBitmap
+ * made by createImageBitmap); a worker's are out of this script's sight.
+ */
+async function countPagePictures(page: Page, width: number, height: number): Promise<void> {
+  await page.evaluate(
+    ([w, h]) => {
+      type Sized = { width: number; height: number }
+      const g = globalThis as unknown as {
+        ImageData: new (...args: unknown[]) => Sized
+        createImageBitmap: (...args: unknown[]) => Promise<Sized>
+        pagePictures: number
+      }
+      g.pagePictures = 0
+      const seen = (p: Sized): void => {
+        if (p.width === w && p.height === h) g.pagePictures++
+      }
+      const Base = g.ImageData
+      g.ImageData = class extends Base {
+        constructor(...args: unknown[]) {
+          super(...args)
+          seen(this)
+        }
+      }
+      const make = g.createImageBitmap.bind(g)
+      g.createImageBitmap = async (...args: unknown[]) => {
+        const bitmap = await make(...args)
+        seen(bitmap)
+        return bitmap
+      }
+    },
+    [width, height] as [number, number]
+  )
+}
+const pagePictures = (page: Page): Promise<number> =>
+  page.evaluate(() => (globalThis as unknown as { pagePictures: number }).pagePictures)
+
+/** The page's workers that convert a browser source's frames. */
+const browserWorkers = (page: Page): number =>
+  page.workers().filter((w) => w.url().includes('browser-worker')).length
+
+describe('browser source frames off the page thread', () => {
+  const pages = painter()
+  const app = appForFile({ core: { browserPages: pages } })
+  // A 400x300 page on a 1280x720 output: its box is x 0.34-0.66, y 0.29-0.71, centred; a point in it
+  // away from the fake camera's turning disc (the camera is plain green there).
+  const at = [0.37, 0.32] as const
+  /** Straight red at alpha 0x80 over what was there: half red, half of the camera. */
+  const halfRedOver = (camera: Rgb, [r, g, b]: Rgb): boolean => {
+    const a = 0x80 / 255
+    const want = [255 * a + camera[0] * (1 - a), camera[1] * (1 - a), camera[2] * (1 - a)]
+    return [r, g, b].every((c, i) => Math.abs(c - want[i]!) <= 24)
+  }
+
+  it('converts them in a worker: a half-transparent page shows its straight colour over the camera, and the page makes no picture of them', async () => {
+    const { page } = app()
+    await cameraScene(page, 'Worker page')
+    const camera = await sceneColourAt(page, ...at)
+    expect(isGreen(camera)).toBe(true)
+    await countPagePictures(page, 400, 300)
+
+    await addBrowser(page, 'https://alerts.example.com/half#ff000080', {
+      width: 400,
+      height: 300,
+      fps: 10
+    })
+    const row = page.getByTestId('browser-source').filter({ hasText: 'alerts.example.com' })
+    await eventually(() => text(row.getByTestId('browser-state'))).toBe('Showing the page.')
+    // Premultiplied bytes drawn as straight would halve the red (about 64 here, not 128).
+    await eventually(
+      async () => halfRedOver(camera, await sceneColourAt(page, ...at)),
+      20_000
+    ).toBe(true)
+    expect(await row.getByTestId('browser-state').getAttribute('data-frames-in')).toBe('worker')
+    expect(browserWorkers(page)).toBe(1)
+    const painted = pages.pages[0]!.paints
+    await eventually(async () => pages.pages[0]!.paints > painted + 10).toBe(true)
+    await eventually(async () => halfRedOver(camera, await sceneColourAt(page, ...at))).toBe(true)
+    expect(await pagePictures(page)).toBe(0)
+
+    // Removed: its worker ends with its page.
+    await row.getByRole('button', { name: 'Remove the page from alerts.example.com' }).click()
+    await eventually(async () => browserWorkers(page)).toBe(0)
+    await eventually(async () => isGreen(await sceneColourAt(page, ...at))).toBe(true)
+  })
+
+  it('converts them on the page where the worker cannot load, with the same colours', async () => {
+    const { page } = app()
+    // A worker script that is not there (a packaging problem).
+    await page.route('**/browser-worker*', (r) => r.fulfill({ status: 404, body: '' }))
+    try {
+      await eventually(async () => isGreen(await sceneColourAt(page, ...at)), 20_000).toBe(true)
+      const camera = await sceneColourAt(page, ...at)
+      await countPagePictures(page, 400, 300)
+      await addBrowser(page, 'https://overlay.example.com/half#ff000080', {
+        width: 400,
+        height: 300,
+        fps: 10
+      })
+      const row = page.getByTestId('browser-source').filter({ hasText: 'overlay.example.com' })
+      await eventually(() => text(row.getByTestId('browser-state'))).toBe('Showing the page.')
+      await eventually(
+        async () => halfRedOver(camera, await sceneColourAt(page, ...at)),
+        20_000
+      ).toBe(true)
+      await eventually(() => row.getByTestId('browser-state').getAttribute('data-frames-in')).toBe(
+        'page'
+      )
+      expect(await pagePictures(page)).toBeGreaterThan(0)
+    } finally {
+      await page.unroute('**/browser-worker*')
+    }
+  })
+})

@@ -1,7 +1,7 @@
 // A BrowserPageFactory in plain Node for the tests (Electron's offscreen windows cannot run here): each
 // page paints a known picture with a real timer at its page's rate, as an offscreen page would.
 // The picture: one solid colour, from the address's `#rrggbb` fragment or `?color=rrggbb` (grey
-// otherwise), opaque; the first pixel carries the page's paint counter in its B, G and R bytes (low byte
+// otherwise), opaque, or of alpha aa with `#rrggbbaa` (premultiplied, as Chromium paints); the first pixel carries the page's paint counter in its B, G and R bytes (low byte
 // first), so a reader can tell frames apart. Addresses that misbehave on purpose:
 // - host `fail.invalid`: the load fails as Chromium's does for an unknown host (-105, ERR_NAME_NOT_RESOLVED),
 //   then its error page paints once;
@@ -33,8 +33,8 @@ export interface BrowserPainter extends BrowserPageFactory {
   openPages(): PaintedPage[]
 }
 
-/** The colour an address asks for, as [r, g, b] (grey when none). */
-export function colorOf(url: string): [number, number, number] {
+/** The colour an address asks for, as straight [r, g, b, a] (grey when none; opaque unless given). */
+export function rgbaOf(url: string): [number, number, number, number] {
   let hex = ''
   try {
     const u = new URL(url)
@@ -42,10 +42,10 @@ export function colorOf(url: string): [number, number, number] {
   } catch {
     // Not an address: grey.
   }
-  const m = /^([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex.replace(/^#/, ''))
-  if (!m) return [128, 128, 128]
-  const [r, g, b] = m.slice(1).map((h) => parseInt(h, 16)) as [number, number, number]
-  return [r, g, b]
+  const m = /^([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})?$/i.exec(hex.replace(/^#/, ''))
+  if (!m) return [128, 128, 128, 255]
+  const [r, g, b] = m.slice(1, 4).map((h) => parseInt(h, 16)) as [number, number, number]
+  return [r, g, b, m[4] ? parseInt(m[4], 16) : 255]
 }
 
 /** The paint counter a painted frame's first pixel carries (B, G, R: low byte first). */
@@ -88,13 +88,15 @@ export function painter(): BrowserPainter {
       timer = soon = undefined
     }
     const paint = (): void => {
-      const [r, g, b] = colorOf(p.url)
+      const [r, g, b, a] = rgbaOf(p.url)
+      // Premultiplied by alpha, as Chromium paints (and as the flag below says).
+      const pre = (c: number): number => Math.round((c * a) / 255)
       const bytes = new Uint8Array(p.width * p.height * 4)
       for (let i = 0; i < bytes.length; i += 4) {
-        bytes[i] = b
-        bytes[i + 1] = g
-        bytes[i + 2] = r
-        bytes[i + 3] = 255
+        bytes[i] = pre(b)
+        bytes[i + 1] = pre(g)
+        bytes[i + 2] = pre(r)
+        bytes[i + 3] = a
       }
       const n = ++p.paints
       bytes[0] = n & 0xff

@@ -210,6 +210,7 @@ export function BrowserRow(props: {
         role="status"
         data-testid="browser-state"
         data-state={shown?.error ? 'error' : (shown?.state?.kind ?? 'none')}
+        data-frames-in={shown?.framesIn}
       >
         {words.text}
         {words.action && (
