@@ -3,18 +3,18 @@
 // web shell and so the local studio), live on a scene with studio mode on. The camera is a solid blue
 // file (tests/helpers/fake-camera.ts), so the "Camera" scene is blue in the middle and "Screen + camera"
 // (no screen shared) is not. Each click of Transition (the scene change set to Cut) sends the other
-// scene to program; the time is from the click (the page's own click event, Date.now()) to the first
-// frame whose middle has the new colour arriving, decoded, at a puller of the local studio's RTMP
-// ingest: an ffmpeg playing the stream from the ingest (the studio's own puller URL: its play token is
-// read off the studio's first puller, node-media-server's prePlay event; so the studio runs in this
-// process, the same code as the app's local studio, added as the app's service) with -fflags nobuffer, one
-// decoding thread, scaled to 32x18 and written to a pipe a frame at a time, each frame as it was decoded
-// (-fps_mode passthrough: rawvideo's default constant rate made ffmpeg repeat each frame to FLV's
-// 1000 frames/s, and this process, which is also the app's main, read them all); each frame is stamped
-// as it arrives. So the figure includes the page's compositor drawing the new scene, the capture and the
-// page's encoder (the Output's encoder: on 2 cores Automatic picks the browser's), the transport to
-// main and on to the ingest by RTMP, the ingest's relay, and one H.264 decode by the puller. Both clocks
-// are this machine's wall clock. Clicks alternate the two directions; the row is their median.
+// scene to program; the time is from the click (the page's own click event, Date.now()) to the arrival,
+// at a player of the local studio's RTMP ingest, of the first frame whose middle has the new colour:
+// an ffmpeg plays the stream from the ingest (the studio's own puller URL: its play token is read off
+// the studio's first puller, node-media-server's prePlay event; so the studio runs in this process, the
+// same code as the app's local studio, added as the app's service) with -fflags nobuffer and copies it
+// out; each frame is stamped with its packet's arrival and known by its colour once decoded
+// (IngestFrames). So the figure includes the page's compositor drawing the new scene, the capture and
+// the page's encoder (the Output's encoder: on 2 cores Automatic picks the browser's), the transport to
+// main and on to the ingest by RTMP, and the ingest's relay to a player. The note also gives the time
+// the decoder showed each frame (before 28 Nov that was the figure, and so it included ffmpeg's own
+// decoding lag of one or two frames). Both clocks are this machine's wall clock. Clicks alternate the
+// two directions; the row is their median.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -37,26 +37,52 @@ const HOLD_MS = 2000
 type RGB = [number, number, number]
 const isBlue = ([r, g, b]: RGB): boolean => b > 150 && r < 100 && g < 130
 
-/** Frames of the stream as a puller of the ingest decodes them: their arrival time and middle colour. */
+/**
+ * Frames of the stream as the ingest hands them to a player: each with the time its packet arrived
+ * (`at`), the time a decoder showed it (`shownAt`) and its middle colour. One ffmpeg pulls the stream
+ * from the ingest and copies it out as FLV; this process reads the FLV tags as they come (the time of
+ * each video packet) and hands the same bytes to a second ffmpeg that decodes them, one thread, scaled
+ * to 32x18. ffmpeg's decoding pipeline shows frame N only once frame N+1 (here even N+2) has come in
+ * (measured on 28 Nov by writing an FLV's tags one at a time into it: copied out at once, decoded two
+ * frames later, with -flags low_delay and one thread as with slice threads), so a frame is
+ * stamped with its packet's arrival: the k-th frame decoded is the k-th picture packet from the first
+ * keyframe on (no B-frames: decode order is the order shown). Its decoded time is kept for the note.
+ */
 class IngestFrames {
-  readonly frames: { at: number; blue: boolean }[] = []
-  private readonly child: ChildProcess
+  readonly frames: { at: number; shownAt: number; blue: boolean }[] = []
+  private readonly puller: ChildProcess
+  private readonly decoder: ChildProcess
+  /** Arrival times of the picture packets from the first keyframe on, in order. */
+  private readonly arrivals: number[] = []
+  private flv = Buffer.alloc(0)
+  private flvHeaderRead = false
   private pending = Buffer.alloc(0)
   private err = ''
 
   constructor(url: string) {
     const size = W * H * 3
     // prettier-ignore
-    this.child = spawn(testFfmpeg(), [
+    this.puller = spawn(testFfmpeg(), [
       '-hide_banner', '-loglevel', 'error', '-rw_timeout', '10000000',
-      '-fflags', 'nobuffer', '-flags', 'low_delay', '-threads', '1',
-      '-probesize', '32768', '-analyzeduration', '0', '-i', url,
+      '-fflags', 'nobuffer', '-probesize', '32768', '-analyzeduration', '0', '-i', url,
+      '-an', '-c:v', 'copy', '-f', 'flv', '-flush_packets', '1', 'pipe:1'
+    ], { stdio: ['ignore', 'pipe', 'pipe'] })
+    // prettier-ignore
+    this.decoder = spawn(testFfmpeg(), [
+      '-hide_banner', '-loglevel', 'error', '-threads', '1',
+      '-probesize', '32768', '-analyzeduration', '0', '-f', 'flv', '-i', 'pipe:0',
       '-an', '-vf', `scale=${W}:${H}`, '-fps_mode', 'passthrough', '-pix_fmt', 'rgb24', '-f', 'rawvideo',
       '-flush_packets', '1', 'pipe:1'
-    ], { stdio: ['ignore', 'pipe', 'pipe'] })
-    this.child.stderr!.setEncoding('utf8').on('data', (c: string) => (this.err += c))
-    this.child.stdout!.on('data', (c: Buffer) => {
-      const at = Date.now()
+    ], { stdio: ['pipe', 'pipe', 'pipe'] })
+    for (const c of [this.puller, this.decoder])
+      c.stderr!.setEncoding('utf8').on('data', (t: string) => (this.err += t))
+    this.decoder.stdin!.on('error', () => undefined)
+    this.puller.stdout!.on('data', (c: Buffer) => {
+      this.stampPackets(c, Date.now())
+      this.decoder.stdin!.write(c)
+    })
+    this.decoder.stdout!.on('data', (c: Buffer) => {
+      const shownAt = Date.now()
       this.pending = Buffer.concat([this.pending, c])
       while (this.pending.length >= size) {
         const f = this.pending.subarray(0, size)
@@ -72,18 +98,47 @@ class IngestFrames {
             sum[2] += f[i + 2]!
             n++
           }
-        this.frames.push({ at, blue: isBlue(sum.map((v) => v / n) as RGB) })
+        const at = this.arrivals[this.frames.length]
+        // Cannot be: a frame is decoded from a packet read before. Said, not stamped wrongly.
+        if (at === undefined) {
+          this.err += 'a frame was decoded before its packet was read; '
+          continue
+        }
+        this.frames.push({ at, shownAt, blue: isBlue(sum.map((v) => v / n) as RGB) })
       }
     })
   }
 
+  /** The picture packets (FLV video tags holding a picture, not the codec's headers) in `c`. */
+  private stampPackets(c: Buffer, at: number): void {
+    this.flv = Buffer.concat([this.flv, c])
+    if (!this.flvHeaderRead) {
+      if (this.flv.length < 13) return
+      this.flv = this.flv.subarray(13)
+      this.flvHeaderRead = true
+    }
+    // A tag: type (1 byte), payload size (3), timestamp (4), stream id (3), payload, previous size (4).
+    while (this.flv.length >= 11) {
+      const bytes = this.flv.readUIntBE(1, 3)
+      if (this.flv.length < 15 + bytes) return
+      const picture = this.flv[0] === 9 && bytes >= 2 && this.flv[12] === 1
+      const key = this.flv[11]! >> 4 === 1
+      if (picture && (key || this.arrivals.length > 0)) this.arrivals.push(at)
+      this.flv = this.flv.subarray(15 + bytes)
+    }
+  }
+
   /** The first frame after `since` with the colour `blue`, waiting up to `ms`. */
-  async first(since: number, blue: boolean, ms: number): Promise<number> {
+  async first(
+    since: number,
+    blue: boolean,
+    ms: number
+  ): Promise<{ at: number; shownAt: number; blue: boolean }> {
     const until = Date.now() + ms
     for (;;) {
       const f = this.frames.find((x) => x.at >= since && x.blue === blue)
-      if (f) return f.at
-      if (Date.now() > until || this.child.exitCode !== null)
+      if (f) return f
+      if (Date.now() > until || this.puller.exitCode !== null || this.decoder.exitCode !== null)
         throw new Error(
           `no ${blue ? 'blue' : 'non-blue'} frame at the ingest within ${ms} ms (${this.frames.length} frames; ffmpeg: ${this.err.slice(-300) || 'running'})`
         )
@@ -105,7 +160,8 @@ class IngestFrames {
   }
 
   stop(): void {
-    this.child.kill('SIGKILL')
+    this.puller.kill('SIGKILL')
+    this.decoder.kill('SIGKILL')
   }
 }
 
@@ -193,6 +249,7 @@ async function measure(): Promise<BenchRow[]> {
     await page.getByTestId('studio-preview-canvas').waitFor()
     await armClickClock(page)
     const delays: number[] = []
+    const shown: number[] = []
     let blue = false
     for (let i = 0; i < CLICKS; i++) {
       // The other scene into the preview; the program (and so the ingest) keeps its colour.
@@ -200,8 +257,9 @@ async function measure(): Promise<BenchRow[]> {
       await frames.steady(blue, 500)
       await page.getByTestId('studio-transition').click()
       const clicked = await lastClick(page)
-      const at = await frames.first(clicked, !blue, 10_000)
-      delays.push(at - clicked)
+      const f = await frames.first(clicked, !blue, 10_000)
+      delays.push(f.at - clicked)
+      shown.push(f.shownAt - clicked)
       blue = !blue
       await frames.steady(blue, HOLD_MS)
     }
@@ -217,10 +275,11 @@ async function measure(): Promise<BenchRow[]> {
         goal: { max: 150 },
         note:
           `median of ${delays.length} clicks of Transition (Cut), alternating Camera (blue) and Screen + camera: ` +
-          `${delays.map((d) => d.toFixed(0)).join(', ')} ms; from the page's click event to the first frame ` +
-          `of the new scene decoded by an ffmpeg pulling the studio's RTMP ingest (the studio in the bench's process; nobuffer, one ` +
-          `thread, 32x18): the compositor, capture, the page's encoder${enc ? ` (${enc.replace(/\s+/g, ' ').trim()})` : ''}, ` +
-          `the transport to main and the RTMP push, the ingest's relay and one decode; 1366x768 web shell, ` +
+          `${delays.map((d) => d.toFixed(0)).join(', ')} ms; from the page's click event to the arrival of the first frame ` +
+          `of the new scene at an ffmpeg pulling the studio's RTMP ingest (the studio in the bench's process; nobuffer; ` +
+          `the frame known by its colour once decoded): the compositor, capture, the page's encoder${enc ? ` (${enc.replace(/\s+/g, ' ').trim()})` : ''}, ` +
+          `the transport to main, the RTMP push and the ingest's relay; shown by ffmpeg's decoder (one thread, 32x18) ` +
+          `${shown.map((d) => d.toFixed(0)).join(', ')} ms, median ${Math.round(median(shown))} ms; 1366x768 web shell, ` +
           `720p30 Output defaults, a stream without profiles`
       }
     ]
