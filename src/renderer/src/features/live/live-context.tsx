@@ -344,7 +344,8 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
                     output,
                     webcodecs,
                     onError,
-                    setEncoder
+                    setEncoder,
+                    c.program?.compositor.tap
                   )
                 : new MediaPusher(api, r.value.runId, c.stream, mimeType, output, onError)
           pusher.current = p
