@@ -160,7 +160,6 @@ export function EncoderLine({ encoder }: { encoder: EncoderStats | null }): Reac
       data-audio-in={encoder.audioIn ?? ''}
       data-budget-skips={encoder.budgetSkips ?? ''}
       data-queue-skips={encoder.queueSkips ?? ''}
-      data-frames={encoder.frames ?? ''}
       data-pipe-skips={encoder.pipeSkips ?? ''}
       data-copy-ms={encoder.copyMs ?? ''}
       data-call-ms={encoder.callMs ?? ''}

@@ -344,8 +344,7 @@ export function LiveProvider({ children }: { children: ReactNode }): ReactNode {
                     output,
                     webcodecs,
                     onError,
-                    setEncoder,
-                    c.program?.compositor.tap
+                    setEncoder
                   )
                 : new MediaPusher(api, r.value.runId, c.stream, mimeType, output, onError)
           pusher.current = p

@@ -2,9 +2,7 @@
 // tick draws every visible source's newest frame (a late source repeats its last one, nothing waits)
 // and hands the canvas track exactly one frame. Each camera and screen source is drawn from its
 // capture's frames (`frames`, by captureKey: one per camera device, one per screen source). The canvas track is what MediaRecorder encodes, so the
-// preview (this canvas, on screen) is the output exactly as it is sent. The page's encoders take the
-// frame as it is drawn instead (`tap`: a VideoFrame of the canvas made in the draw; the live engine's
-// direct-frames.ts says why).
+// preview (this canvas, on screen) is the output exactly as it is sent.
 import { fitContain, toPixels, type Rect } from '../../../../shared/scene-layout'
 import {
   DEFAULT_TRANSITION,
@@ -66,8 +64,6 @@ export class Compositor {
   private costs: number[] = []
   private counters = { ticks: 0, cameraDistinct: 0, screenDistinct: 0, late: 0 }
   private interval: number
-  /** Who takes each frame as it is drawn (tap). */
-  private readonly taps = new Set<(frame: VideoFrame) => void>()
 
   /** Each capture's frames, by captureKey (a camera device's, a screen source's), and each browser page's (framesKey). */
   frames = new Map<string, FrameSource>()
@@ -88,16 +84,6 @@ export class Compositor {
     const track = this.canvas.captureStream(0).getVideoTracks()[0]
     if (!track) throw new Error('This system cannot capture the scene canvas.')
     this.track = track as CanvasTrack
-  }
-
-  /**
-   * Hands `each` a VideoFrame of every frame drawn from now on, in the draw (each taker gets its own
-   * and closes it). Returns the unsubscribe. The frame's timestamp is the draw's time (µs, this
-   * page's performance clock), as a capture track's frames are stamped when captured.
-   */
-  tap = (each: (frame: VideoFrame) => void): (() => void) => {
-    this.taps.add(each)
-    return () => void this.taps.delete(each)
   }
 
   get width(): number {
@@ -268,7 +254,6 @@ export class Compositor {
     if (this.scene) this.drawScene(this.scene)
     ctx.globalAlpha = 1
     this.track.requestFrame?.()
-    if (this.taps.size) this.handOut(t0)
     this.counters.ticks++
     for (const kind of ['camera', 'screen'] as const) {
       const key = this.firstShown(kind)
@@ -280,21 +265,6 @@ export class Compositor {
     }
     this.costs.push(performance.now() - t0)
     if (this.costs.length > COST_SAMPLES) this.costs.shift()
-  }
-
-  /** The frame just drawn, to every tap: one VideoFrame of the canvas, a clone for each further one. */
-  private handOut(at: number): void {
-    let frame: VideoFrame
-    try {
-      frame = new VideoFrame(this.canvas, { timestamp: Math.round(at * 1000), alpha: 'discard' })
-    } catch {
-      return // a canvas of no size (resized to 0 mid-change): nothing to hand out
-    }
-    let first = true
-    for (const each of this.taps) {
-      each(first ? frame : frame.clone())
-      first = false
-    }
   }
 
   /**

@@ -43,8 +43,6 @@ export interface EncoderStats {
   budgetSkips?: number
   /** Frames not encoded because the browser's encoder was too far behind (MAX_ENCODE_QUEUE waiting). */
   queueSkips?: number
-  /** Where the page's encoder takes its picture: as the scene's compositor draws it, or a capture track. */
-  frames?: 'drawn' | 'track'
   /**
    * Onair's encoder: frames this computer skipped before handing them over, because the way to the
    * encoder was full (two hand-overs still waiting).

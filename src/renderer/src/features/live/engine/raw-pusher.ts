@@ -120,9 +120,7 @@ export class RawPusher implements Pusher {
       backlogBytes: this.calls.waitingBytes + this.sound.reduce((n, s) => n + s.bytes.length, 0),
       audioFilledMs: Math.round(this.filledUs / 1000),
       ...(this.audioIn ? { audioIn: this.audioIn } : {}),
-      pipeSkips: this.pipeSkips,
-      // The track's: a frame of the canvas itself is RGB, which VideoFrame.copyTo cannot give as I420.
-      frames: 'track'
+      pipeSkips: this.pipeSkips
     }
   }
 

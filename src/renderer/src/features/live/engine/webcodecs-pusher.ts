@@ -33,7 +33,6 @@ import { SoundStamps } from './sound-stamps'
 import { FrameFitter } from './frame-fit'
 import { CaptureOpus, receivedChunk } from './audio-encode'
 import { AUDIO_QUEUE, endReading, readSoundInWorker, readTrack } from './track-reader'
-import { readTapped, type FrameTap } from './direct-frames'
 
 /** The output's measured bitrate is judged over windows of this much media time. */
 const WINDOW_US = 2_000_000
@@ -103,8 +102,6 @@ export class WebCodecsPusher implements Pusher {
   private readonly fitter = new FrameFitter()
   private firstParams: { key: string; level: number } | undefined
   droppedFrames = 0
-  /** Ends the reading of the frames drawn (a scene's, `drawn`). */
-  private untap: (() => void) | undefined
 
   constructor(
     private readonly api: OnairApi,
@@ -113,9 +110,7 @@ export class WebCodecsPusher implements Pusher {
     private readonly output: OutputSettings,
     private readonly choice: WebCodecsChoice,
     private readonly onError: (e: AppError) => void,
-    private readonly onStats: (s: EncoderStats) => void = () => {},
-    /** A scene's frames as the compositor draws them: read instead of the stream's video track. */
-    private readonly drawn?: FrameTap
+    private readonly onStats: (s: EncoderStats) => void = () => {}
   ) {
     // Even sizes: 4:2:0 video cannot have odd ones.
     this.size = { width: output.width & ~1, height: output.height & ~1 }
@@ -155,7 +150,6 @@ export class WebCodecsPusher implements Pusher {
       ...(this.audioIn ? { audioIn: this.audioIn } : {}),
       budgetSkips: this.budgetSkips,
       queueSkips: this.droppedFrames,
-      frames: this.drawn ? 'drawn' : 'track',
       audioBehindMs:
         this.lastAudioUs === undefined
           ? null
@@ -184,20 +178,10 @@ export class WebCodecsPusher implements Pusher {
     })
     this.video.configure(this.config)
     this.onStats(this.stats)
-    if (this.drawn) {
-      const r = readTapped(
-        this.drawn,
-        (f) => (!this.stopped && !this.failed ? this.onFrame(f) : undefined),
-        (e) => this.fail(`The encoder stopped: ${String(e)}`)
-      )
-      this.untap = r.stop
-      this.loops.push(r.loop)
-    } else {
-      // Clones: stopping the encoder's reading must not stop the preview's picture or sound.
-      const v = videoTrack.clone()
-      this.tracks.push(v)
-      this.loops.push(this.read(v, (f: VideoFrame) => this.onFrame(f)))
-    }
+    // Clones: stopping the encoder's reading must not stop the preview's picture or sound.
+    const v = videoTrack.clone()
+    this.tracks.push(v)
+    this.loops.push(this.read(v, (f: VideoFrame) => this.onFrame(f)))
     if (audioTrack) {
       const a = audioTrack.clone()
       this.tracks.push(a)
@@ -500,7 +484,6 @@ export class WebCodecsPusher implements Pusher {
    * read and close.
    */
   private release(): void {
-    this.untap?.()
     for (const t of this.tracks) t.stop()
     for (const enc of [this.video, this.audio]) if (enc && enc.state !== 'closed') enc.close()
     this.audioWorker?.terminate()
@@ -510,7 +493,6 @@ export class WebCodecsPusher implements Pusher {
   async stop(): Promise<void> {
     if (this.stopped || this.failed) return
     this.stopped = true
-    this.untap?.()
     await endReading(this.tracks, this.loops)
     await Promise.all(
       [this.video, this.audio].map((enc) =>
