@@ -108,13 +108,12 @@ export class Compositor {
     const before = this.scene
     this.scene = scene
     const ms = transition ? transitionMs(transition) : 0
-    if (before && before.id !== scene.id)
-      this.previous = ms > 0 ? { scene: before, since: performance.now(), ms } : null
+    const changed = !!before && before.id !== scene.id
+    if (changed) this.previous = ms > 0 ? { scene: before, since: performance.now(), ms } : null
     this.updateActive()
     // Another scene goes out at once, not at the next tick (up to a frame later; later still when the
     // clock waits for the camera): the draw moves the grid on, so the rate holds on average.
-    if (before && before.id !== scene.id && this.timer !== undefined)
-      this.drawOnGrid(performance.now())
+    if (changed && this.timer !== undefined) this.drawOnGrid(performance.now())
   }
 
   /** The scenes on the output now: the one shown and, during a transition, the one going out. */
