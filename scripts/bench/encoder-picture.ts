@@ -129,8 +129,8 @@ interface PathCpu {
   encoder: number;
   broadcaster: number;
   /**
-   * Chromium's network service: in the web shell the page's calls (pushMedia, pushFrames) are HTTP
-   * requests, which it carries (Electron's IPC does not go through it).
+   * Chromium's network service: in the web shell the page's calls are HTTP requests and pushFrames a
+   * WebSocket, which it carries (Electron's IPC does not go through it).
    */
   network: number;
   /** Not in the send path's sum, for the record: Chromium's capture, GPU and browser processes. */
@@ -339,8 +339,8 @@ const describe = (r: AppRun, ref: Reference): string =>
 
 /**
  * What moving raw frames costs: the app's page (web shell) sends I420 pictures of `width`x`height` at
- * `fps` through its own bridge (`onair.pushFrames`: an HTTP POST a message, one in flight, as the raw
- * pusher sends) to main, where the call is checked as every call is (the dispatcher's schema reads
+ * `fps` through its own bridge (`onair.pushFrames`: a message on the run's frame socket, one in
+ * flight) to main, where the call is checked as every call is (the dispatcher's schema reads
  * each message) and the bytes are dropped instead of going to the encoder process. Each frame's bytes
  * are copied into a new buffer first, as the pusher copies a VideoFrame. The renderer's and main's CPU
  * over the span, less the same span with the page idle.

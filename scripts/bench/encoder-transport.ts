@@ -1,18 +1,21 @@
 // `node scripts/run-ts.mjs scripts/bench/encoder-transport.ts` (#33): what moving raw frames from the
-// page to main costs in the web shell, at 720p30 and 1080p60, two ways side by side in one run.
+// page to main costs in the web shell, at 720p30 and 1080p60, two ways side by side in one run, each
+// with the driver attached and detached.
 // - The app's page in the web shell (real Chromium, real core; main is this process) sends I420
-//   pictures of the size at the rate, for a span.
-// - HTTP: a POST a call with the bytes as a Blob, a fresh buffer a frame, one call in flight; main
-//   reads the body and the dispatcher checks it (contract-schema's raw-media reader), then the core
-//   drops it.
-// - Bridge: the bridge's own pushFrames as the raw pusher calls it (two calls made ahead, the page's
-//   buffers reused, three as byte-pool.ts keeps them). After the runs of 2026-11-27 in runs.jsonl, this
-//   is a POST a call too, a run's calls sent one after another; before, it was a binary WebSocket a
-//   run (the ws package, no deflate), which cost more CPU per frame delivered.
-// - CPU: the renderer, Chromium's network service and main over the span (/proc utime+stime), less
-//   the same span with the page idle; per second of media (the span's length), and per frame that
-//   reached main.
-import { launchChromium } from '../../tests/helpers/browser'
+//   pictures of the size at the rate, for a span; the core drops what reaches it (the transport is
+//   measured, not the encoder).
+// - Socket: the bridge's own pushFrames as the raw pusher calls it (two calls made ahead, the page's
+//   buffers reused, three as byte-pool.ts keeps them): a binary WebSocket a run (web/frame-socket.ts).
+// - HTTP POST: a POST a call with the bytes as a Blob, two calls in flight, sent one after another;
+//   main reads the body and the dispatcher checks it, as for the socket.
+// - Driver: Playwright, connected over CDP, starts the sender, then either stays (as in the e2e tests)
+//   or detaches for the span (as the app runs: no DevTools client). Attached, Chromium's DevTools
+//   copies each WebSocket message into a base64 event for Playwright (this process), which the app
+//   never pays; the runs of 2026-11-27 were all taken attached.
+// - CPU: the renderer, Chromium's network service and browser process, and main over the span (/proc
+//   utime+stime), less the same span with the page idle (attached or detached alike); per second of
+//   media (the span's length), and per frame that reached main.
+import { launchDetachableChromium } from '../../tests/helpers/browser'
 import { startWebShell } from '../../tests/helpers/web-shell'
 import { cpuBetween, processTree, type Proc } from './proc'
 import { runAsScript } from './results'
@@ -21,11 +24,13 @@ import { wait, type BenchRow } from './types'
 const SPAN_S = Number(process.env.ONAIR_BENCH_TRANSPORT_SPAN_S ?? 10)
 const r3 = (n: number): number => Math.round(n * 1000) / 1000
 
-type Way = 'http' | 'bridge'
+type Way = 'http' | 'socket'
+type Driver = 'attached' | 'detached'
 
 interface Split {
   renderer: number
   network: number
+  browser: number
   main: number
 }
 
@@ -37,12 +42,15 @@ function split(before: Proc[], after: Proc[], seconds: number): Split {
   return {
     renderer: sum((p) => chromium(p) && p.cmd.includes('--type=renderer')),
     network: sum((p) => chromium(p) && p.cmd.includes('network.mojom.NetworkService')),
+    // The browser process (no --type): it holds the Blobs a POST sends.
+    browser: sum((p) => chromium(p) && !p.cmd.includes('--type=')),
     main: sum((p) => p.pid === process.pid)
   }
 }
 
 interface Measured {
   way: Way
+  driver: Driver
   width: number
   height: number
   fps: number
@@ -60,8 +68,9 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
   for (let i = 24; i < template.length; i++) template[i] = (i * 7) & 255
   const pool = [new Uint8Array(24 + size), new Uint8Array(24 + size), new Uint8Array(24 + size)]
   const state = { sent: 0, skipped: 0, failed: '', stop: () => clearInterval(timer) }
-  const most = way === 'bridge' ? 2 : 1
+  const most = 2
   let busy = 0
+  let chain = Promise.resolve()
   let made = 0
   const t0 = performance.now()
   const post = (msg) =>
@@ -73,9 +82,8 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
     }).then((r) => r.json())
   const timer = setInterval(() => {
     if (busy >= most) { state.skipped++; return }
-    // Old: a fresh copy a frame; new: a buffer of the pool, written over.
-    const msg = way === 'http' ? template.slice() : pool[made++ % 3]
-    if (way === 'bridge') msg.set(template.subarray(24), 24)
+    const msg = pool[made++ % 3]
+    msg.set(template.subarray(24), 24)
     const v = new DataView(msg.buffer)
     v.setUint32(0, size, true)
     v.setUint8(4, 1)
@@ -83,7 +91,10 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
     v.setUint32(12, h, true)
     v.setFloat64(16, (performance.now() - t0) * 1000, true)
     busy++
-    const p = way === 'http' ? post(msg) : globalThis.onair.pushFrames('bench-transport', msg)
+    // The POSTs one after another, as the bridge sent them before the socket (main takes them in order).
+    const p = way === 'http'
+      ? (chain = chain.then(() => post(msg)))
+      : globalThis.onair.pushFrames('bench-transport', msg)
     void p.then((r) => {
       busy--
       if (r.ok) state.sent++
@@ -94,54 +105,73 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
   return true
 })()`
 
-async function measure(way: Way, width: number, height: number, fps: number): Promise<Measured> {
+async function measure(
+  way: Way,
+  driver: Driver,
+  width: number,
+  height: number,
+  fps: number
+): Promise<Measured> {
   const shell = await startWebShell()
   let calls = 0
   // Main drops what reaches the core: the transport is measured, not the encoder.
   shell.core.pushFrames = async () => {
     calls++
   }
-  const browser = await launchChromium()
+  const chromium = await launchDetachableChromium(shell.url)
   try {
-    const page = await browser.newPage()
-    await page.goto(shell.url)
+    const pageOf = async () => {
+      const b = await chromium.attach()
+      const page = b.contexts()[0]?.pages()[0]
+      if (!page) throw new Error('Chromium has no page')
+      return page
+    }
+    let page = await pageOf()
     await page.getByRole('navigation', { name: 'Main' }).waitFor()
+    if (driver === 'detached') await chromium.detach()
     const t0 = performance.now()
     const b0 = processTree()
     await wait(SPAN_S * 1000)
     const idle = split(b0, processTree(), (performance.now() - t0) / 1000)
+    page = await pageOf()
     if (!(await page.evaluate(sender(way, width, height, fps))))
       throw new Error('the page did not start sending')
+    const s0 = (await page.evaluate('globalThis.benchTransport.skipped')) as number
+    if (driver === 'detached') await chromium.detach()
     await wait(2000)
     const calls0 = calls
-    const s0 = (await page.evaluate('globalThis.benchTransport.skipped')) as number
     const t1 = performance.now()
     const b1 = processTree()
     await wait(SPAN_S * 1000)
     const seconds = (performance.now() - t1) / 1000
     const busy = split(b1, processTree(), seconds)
+    const calls1 = calls
+    page = await pageOf()
     const st = (await page.evaluate(`(() => {
       const s = globalThis.benchTransport; s.stop(); return { skipped: s.skipped, failed: s.failed }
     })()`)) as { skipped: number; failed: string }
     if (st.failed) throw new Error(`${way}: ${st.failed}`)
-    if (calls === calls0) throw new Error(`${way}: no raw frames reached main`)
+    if (calls1 === calls0) throw new Error(`${way}: no raw frames reached main`)
     const less: Split = {
       renderer: busy.renderer - idle.renderer,
       network: busy.network - idle.network,
+      browser: busy.browser - idle.browser,
       main: busy.main - idle.main
     }
     return {
       way,
+      driver,
       width,
       height,
       fps,
-      cpu: less.renderer + less.network + less.main,
+      cpu: less.renderer + less.network + less.browser + less.main,
       split: less,
-      reached: (calls - calls0) / seconds,
+      reached: (calls1 - calls0) / seconds,
+      // Over the whole sending time (the skips before the span included): whether the way keeps up.
       skipped: st.skipped - s0
     }
   } finally {
-    await browser.close()
+    await chromium.close()
     await shell.stop()
   }
 }
@@ -149,8 +179,11 @@ async function measure(way: Way, width: number, height: number, fps: number): Pr
 /** CPU ms per frame that reached main. */
 const perFrame = (m: Measured): number => (m.reached > 0 ? (m.cpu / m.reached) * 1000 : Infinity)
 
+const wayName = (w: Way): string =>
+  w === 'http' ? 'HTTP POST a Blob a call' : 'the frame socket (bridge pushFrames)'
+
 const say = (m: Measured): string =>
-  `${m.way === 'http' ? 'HTTP POST (one call in flight)' : 'bridge pushFrames (two calls made ahead)'} ${r3(m.cpu)} CPU s/s (renderer ${r3(m.split.renderer)} + network service ${r3(m.split.network)} + main ${r3(m.split.main)}), ${m.reached.toFixed(1)} of ${m.fps} frames/s reached main, ${perFrame(m).toFixed(1)} CPU ms a frame, ${m.skipped} skipped in the page`
+  `${wayName(m.way)}, driver ${m.driver}: ${r3(m.cpu)} CPU s/s (renderer ${r3(m.split.renderer)} + network service ${r3(m.split.network)} + browser ${r3(m.split.browser)} + main ${r3(m.split.main)}), ${m.reached.toFixed(1)} of ${m.fps} frames/s reached main, ${perFrame(m).toFixed(1)} CPU ms a frame, ${m.skipped} skipped in the page (two calls in flight)`
 
 async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
@@ -159,22 +192,25 @@ async function run(): Promise<BenchRow[]> {
     [1920, 1080, 60]
   ] as const) {
     // Alternated, so a busier moment of the machine does not fall on one way only.
-    const a = await measure('http', w, h, f)
-    const b = await measure('bridge', w, h, f)
-    console.error(`${h}p${f}: ${say(a)}; ${say(b)}`)
+    const m: Measured[] = []
+    for (const driver of ['detached', 'attached'] as const)
+      for (const way of ['socket', 'http'] as const) m.push(await measure(way, driver, w, h, f))
+    for (const x of m) console.error(`${h}p${f}: ${say(x)}`)
+    const [sock, post] = m as [Measured, Measured, Measured, Measured]
+    const attached = m.slice(2).map(say).join('; ')
     rows.push({
       name: `encoder: raw frame transport CPU at ${h}p${f}`,
-      value: r3(b.cpu),
+      value: r3(sock.cpu),
       unit: 'CPU s / s',
-      reference: { name: 'HTTP POST a frame (before)', value: r3(a.cpu), unit: 'CPU s / s' },
-      note: `web shell, page + main, less the idle page, ${SPAN_S} s spans, the core dropping the bytes; ${say(b)}; ${say(a)}; Electron's IPC is not measured here`
+      reference: { name: 'HTTP POST a Blob a call, no driver', value: r3(post.cpu), unit: 'CPU s / s' },
+      note: `web shell, page (renderer + network service + browser process) + main, less the idle page, ${SPAN_S} s spans, the core dropping the bytes, no DevTools client during the span (as the app runs): ${say(sock)}; ${say(post)}. With Playwright attached (as in the e2e tests): ${attached}; Electron's IPC is not measured here`
     })
     rows.push({
       name: `encoder: raw frame transport CPU per delivered frame at ${h}p${f}`,
-      value: r3(perFrame(b)),
+      value: r3(perFrame(sock)),
       unit: 'CPU ms / frame',
-      reference: { name: 'HTTP POST a frame', value: r3(perFrame(a)), unit: 'CPU ms / frame' },
-      note: `the same run: bridge ${b.reached.toFixed(1)}, HTTP POST ${a.reached.toFixed(1)} of ${f} frames/s reached main`
+      reference: { name: 'HTTP POST a Blob a call, no driver', value: r3(perFrame(post)), unit: 'CPU ms / frame' },
+      note: `the same run: socket ${sock.reached.toFixed(1)}, HTTP POST ${post.reached.toFixed(1)} of ${f} frames/s reached main; with Playwright attached ${m[2]!.reached.toFixed(1)} and ${m[3]!.reached.toFixed(1)}, ${perFrame(m[2]!).toFixed(1)} and ${perFrame(m[3]!).toFixed(1)} CPU ms a frame`
     })
   }
   return rows
