@@ -215,7 +215,9 @@ async function appRun(
   const output: OutputSettings = {
     ...DEFAULT_OUTPUT,
     videoBitrateKbps: kbps,
-    ...(encoder === "browser" ? { videoEncoder: "browser" as const } : {}),
+    // Onair's encoder chosen, not Automatic: on a machine under 4 cores Automatic is the browser's
+    // encoder, and both sides would be WebCodecs.
+    videoEncoder: encoder === "browser" ? ("browser" as const) : ("x264" as const),
   };
   await core.saveSettings({
     sourceKind: "camera",

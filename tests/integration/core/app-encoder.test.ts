@@ -28,31 +28,21 @@ import { trackedChildren } from '../../../src/node/process'
 import type {
   LiveHealthEvent,
   LiveStateEvent,
-  LocalRecordingView,
-  OutputSettings
+  LocalRecordingView
 } from '../../../src/shared/contract'
 import { AppFailure } from '../../../src/shared/result'
 import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
 import { FAST, feedPaced, ffmpegChildren, makeCameraFile, sleep } from './live-helpers'
-import { rawFeeder } from './raw-media'
+import { RAW_SOURCE, X264_OUTPUT, rawFeeder } from './raw-media'
 
 const run = promisify(execFile)
 let studio: TestStudio
 let client: ApiClient
 let dir: string
 
-/** The Output: Onair's x264 chosen (Automatic picks it only from 4 CPU cores; these machines have 2). */
-const OUTPUT: OutputSettings = {
-  videoEncoder: 'x264',
-  width: 640,
-  height: 360,
-  fps: 25,
-  videoBitrateKbps: 800,
-  audioBitrateKbps: 96,
-  keyframeIntervalSec: 2
-}
-const PAGE_SOURCE = { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' } as const
+const OUTPUT = X264_OUTPUT
+const PAGE_SOURCE = RAW_SOURCE
 
 beforeAll(async () => {
   studio = await startTestStudio({ resumeWindowMs: 1500 })

@@ -18,24 +18,16 @@ import WebSocket from 'ws'
 import { createCore, type Core } from '../../../src/main/core/core'
 import { startWebShell, type RunningWebShell } from '../../../src/main/web/web-shell'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
-import type { LocalRecordingView, OutputSettings } from '../../../src/shared/contract'
+import type { LocalRecordingView } from '../../../src/shared/contract'
 import { i420Bytes, packRaw } from '../../../src/shared/raw-media'
 import { testFfmpeg } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
-import { rawFeeder } from './raw-media'
+import { RAW_SOURCE, X264_OUTPUT, rawFeeder } from './raw-media'
 
 const run = promisify(execFile)
 
-const OUTPUT: OutputSettings = {
-  videoEncoder: 'x264',
-  width: 640,
-  height: 360,
-  fps: 25,
-  videoBitrateKbps: 800,
-  audioBitrateKbps: 96,
-  keyframeIntervalSec: 2
-}
-const SOURCE = { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' } as const
+const OUTPUT = X264_OUTPUT
+const SOURCE = RAW_SOURCE
 
 let dir: string
 let core: Core

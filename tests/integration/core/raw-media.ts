@@ -6,9 +6,14 @@ import { promisify } from 'node:util'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import type { OutputSettings } from '../../../src/shared/contract'
 import { i420Bytes, packRaw } from '../../../src/shared/raw-media'
-import { sleep } from './live-helpers'
+import { OUTPUT, sleep } from './live-helpers'
 
 const run = promisify(execFile)
+
+/** The Output with Onair's x264 chosen (Automatic picks it only from 4 CPU cores; these machines have 2). */
+export const X264_OUTPUT: OutputSettings = { ...OUTPUT, videoEncoder: 'x264' }
+/** The page's source as it names it when it hands raw frames over (camera, screen or scene). */
+export const RAW_SOURCE = { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' } as const
 
 /**
  * The page's raw media at the Output's size and rate: each call one picture and its 40 ms of tone,

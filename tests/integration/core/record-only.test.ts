@@ -17,27 +17,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src/main/core/core'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import { trackedChildren } from '../../../src/node/process'
-import type { LocalRecordingView, OutputSettings } from '../../../src/shared/contract'
+import type { LocalRecordingView } from '../../../src/shared/contract'
 import { testFfmpeg } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
 import { ffmpegChildren } from './live-helpers'
-import { largestGap, packetTimes, rawFeeder } from './raw-media'
+import { RAW_SOURCE, X264_OUTPUT, largestGap, packetTimes, rawFeeder } from './raw-media'
 import { NO_KEYCHAIN, useSecretService } from './secret-service'
 
 const run = promisify(execFile)
 const ss = await useSecretService()
 const service = `onair-test-${randomUUID().slice(0, 8)}`
 
-const OUTPUT: OutputSettings = {
-  videoEncoder: 'x264',
-  width: 640,
-  height: 360,
-  fps: 25,
-  videoBitrateKbps: 800,
-  audioBitrateKbps: 96,
-  keyframeIntervalSec: 2
-}
-const SOURCE = { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' } as const
+const OUTPUT = X264_OUTPUT
+const SOURCE = RAW_SOURCE
 
 /** The number of video frames and the seconds an MP4 plays, by ffprobe. */
 async function probe(file: string): Promise<{ frames: number; seconds: number }> {
