@@ -116,8 +116,13 @@ export async function launchDetachableChromium(
         child.kill()
         await gone
       }
-      // Chromium's helpers may still be writing to the profile as it goes: retry, then leave it.
-      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+      // Chromium's helpers may still be writing to the profile as it goes: retry, then leave it to the
+      // system's temporary folder.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+      } catch {
+        // Left behind.
+      }
     }
   }
 }
