@@ -132,8 +132,8 @@ interface PathCpu {
   encoder: number;
   broadcaster: number;
   /**
-   * Chromium's network service: in the web shell the page's calls are HTTP requests and pushFrames a
-   * WebSocket, which it carries (Electron's IPC does not go through it).
+   * Chromium's network service: in the web shell the page's calls (pushMedia, pushFrames) are HTTP
+   * requests, which it carries (Electron's IPC does not go through it).
    */
   network: number;
   /** Not in the send path's sum, for the record: Chromium's capture, GPU and browser processes. */
@@ -226,9 +226,8 @@ async function appRun(
   });
   const name = `Encoder bench ${encoder} ${kbps}`;
   const stream = await core.createStream({ name, profiles: [], record: true });
-  // Playwright drives the page to go live and to stop, and is detached in between: with a DevTools
-  // client attached, Chromium copies every frame-socket message into an event for it, which the app
-  // never pays (tests/helpers/browser.ts, launchDetachableChromium).
+  // Playwright drives the page to go live and to stop, and is detached in between, as the app runs
+  // with no DevTools client (tests/helpers/browser.ts, launchDetachableChromium).
   const chromium = await launchDetachableChromium(shell.url, [
     `--use-file-for-fake-video-capture=${clip}`,
     // The window's own size: a viewport set over DevTools would go when the driver detaches.
@@ -255,8 +254,7 @@ async function appRun(
         timeout: 30_000,
       },
     );
-    // Detached from the click on: attached, the page's frames (x264) cost it and the driver so much
-    // that a 720p30 go-live did not come up on 2 cores. Main's own run state says when it is live.
+    // Detached from the click on; main's own run state says when it is live.
     const live = new Promise<void>((resolve, reject) => {
       const off = core.events.on("live:state", (e) => {
         if (e.state === "live") resolve();
@@ -367,8 +365,8 @@ const describe = (r: AppRun, ref: Reference): string =>
 
 /**
  * What moving raw frames costs: the app's page (web shell) sends I420 pictures of `width`x`height` at
- * `fps` through its own bridge (`onair.pushFrames`: a message on the run's frame socket, one in
- * flight) to main, where the call is checked as every call is (the dispatcher's schema reads
+ * `fps` through its own bridge (`onair.pushFrames`: an HTTP POST a message, one in flight, as the raw
+ * pusher sends) to main, where the call is checked as every call is (the dispatcher's schema reads
  * each message) and the bytes are dropped instead of going to the encoder process. Each frame's bytes
  * are copied into a new buffer first, as the pusher copies a VideoFrame. The renderer's and main's CPU
  * over the span, less the same span with the page idle.

@@ -19,7 +19,7 @@ export interface App {
   shell: TestWebShell
   browser: Browser
   page: Page
-  /** Every /rpc/<name> the page called (and pushFrames on a frame socket), in order: proves what was (not) sent. */
+  /** Every /rpc/<name> the page called, in order: proves what was (not) sent. */
   calls: string[]
   close(): Promise<void>
 }
@@ -43,12 +43,6 @@ export async function openApp(opts: OpenOptions = {}): Promise<App> {
     page.on('request', (r) => {
       const m = /\/rpc\/([A-Za-z]+)/.exec(r.url())
       if (m?.[1]) calls.push(m[1])
-    })
-    // pushFrames goes over a WebSocket a run (/frames?runId=, bridge/frame-socket.ts): its first call
-    // on a socket counts as the call.
-    page.on('websocket', (ws) => {
-      if (!/\/frames\?/.test(ws.url())) return
-      ws.once('framesent', () => calls.push('pushFrames'))
     })
     page.on('pageerror', (e) => console.error('[page error]', e.message))
     await page.goto(shell.url)

@@ -1,6 +1,5 @@
 // The web shell: the same core served to a browser on 127.0.0.1 only. Calls are HTTP POSTs, events a
-// WebSocket, raw frames for Onair's encoder a binary WebSocket a run (frame-socket.ts; a POST works
-// too). A random
+// WebSocket (raw frames for Onair's encoder are POSTs too, pushFrames). A random
 // token, made at start, is exchanged once for an HttpOnly SameSite=Strict cookie; every request also
 // needs our own Host (no DNS rebinding) and, when a browser sends one, our own Origin.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
@@ -25,7 +24,6 @@ import type { Core } from '../core/core'
 import { dispatch, isCallName } from '../core/dispatch'
 import { contentSecurityPolicy } from '../core/csp'
 import { isOwnOrigin } from '../../shared/origin'
-import { frameRunId, serveFrameSocket } from './frame-socket'
 
 export interface WebShellOptions {
   core: Core
@@ -345,36 +343,11 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const clients = new Set<WebSocket>()
-  // Raw frames for Onair's encoder: binary messages up to a call's bound, never compressed.
-  const framesWss = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_CALL_BYTES,
-    perMessageDeflate: false
-  })
-  const frameSockets = new Set<WebSocket>()
   server.on('upgrade', (req, socket, head) => {
     const url = parseUrl(req.url)
     const path = url?.pathname
-    if (
-      (path !== '/events' && path !== '/frames') ||
-      !hostOk(req) ||
-      !originOk(req) ||
-      !authorized(req)
-    ) {
+    if (path !== '/events' || !hostOk(req) || !originOk(req) || !authorized(req)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
-      return
-    }
-    if (path === '/frames' && url) {
-      const runId = frameRunId(url)
-      if (!runId) {
-        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
-        return
-      }
-      framesWss.handleUpgrade(req, socket, head, (ws) => {
-        frameSockets.add(ws)
-        ws.on('close', () => frameSockets.delete(ws))
-        serveFrameSocket(ws, (bytes) => dispatch(opts.core, 'pushFrames', [runId, bytes], { log }), log)
-      })
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -412,9 +385,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
     close: async () => {
       for (const off of unsubscribe) off()
       for (const ws of clients) ws.terminate()
-      for (const ws of frameSockets) ws.terminate()
       await new Promise<void>((r) => wss.close(() => r()))
-      await new Promise<void>((r) => framesWss.close(() => r()))
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
     }
