@@ -23,7 +23,6 @@ import { wait, type BenchRow } from './types'
 const SPAN_S = Number(process.env.ONAIR_BENCH_TRANSPORT_SPAN_S ?? 10)
 const r3 = (n: number): number => Math.round(n * 1000) / 1000
 
-type Way = 'bridge'
 type Driver = 'attached' | 'detached'
 
 interface Split {
@@ -48,7 +47,6 @@ function split(before: Proc[], after: Proc[], seconds: number): Split {
 }
 
 interface Measured {
-  way: Way
   driver: Driver
   width: number
   height: number
@@ -60,8 +58,8 @@ interface Measured {
 }
 
 /** The page's sender: a string, not a function (the bench's TypeScript loader adds helpers a page lacks). */
-const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
-  const w = ${w}, h = ${h}, f = ${f}, way = '${way}'
+const sender = (w: number, h: number, f: number): string => `(() => {
+  const w = ${w}, h = ${h}, f = ${f}
   const size = w * h + 2 * Math.ceil(w / 2) * Math.ceil(h / 2)
   const template = new Uint8Array(24 + size)
   for (let i = 24; i < template.length; i++) template[i] = (i * 7) & 255
@@ -94,7 +92,6 @@ const sender = (way: Way, w: number, h: number, f: number): string => `(() => {
 })()`
 
 async function measure(
-  way: Way,
   driver: Driver,
   width: number,
   height: number,
@@ -122,7 +119,7 @@ async function measure(
     await wait(SPAN_S * 1000)
     const idle = split(b0, processTree(), (performance.now() - t0) / 1000)
     page = await pageOf()
-    if (!(await page.evaluate(sender(way, width, height, fps))))
+    if (!(await page.evaluate(sender(width, height, fps))))
       throw new Error('the page did not start sending')
     const s0 = (await page.evaluate('globalThis.benchTransport.skipped')) as number
     if (driver === 'detached') await chromium.detach()
@@ -138,8 +135,8 @@ async function measure(
     const st = (await page.evaluate(`(() => {
       const s = globalThis.benchTransport; s.stop(); return { skipped: s.skipped, failed: s.failed }
     })()`)) as { skipped: number; failed: string }
-    if (st.failed) throw new Error(`${way}: ${st.failed}`)
-    if (calls1 === calls0) throw new Error(`${way}: no raw frames reached main`)
+    if (st.failed) throw new Error(st.failed)
+    if (calls1 === calls0) throw new Error('no raw frames reached main')
     const less: Split = {
       renderer: busy.renderer - idle.renderer,
       network: busy.network - idle.network,
@@ -147,7 +144,6 @@ async function measure(
       main: busy.main - idle.main
     }
     return {
-      way,
       driver,
       width,
       height,
@@ -155,7 +151,7 @@ async function measure(
       cpu: less.renderer + less.network + less.browser + less.main,
       split: less,
       reached: (calls1 - calls0) / seconds,
-      // Over the whole sending time (the skips before the span included): whether the way keeps up.
+      // Over the whole sending time (the skips before the span included): whether it keeps up.
       skipped: st.skipped - s0
     }
   } finally {
@@ -177,8 +173,8 @@ async function run(): Promise<BenchRow[]> {
     [1920, 1080, 60]
   ] as const) {
     // Alternated, so a busier moment of the machine does not fall on one driver only.
-    const free = await measure('bridge', 'detached', w, h, f)
-    const held = await measure('bridge', 'attached', w, h, f)
+    const free = await measure('detached', w, h, f)
+    const held = await measure('attached', w, h, f)
     console.error(`${h}p${f}: ${say(free)}; ${say(held)}`)
     rows.push({
       name: `encoder: raw frame transport CPU at ${h}p${f}`,
