@@ -254,6 +254,15 @@ async function appRun(
         timeout: 30_000,
       },
     );
+    // Main's run states from the click on, each with its second since the click, for a failed run's note.
+    const states: string[] = [];
+    const clickAt = performance.now();
+    core.events.on("live:state", (e) => {
+      const why = e.error?.message;
+      states.push(
+        `${e.state} at ${((performance.now() - clickAt) / 1000).toFixed(1)} s${why ? ` (${why})` : ""}`,
+      );
+    });
     // Detached from the click on; main's own run state says when it is live.
     const live = new Promise<void>((resolve, reject) => {
       const off = core.events.on("live:state", (e) => {
@@ -287,7 +296,25 @@ async function appRun(
     )
       .replace(/\s+/g, " ")
       .trim();
-    await page.getByTestId("stop-live").click();
+    const stop = page.getByTestId("stop-live");
+    if (!(await stop.isVisible())) {
+      // The run ended before Stop: say what the page and main saw, for the failed run's note.
+      const alerts = (await page.getByRole("alert").allTextContents()).join(" / ");
+      const banner = page.getByTestId("live-banner");
+      const state = (await banner.count())
+        ? `${await banner.getAttribute("data-state")}: ${(await banner.textContent())?.replace(/\s+/g, " ")}`
+        : "no live banner";
+      const consoleLines = chromium
+        .log()
+        .split("\n")
+        .filter((l) => /CONSOLE|crash|Fatal|Killed/i.test(l))
+        .slice(-8)
+        .join(" | ");
+      throw new Error(
+        `the run ended before Stop: page ${state}; alerts: ${alerts || "none"}; main's run states ${states.join(", ")}; console: ${consoleLines}`,
+      );
+    }
+    await stop.click();
     await page
       .locator("[data-testid=live-banner][data-state=ended]")
       .waitFor({ timeout: 60_000 });

@@ -60,7 +60,12 @@ export interface DetachableChromium {
   attach(): Promise<Browser>
   detach(): Promise<void>
   close(): Promise<void>
+  /** The page's console and Chromium's own log lines so far (the last 64 KiB), read while detached too. */
+  log(): string
 }
+
+/** Chromium's stderr kept for `log()`, at most this much. */
+const LOG_KEPT = 64 * 1024
 
 export async function launchDetachableChromium(
   url: string,
@@ -76,6 +81,8 @@ export async function launchDetachableChromium(
       '--headless=new',
       ...CHROMIUM_FLAGS,
       ...extraArgs,
+      // The page's console to stderr ("CONSOLE" lines), readable with no DevTools client attached.
+      '--enable-logging=stderr',
       '--remote-debugging-port=0',
       '--remote-debugging-address=127.0.0.1',
       `--user-data-dir=${profile}`,
@@ -83,11 +90,11 @@ export async function launchDetachableChromium(
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] }
   )
+  let err = ''
   const endpoint = await new Promise<string>((resolve, reject) => {
-    let err = ''
     const timer = setTimeout(() => reject(new Error(`Chromium gave no DevTools port: ${err}`)), 30_000)
     child.stderr.on('data', (d: Buffer) => {
-      err += d.toString()
+      err = (err + d.toString()).slice(-LOG_KEPT)
       const m = /DevTools listening on (ws:\S+)/.exec(err)
       if (m) {
         clearTimeout(timer)
@@ -107,6 +114,7 @@ export async function launchDetachableChromium(
     await b?.close()
   }
   return {
+    log: () => err,
     attach: async () => (browser ??= await chromium.connectOverCDP(endpoint)),
     detach,
     close: async () => {

@@ -93,6 +93,12 @@ function sendResult(res: ServerResponse, r: Result<unknown>): void {
   res.end(Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength))
 }
 
+/**
+ * How long an idle connection is kept: longer than any browser reuses one (Chromium 5 minutes,
+ * Firefox 115 s, Safari less), so the browser always closes it first.
+ */
+export const KEEP_IDLE_CONNECTIONS_MS = 310_000
+
 /** What a second browser sees when it opens a link that was already used. */
 const USED_LINK_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Onair: this link was already used</title>
@@ -161,6 +167,13 @@ export async function startWebShell(opts: WebShellOptions): Promise<RunningWebSh
       else res.end()
     })
   })
+
+  // An idle connection stays open until the browser closes it. Node's default closes it after 5 s,
+  // while Chromium reuses an idle connection for up to 5 minutes: a call sent just as the server
+  // closed one fails in the page ("Failed to fetch"), since the browser does not send a POST again.
+  // Seen here: runs of Onair's encoder in the web shell ended by themselves, the page's pushFrames
+  // call having failed so (bench/notes/encoder-picture.md).
+  server.keepAliveTimeout = KEEP_IDLE_CONNECTIONS_MS
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostOk(req)) return refuse(res, 403, 'Host not allowed: open Onair at 127.0.0.1.')

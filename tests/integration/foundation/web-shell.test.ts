@@ -210,6 +210,43 @@ describe('web shell', () => {
     expect(JSON.parse((await rpc('appInfo', [])).body).ok).toBe(true)
   })
 
+  it('keeps an idle connection open past Node\'s 5 s default: the browser, not the shell, closes it', async () => {
+    // Chromium reuses an idle connection for up to 5 minutes and does not send a POST again when the
+    // server closed the connection as it was sent: the page's call fails. So the shell must not close
+    // first. The answer to each request is read off the one socket; 7 s idle between them (Node 20
+    // closes at its 5 s and a second of grace).
+    const s = connect(port, '127.0.0.1')
+    await new Promise((r) => s.once('connect', r))
+    let got = ''
+    let closedAt: number | undefined
+    s.setEncoding('utf8').on('data', (c: string) => (got += c))
+    s.on('close', () => (closedAt = performance.now()))
+    const ask = (): Promise<string> => {
+      got = ''
+      s.write(
+        `POST /rpc/appInfo HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${shell.session}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 11\r\nConnection: keep-alive\r\n\r\n{"args":[]}'
+      )
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          // The answer is chunked: it ends with the empty last chunk.
+          if (got.includes('\r\n\r\n') && got.endsWith('\r\n0\r\n\r\n')) {
+            s.off('data', check)
+            resolve(got)
+          }
+        }
+        s.on('data', check)
+        s.once('close', () => reject(new Error(`the shell closed the connection: ${got}`)))
+      })
+    }
+    expect(await ask()).toMatch(/^HTTP\/1\.1 200 /)
+    const idleFrom = performance.now()
+    await new Promise((r) => setTimeout(r, 7000))
+    expect(closedAt, `closed after ${((closedAt ?? 0) - idleFrom).toFixed(0)} ms idle`).toBeUndefined()
+    expect(await ask()).toMatch(/^HTTP\/1\.1 200 /)
+    s.destroy()
+  })
+
   it("carries pushFrames' raw frames as bytes: checked by the raw-media reader, then the core answers", async () => {
     const post = (runId: string, body: Buffer) =>
       http(`/rpc/pushFrames?runId=${encodeURIComponent(runId)}`, {
