@@ -1,8 +1,8 @@
 // Onair's own encoder (#33) from the page, in real Chromium through the web shell: Output lists the
 // encoders this machine can start (x264; NVENC disabled with the reason it gave) and x264's presets; by
 // default a camera goes live through x264, the page handing raw frames over with pushFrames (never a
-// page-encoded pushMedia), the live bar naming "x264 veryfast", the studio taking an H.264 High stream
-// and Stop ending it cleanly; Browser (WebCodecs) chosen, the page encodes as before.
+// page-encoded pushMedia), the live bar naming "x264 veryfast", a frames call lost on the way sent
+// again, the studio taking an H.264 High stream and Stop ending it cleanly; Browser (WebCodecs) chosen, the page encodes as before.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -118,6 +118,23 @@ describe("Onair's encoder from the page", () => {
       20_000
     ).toBeGreaterThanOrEqual(10)
     const liveAt = performance.now()
+    // One frames call lost on the way (its connection reset, the page's fetch fails with no answer):
+    // the page sends it again and the broadcast goes on.
+    let lost = 0
+    const pattern = '**/rpc/pushFrames*'
+    await page.route(pattern, (route) => {
+      if (lost++ === 0) return route.abort('connectionreset')
+      return route.continue()
+    })
+    await eventually(async () => lost, 10_000).toBeGreaterThan(0)
+    await page.unroute(pattern)
+    const afterLoss = calls.length
+    await eventually(
+      async () => calls.slice(afterLoss).filter((c) => c === 'pushFrames').length,
+      20_000
+    ).toBeGreaterThan(30)
+    expect(await page.getByTestId('live-error').count()).toBe(0)
+    expect(await page.getByTestId('live-banner').getAttribute('data-state')).toBe('live')
     await liveFor(page, 6)
     const liveSeconds = (performance.now() - liveAt) / 1000
     await shot(page, 'live-app-encoder')

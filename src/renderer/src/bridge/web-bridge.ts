@@ -15,6 +15,10 @@ import type { Result } from '../../../shared/result'
 /** Reconnects of the event socket when the shell restarts: 0.5 s, 1 s, 2 s ... up to 5 s. */
 const SOCKET_BACKOFF: Backoff = { initialMs: 500, factor: 2, capMs: 5000, jitter: 0 }
 
+/** A pushFrames call with no answer is sent again this often, FRAMES_RESEND_MS, then twice that... */
+const FRAMES_RESENDS = 3
+const FRAMES_RESEND_MS = 100
+
 const unreachable = (detail: string): Result<never> => ({
   ok: false,
   error: {
@@ -62,9 +66,14 @@ async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
     if (body && typeof body === 'object' && 'ok' in body) return body
     return unreachable(`HTTP ${res.status}`)
   } catch (e) {
-    return unreachable(e instanceof Error ? e.message : String(e))
+    const r = unreachable(e instanceof Error ? e.message : String(e))
+    noAnswer.add(r)
+    return r
   }
 }
+
+/** Results of calls that got no answer at all (fetch threw: the request may not have reached Onair). */
+const noAnswer = new WeakSet<Result<unknown>>()
 
 type AnyListener = (payload: unknown) => void
 
@@ -147,10 +156,23 @@ export function createWebBridge(): OnairApi {
   // another so main takes them in order (the raw pusher makes the next call before the last is
   // answered; two POSTs at once could arrive out of order). Measured against a WebSocket a run
   // (bench/results.md, encoder: raw frame transport): the POST costs less CPU per frame delivered.
+  //
+  // A call that got no answer (the browser's "Failed to fetch": the connection reset, or closed as
+  // the request went out) is sent again, up to FRAMES_RESENDS times: raw frames are safe to send twice
+  // (the encoder puts a repeated picture on the next frame's slot), and one lost call must not end a
+  // broadcast. An answer, even a refusal, is final.
   const framesChain = new Map<string, Promise<unknown>>()
+  const sendFrames = async (runId: string, chunk: Uint8Array): Promise<Result<void>> => {
+    let r = (await call('pushFrames', [runId, chunk])) as Result<void>
+    for (let i = 0; i < FRAMES_RESENDS && noAnswer.has(r); i++) {
+      await new Promise((resolve) => setTimeout(resolve, FRAMES_RESEND_MS * 2 ** i))
+      r = (await call('pushFrames', [runId, chunk])) as Result<void>
+    }
+    return r
+  }
   api.pushFrames = (runId: string, chunk: Uint8Array) => {
     const p = (framesChain.get(runId) ?? Promise.resolve()).then(() =>
-      call('pushFrames', [runId, chunk])
+      sendFrames(runId, chunk)
     ) as Promise<Result<void>>
     framesChain.set(runId, p)
     void p.then(() => {
