@@ -3,7 +3,7 @@
 // - The app's page in the web shell (real Chromium, real core; main is this process) sends I420
 //   pictures of the size at the rate, for a span, through the bridge's own pushFrames as the raw pusher
 //   calls it (two calls made ahead, the page's buffers reused, three as byte-pool.ts keeps them): a POST
-//   of a Blob a call, sent one after another; main reads the body and the dispatcher checks it, and the
+//   of the bytes a call (a Blob until 28 Nov, see web-bridge.ts), sent one after another; main reads the body and the dispatcher checks it, and the
 //   core drops it (the transport is measured, not the encoder).
 // - Driver: Playwright, connected over CDP, starts the sender, then either detaches for the span (as
 //   the app runs: no DevTools client) or stays (as in the e2e tests). Attached, Chromium's DevTools
@@ -40,7 +40,7 @@ function split(before: Proc[], after: Proc[], seconds: number): Split {
   return {
     renderer: sum((p) => chromium(p) && p.cmd.includes('--type=renderer')),
     network: sum((p) => chromium(p) && p.cmd.includes('network.mojom.NetworkService')),
-    // The browser process (no --type): it holds the Blobs a POST sends.
+    // The browser process (no --type): it held the Blobs a POST sent, when the body was a Blob.
     browser: sum((p) => chromium(p) && !p.cmd.includes('--type=')),
     main: sum((p) => p.pid === process.pid)
   }
@@ -181,7 +181,7 @@ async function run(): Promise<BenchRow[]> {
       value: r3(free.cpu),
       unit: 'CPU s / s',
       reference: { name: 'the same, Playwright attached', value: r3(held.cpu), unit: 'CPU s / s' },
-      note: `web shell, the bridge's pushFrames (a POST of a Blob a call), page (renderer + network service + browser process) + main, less the idle page, ${SPAN_S} s spans, the core dropping the bytes; ${say(free)}; ${say(held)}; Electron's IPC is not measured here`
+      note: `web shell, the bridge's pushFrames (a POST of the bytes a call), page (renderer + network service + browser process) + main, less the idle page, ${SPAN_S} s spans, the core dropping the bytes; ${say(free)}; ${say(held)}; Electron's IPC is not measured here`
     })
     rows.push({
       name: `encoder: raw frame transport CPU per delivered frame at ${h}p${f}`,

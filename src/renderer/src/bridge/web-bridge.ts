@@ -49,9 +49,14 @@ async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
           method: 'POST',
           credentials: 'same-origin',
           headers: { 'content-type': 'application/octet-stream' },
-          // As a Blob: measured here (Chromium 156, loopback), a 1.4 MB body took 130 ms a POST as
-          // a Uint8Array and 19 ms as a Blob (a raw 720p frame, pushFrames); 64 KB 24 vs 15 ms.
-          body: new Blob([binary[1] as Uint8Array<ArrayBuffer>])
+          // The bytes themselves, not a Blob. A Blob's bytes are held in the browser's blob storage
+          // until the page's garbage collector frees the Blob, which a page reusing its buffers may
+          // not do for many seconds: measured here, raw 720p30 frames as Blobs failed with
+          // ERR_BLOB_OUT_OF_MEMORY ("Failed to fetch") 12-13 s into a run, ending the broadcast. As
+          // bytes they also cost less (scripts/bench/encoder-transport.ts, no DevTools client: 0.44
+          // against 0.61 CPU s/s at 720p30). With a DevTools client attached (Playwright, in the e2e
+          // tests) the bytes cost more, since DevTools copies each inline body for its client.
+          body: binary[1] as Uint8Array<ArrayBuffer>
         })
       : await fetch(`/rpc/${name}`, {
           method: 'POST',
@@ -152,7 +157,7 @@ export function createWebBridge(): OnairApi {
     )
   api.downloadClip = (id: string) =>
     save('downloadClip', [id], `/download/clip/${encodeURIComponent(id)}`)
-  // Raw frames for Onair's encoder: a POST a call with the bytes as a Blob, a run's calls one after
+  // Raw frames for Onair's encoder: a POST a call with the bytes as its body, a run's calls one after
   // another so main takes them in order (the raw pusher makes the next call before the last is
   // answered; two POSTs at once could arrive out of order). Measured against a WebSocket a run
   // (bench/results.md, encoder: raw frame transport): the POST costs less CPU per frame delivered.
