@@ -49,14 +49,17 @@ async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
           method: 'POST',
           credentials: 'same-origin',
           headers: { 'content-type': 'application/octet-stream' },
-          // The bytes themselves, not a Blob. A Blob's bytes are held in the browser's blob storage
-          // until the page's garbage collector frees the Blob, which a page reusing its buffers may
-          // not do for many seconds: measured here, raw 720p30 frames as Blobs failed with
-          // ERR_BLOB_OUT_OF_MEMORY ("Failed to fetch") 12-13 s into a run, ending the broadcast. As
-          // bytes they also cost less (scripts/bench/encoder-transport.ts, no DevTools client: 0.44
-          // against 0.61 CPU s/s at 720p30). With a DevTools client attached (Playwright, in the e2e
-          // tests) the bytes cost more, since DevTools copies each inline body for its client.
-          body: binary[1] as Uint8Array<ArrayBuffer>
+          // A Blob of a fresh copy. Whatever the body, Chromium keeps a copy of it (a Blob's bytes in
+          // the browser's blob storage; inline bytes in the page's memory) until the page's garbage
+          // collector frees the request, and the collector only runs as often as the page makes
+          // garbage it can count: the raw pusher reuses its buffers (byte-pool.ts), so it made almost
+          // none. Measured here: raw 720p30 frames as Blobs of the reused buffer ran the blob storage
+          // out (ERR_BLOB_OUT_OF_MEMORY, "Failed to fetch") 12-14 s into 11 of 32 runs, ending the
+          // broadcast; inline bytes grew the page by 42 MB a second. A fresh ArrayBuffer a call counts,
+          // and the collector keeps both flat. A Blob rather than inline bytes, because a DevTools
+          // client (Playwright, in the e2e tests) copies inline bodies for itself: 1.9 CPU s/s and 11
+          // frames/s at 720p30 attached, against 0.88 and 30 for Blobs (scripts/bench/encoder-transport.ts).
+          body: new Blob([binary[1].slice()])
         })
       : await fetch(`/rpc/${name}`, {
           method: 'POST',
@@ -157,7 +160,7 @@ export function createWebBridge(): OnairApi {
     )
   api.downloadClip = (id: string) =>
     save('downloadClip', [id], `/download/clip/${encodeURIComponent(id)}`)
-  // Raw frames for Onair's encoder: a POST a call with the bytes as its body, a run's calls one after
+  // Raw frames for Onair's encoder: a POST a call with the bytes as a Blob, a run's calls one after
   // another so main takes them in order (the raw pusher makes the next call before the last is
   // answered; two POSTs at once could arrive out of order). Measured against a WebSocket a run
   // (bench/results.md, encoder: raw frame transport): the POST costs less CPU per frame delivered.
