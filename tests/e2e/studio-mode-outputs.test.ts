@@ -20,7 +20,8 @@ import {
   pressGoLive,
   savedLocalCopy,
   sceneColourAt,
-  stopLive
+  stopLive,
+  text
 } from './app-page'
 
 const camera = makeFakeCamera(mkdtempSync(join(tmpdir(), 'onair-studio-mode-out-cam-')))
@@ -157,10 +158,21 @@ describe('studio mode: what goes out', () => {
     await page.getByTestId('studio-transition').click()
     await eventually(async () => isBlue(await sceneColourAt(page, 0.5, 0.5)), 3000).toBe(true)
     // The monitor plays the stream seconds behind: wait for its blue to hold 2 s (10 samples).
-    await eventually(
-      async () => seen.slice(-10).length === 10 && seen.slice(-10).every(Boolean),
-      60_000
-    ).toBe(true)
+    const held = (): boolean => seen.length >= 10 && seen.slice(-10).every(Boolean)
+    await eventually(async () => held(), 60_000)
+      .toBe(true)
+      .catch(async (e: unknown) => {
+        // Say what the monitor and the live bar showed, for a failure on a busy machine.
+        const bar = await text(page.getByTestId('live-banner')).catch(() => '?')
+        const monitor = await text(watcher.getByTestId('live-monitor')).catch(() => '?')
+        const tail = seen
+          .slice(-30)
+          .map((b) => (b ? 'B' : '-'))
+          .join('')
+        throw new Error(
+          `${String(e)}; ${seen.length} monitor samples, the last 30: ${tail}; the live bar: ${bar}; the monitor: ${monitor}`
+        )
+      })
     sampling = false
     await sampler
     await watcher.close()

@@ -58,12 +58,13 @@ export interface StartRun {
 export const APP_ENCODER_MIME = 'video/x-matroska;codecs=avc1.640028,mp4a.40.2'
 
 /**
- * The fewest CPU cores on which Automatic (no encoder chosen) picks x264. On 2 cores (this project's
- * machines) x264 veryfast at 720p30 beside Chromium's capture, the raw frames' transport and the local
- * studio went out at 5-15 fps of 30 (the uplink e2e and bench:encoder, 2026-11-27), while the browser's
- * encoder held 29; OBS's wizard likewise picks lighter settings for a weaker machine.
+ * The fewest CPU cores on which Automatic (no encoder chosen) picks x264. It was 4 until 28 Nov: on
+ * these 2-core machines x264 runs went out at 5-15 fps of 30 or ended 12-14 s in, which was the web
+ * shell's request bodies piling up in Chromium (docs/architecture.md, the raw frames), not the
+ * machine; since, x264 at 720p30 holds 29.8-30 fps here beside the capture and the local studio
+ * (bench:encoder). One core cannot hold Chromium's capture and x264 beside each other.
  */
-export const X264_AUTO_MIN_CORES = 4
+export const X264_AUTO_MIN_CORES = 2
 
 /** Why Automatic chose the browser's encoder on this machine (the live bar words it), or undefined when it chooses x264. */
 export function autoDeclines(cores: number): AutoDeclined | undefined {

@@ -34,7 +34,7 @@ export const fallbackNote = (f: EncoderStartFailure): string =>
 
 /** Why the browser's encoder makes the picture: Automatic chose it on this machine (main's counts). */
 export const autoNote = (a: AutoDeclined): string =>
-  `Automatic: this computer has ${a.cores} CPU cores, and x264 needs ${a.minCores} or more beside the capture, so the browser's encoder is used (choose x264 in Output to use it anyway).`
+  `Automatic: this computer has ${a.cores} CPU ${a.cores === 1 ? 'core' : 'cores'}, and x264 needs ${a.minCores} or more beside the capture, so the browser's encoder is used (choose x264 in Output to use it anyway).`
 
 /**
  * Why another encoder than the Output's choice runs: a hardware encoder that would not open (which
