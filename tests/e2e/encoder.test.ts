@@ -91,7 +91,15 @@ describe('the page encoder', () => {
       const m = await line.getAttribute('data-measured')
       if (m && windows[windows.length - 1] !== Number(m)) windows.push(Number(m))
       return windows.length
-    }, 30_000).toBeGreaterThanOrEqual(3)
+    }, 30_000)
+      .toBeGreaterThanOrEqual(3)
+      .catch(async (e: unknown) => {
+        // What the live bar said, for a failure on a busy machine.
+        const bar = await text(page.getByTestId('live-banner')).catch(() => '?')
+        throw new Error(
+          `${String(e)}; windows measured: ${windows.join(', ')}; the live bar: ${bar}`
+        )
+      })
     expect(windows[windows.length - 1]).toBeLessThanOrEqual(LOWER_KBPS * 1.15)
     await liveFor(page, 2)
     const liveSeconds = (performance.now() - liveAt) / 1000

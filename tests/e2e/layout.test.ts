@@ -140,15 +140,20 @@ describe('Layout at 1366x768', () => {
     const stop = page.getByTestId('stop-live')
     for (const screen of ['Go live', 'Sessions', 'Streams'] as const) {
       await nav(page, screen)
-      // Taller than the window, or the scroll proves nothing.
-      await page.evaluate(() => {
-        const filler = document.createElement('div')
-        filler.id = 'filler'
-        filler.style.height = '3000px'
-        document.querySelector('main')?.appendChild(filler)
-      })
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
-      await eventually(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000)
+      // Taller than the window, or the scroll proves nothing. Put in (again, should the screen have
+      // rendered its main anew since) and scrolled to the bottom until the window is scrolled.
+      const scrolled = (): Promise<number> =>
+        page.evaluate(() => {
+          if (!document.getElementById('filler')) {
+            const filler = document.createElement('div')
+            filler.id = 'filler'
+            filler.style.height = '3000px'
+            document.querySelector('main')?.appendChild(filler)
+          }
+          window.scrollTo(0, document.documentElement.scrollHeight)
+          return window.scrollY
+        })
+      await eventually(scrolled).toBeGreaterThan(1000)
       expect(await inView(page, stop), `Stop in view on ${screen}`).toBe(true)
       expect(await inView(page, page.getByTestId('live-state')), `state on ${screen}`).toBe(true)
       await page.evaluate(() => document.getElementById('filler')?.remove())
