@@ -211,20 +211,25 @@ const HEAD =
 /**
  * A run that no longer counts (a line of bench/retired.jsonl): what it measured no longer exists or was
  * measured wrongly. Its figures stay in runs.jsonl; the report leaves them out of every median and lists
- * the run with the reason.
+ * the run with the reason. `rows` retires only those rows of the run (an imported table holds rows of
+ * every bench, and one of them can go stale alone).
  */
 export interface RetiredRun {
   run: string
   reason: string
+  rows?: readonly string[]
 }
+
+/** The retirement that takes this figure out, if any. */
+const retiredBy = (r: RunRecord, retired: readonly RetiredRun[]): RetiredRun | undefined =>
+  retired.find((x) => x.run === r.run && (x.rows === undefined || x.rows.includes(r.row)))
 
 /** bench/results.md from the records (unformatted markdown; the writer runs prettier over it). */
 export function renderResults(
   all: readonly RunRecord[],
   retired: readonly RetiredRun[] = []
 ): string {
-  const why = new Map(retired.map((r) => [r.run, r.reason]))
-  const records = all.filter((r) => !why.has(r.run))
+  const records = all.filter((r) => retiredBy(r, retired) === undefined)
   const cores = uniq(records.map((r) => r.cores)).sort((a, b) => a - b)
   const lines = [
     '# Onair benchmark report',
@@ -250,7 +255,7 @@ export function renderResults(
     for (const rs of rows.values()) lines.push(markdownRow(tableRow(rs), commands.length > 1))
     lines.push('')
   }
-  const gone = uniq(all.filter((r) => why.has(r.run)).map((r) => r.run))
+  const gone = retired.filter((x) => all.some((r) => retiredBy(r, [x]) !== undefined))
   if (gone.length > 0) {
     lines.push('## Retired runs', '')
     lines.push(
@@ -258,10 +263,10 @@ export function renderResults(
       ''
     )
     lines.push('| run | figures | rows | reason |', '| --- | --- | --- | --- |')
-    for (const run of gone) {
-      const rs = all.filter((r) => r.run === run)
+    for (const x of gone) {
+      const rs = all.filter((r) => retiredBy(r, [x]) !== undefined)
       const rows = uniq(rs.map((r) => r.row)).join('; ')
-      lines.push(`| ${run} | ${rs.length} | ${cell(rows)} | ${cell(why.get(run)!)} |`)
+      lines.push(`| ${x.run} | ${rs.length} | ${cell(rows)} | ${cell(x.reason)} |`)
     }
     lines.push('')
   }
@@ -282,9 +287,14 @@ export function parseRetired(text: string): RetiredRun[] {
         return undefined
       }
     })()
-    if (typeof r?.run !== 'string' || typeof r.reason !== 'string' || !r.reason.trim())
-      throw new Error(`bench/retired.jsonl line ${i + 1} is not {"run": "...", "reason": "..."}`)
-    return [{ run: r.run, reason: r.reason }]
+    const rowsOk =
+      r?.rows === undefined ||
+      (Array.isArray(r.rows) && r.rows.length > 0 && r.rows.every((x) => typeof x === 'string'))
+    if (typeof r?.run !== 'string' || typeof r.reason !== 'string' || !r.reason.trim() || !rowsOk)
+      throw new Error(
+        `bench/retired.jsonl line ${i + 1} is not {"run": "...", "reason": "..."[, "rows": ["..."]]}`
+      )
+    return [{ run: r.run, reason: r.reason, ...(r.rows ? { rows: r.rows } : {}) }]
   })
 }
 

@@ -174,6 +174,31 @@ describe('the report', () => {
     expect(md).toContain('| old | 1 | go live | measured a path since removed |')
   })
 
+  it("retires only the rows a retired line names, leaving the run's other rows counted", () => {
+    const records = recordsOf(
+      'Broadcaster',
+      [
+        { name: 'go live', value: 9, unit: 's' },
+        { name: 'reconnect', value: 2, unit: 's' }
+      ],
+      {
+        commit: 'c',
+        date: '2026-11-27T10:00:00Z',
+        cores: 2,
+        run: 'imp',
+        command: 'npm run bench:live'
+      }
+    )
+    const retired = parseRetired(
+      '{"run":"imp","reason":"measured before the fix","rows":["go live"]}\n'
+    )
+    const md = renderResults(records, retired)
+    expect(md.split('\n').some((l) => l.startsWith('| go live '))).toBe(false)
+    expect(md.split('\n').find((l) => l.startsWith('| reconnect '))).toContain('| 2.000 s | 1, ')
+    expect(md).toContain('| imp | 1 | go live | measured before the fix |')
+    expect(() => parseRetired('{"run":"imp","reason":"x","rows":[]}\n')).toThrow(/line 1/)
+  })
+
   it('refuses a retired line without a reason', () => {
     expect(() => parseRetired('{"run":"r1","reason":"x"}\n{"run":"r2"}\n')).toThrow(/line 2/)
   })
