@@ -215,8 +215,8 @@ async function appRun(
   const output: OutputSettings = {
     ...DEFAULT_OUTPUT,
     videoBitrateKbps: kbps,
-    // Onair's encoder named, not Automatic: Automatic is the browser's encoder on a 1-core machine,
-    // and both sides would then be WebCodecs.
+    // Onair's encoder chosen, not Automatic: on a machine under 4 cores Automatic is the browser's
+    // encoder, and both sides would be WebCodecs.
     videoEncoder: encoder === "browser" ? ("browser" as const) : ("x264" as const),
   };
   await core.saveSettings({

@@ -10,7 +10,7 @@
 // same code as the app's local studio, added as the app's service) with -fflags nobuffer and copies it
 // out; each frame is stamped with its packet's arrival and known by its colour once decoded
 // (IngestFrames). So the figure includes the page's compositor drawing the new scene, the capture and
-// the page's encoder (the Output's encoder: Automatic, x264 on these 2 cores since 28 Nov, the browser's before), the transport to
+// the page's encoder (the Output's encoder: on 2 cores Automatic picks the browser's), the transport to
 // main and on to the ingest by RTMP, and the ingest's relay to a player. The note also gives the time
 // the decoder showed each frame (before 28 Nov that was the figure, and so it included ffmpeg's own
 // decoding lag of one or two frames). Both clocks are this machine's wall clock. Clicks alternate the

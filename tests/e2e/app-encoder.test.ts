@@ -67,7 +67,7 @@ describe("Onair's encoder from the page", () => {
     const select = page.getByRole('combobox', { name: /^Encoder/ })
     await select.waitFor()
     expect(await select.getAttribute('data-testid')).toBe('output-video-encoder')
-    // Automatic is the default (x264 from 2 CPU cores, else the browser's encoder).
+    // Automatic is the default (x264 from 4 CPU cores, else the browser's encoder).
     expect(await select.inputValue()).toBe('auto')
     const x264 = select.locator('option[value=x264]')
     expect(await x264.isDisabled()).toBe(false)
@@ -93,12 +93,11 @@ describe("Onair's encoder from the page", () => {
     expect(await page.getByTestId('output-encoder').count()).toBe(0)
   })
 
-  it('goes live through x264 by default (Automatic, 2 cores): raw frames to the encoder, H.264 High to the studio, a clean stop', async () => {
+  it('goes live through x264 when chosen: raw frames to the encoder, H.264 High to the studio, a clean stop', async () => {
     const { page, shell, calls } = app()
     await createStream(page, NAME, { profiles: 'none', record: true })
     const before = calls.length
-    // No encoder chosen: Automatic, which is x264 from 2 CPU cores (these machines have 2).
-    await goLive(page, 'camera')
+    await goLive(page, 'camera', { encoder: 'x264' })
     const line = page.getByTestId('health-encoder')
     expect(await line.getAttribute('data-path')).toBe('app')
     expect(await text(line)).toContain("Encoder: x264 veryfast (Onair's encoder), 1280×720 30 fps")

@@ -2,7 +2,7 @@
 // this machine, every core is kept busy by spinning processes and the broadcaster's ffmpeg only gets
 // the CPU in pulses (SIGSTOP/SIGCONT, as a starved process gets it), so media queues in main exactly
 // as it does behind a short upload. The health strip must name the computer, with its CPU load, and
-// never blame the upload: through Onair's x264 (the default) and through the browser's encoder. Real
+// never blame the upload: through Onair's x264 and through the browser's encoder (Automatic here). Real
 // Chromium camera, real ffmpeg and x264, the real OS CPU counters.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { cpus } from 'node:os'
@@ -33,18 +33,19 @@ afterAll(() => {
 })
 
 describe('a busy computer', () => {
-  // By default (Automatic: x264 on these 2 cores) Onair's encoder is the first to starve: the strip
-  // says the computer cannot encode fast enough (OBS's "encoding overloaded"), with the frames skipped.
-  // With the browser's encoder the page keeps encoding and main's queue builds behind ffmpeg as it
+  // Through Onair's x264 the encoder is the first to starve: the strip says the computer cannot encode
+  // fast enough (OBS's "encoding overloaded"), with the frames skipped. Through the browser's encoder
+  // (Automatic on these 2 cores) the page keeps encoding and main's queue builds behind ffmpeg as it
   // would behind a short upload: the strip says the computer is too busy to encode and send.
   it.each([
     {
-      path: 'x264 (Automatic)',
-      encoder: undefined,
+      path: 'x264',
+      encoder: 'x264',
       said: /^(For \d+ s the stream has fallen short: t|T)his computer cannot encode fast enough \(CPU \d+ %\): \d+ frames? skipped/
     },
     {
       path: 'the browser',
+      // Named: the Output remembers the x264 of the run before (Automatic is the browser's here).
       encoder: 'browser',
       said: /^This computer is too busy to encode and send in real time \(CPU \d+ %\): /
     }

@@ -58,13 +58,14 @@ export interface StartRun {
 export const APP_ENCODER_MIME = 'video/x-matroska;codecs=avc1.640028,mp4a.40.2'
 
 /**
- * The fewest CPU cores on which Automatic (no encoder chosen) picks x264. It was 4 until 28 Nov: on
- * these 2-core machines x264 runs went out at 5-15 fps of 30 or ended 12-14 s in, which was the web
- * shell's request bodies piling up in Chromium (docs/architecture.md, the raw frames), not the
- * machine; since, x264 at 720p30 holds 29.8-30 fps here beside the capture and the local studio
- * (bench:encoder). One core cannot hold Chromium's capture and x264 beside each other.
+ * The fewest CPU cores on which Automatic (no encoder chosen) picks x264. On 2 cores (this project's
+ * machines) x264 veryfast at 720p30 holds 28-29 fps beside Chromium's capture at 76-96 % CPU
+ * (bench:encoder, 28 Nov), with no headroom: in the uplink bench it went out at 17-24 fps at 95-98 %
+ * CPU, 1.26 s behind live when steady, and missed the throttle goals (40 %: 3.09 s, 80 %: 3.36 s;
+ * superfast 2.25 and 2.48 s), where the browser's encoder meets them. OBS's wizard likewise picks
+ * lighter settings for a weaker machine; x264 chosen in Output is kept whatever the machine.
  */
-export const X264_AUTO_MIN_CORES = 2
+export const X264_AUTO_MIN_CORES = 4
 
 /** Why Automatic chose the browser's encoder on this machine (the live bar words it), or undefined when it chooses x264. */
 export function autoDeclines(cores: number): AutoDeclined | undefined {

@@ -10,7 +10,7 @@ import { OUTPUT, sleep } from './live-helpers'
 
 const run = promisify(execFile)
 
-/** The Output with Onair's x264 named (as Automatic picks it from 2 CPU cores), whatever machine runs the test. */
+/** The Output with Onair's x264 chosen (Automatic picks it only from 4 CPU cores; these machines have 2). */
 export const X264_OUTPUT: OutputSettings = { ...OUTPUT, videoEncoder: 'x264' }
 /** The page's source as it names it when it hands raw frames over (camera, screen or scene). */
 export const RAW_SOURCE = { kind: 'media', mimeType: 'video/x-matroska;codecs=avc1,opus' } as const

@@ -200,7 +200,7 @@ function AppEncoderSelect({
             })
           }
         >
-          <option value="auto">Automatic (x264; the browser's encoder on a 1-core computer)</option>
+          <option value="auto">Automatic (x264 with 4 or more CPU cores, else the browser)</option>
           {encoders.map((e) => (
             <option
               key={e.id}
