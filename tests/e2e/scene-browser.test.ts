@@ -212,8 +212,11 @@ describe('browser source frames off the page thread', () => {
   it('converts them in a worker: a half-transparent page shows its straight colour over the camera, and the page makes no picture of them', async () => {
     const { page } = app()
     await cameraScene(page, 'Worker page')
+    // The centre turned green first; this point follows within a frame or two (CI once read it a frame
+    // early), so it is awaited too, and a failure prints its last reading.
+    await eventually(() => sceneColourAt(page, ...at)).toSatisfy(isGreen)
     const camera = await sceneColourAt(page, ...at)
-    expect(isGreen(camera)).toBe(true)
+    expect(camera).toSatisfy(isGreen)
     await countPagePictures(page, 400, 300)
 
     await addBrowser(page, 'https://alerts.example.com/half#ff000080', {
