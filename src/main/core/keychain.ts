@@ -5,6 +5,7 @@
 // On Linux the entries are pinned to the Secret Service: left to itself, the keyring library falls back
 // to the kernel's keyring when none answers, which forgets every key at reboot (a connection would
 // silently vanish). Without a Secret Service a save is refused, naming it and how to start one.
+import { randomUUID } from 'node:crypto'
 import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring'
 import { AppFailure, type AppError } from '../../shared/result'
 
@@ -34,13 +35,20 @@ export function keychainFailure(platform: NodeJS.Platform, what: string, detail:
   }
 }
 
-const PROBE_ACCOUNT = '__onair_probe__'
+/**
+ * The probe entry's account: each check its own. With one shared name, two checks at once (the app
+ * and a second Onair, or two reads in one process) deleted each other's entry, and the later delete
+ * failed with the Secret Service's "no result found": a working keychain reported as missing.
+ */
+const probeAccount = (): string => `__onair_probe__${randomUUID()}`
 /** Read on Linux only: a Secret Service, never the kernel keyring (lost at reboot). */
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } }
 
 export class Keychain {
   readonly service: string
   private verified = false
+  /** The check under way: asked again meanwhile, the same one answers. */
+  private checking: Promise<void> | undefined
 
   constructor(
     service?: string,
@@ -72,12 +80,18 @@ export class Keychain {
   /** Proves a keychain can store secrets here (write + delete of a probe entry); cached once true. */
   async check(): Promise<void> {
     if (this.verified) return
-    await this.run('reach', async () => {
-      const probe = this.entry(PROBE_ACCOUNT)
+    this.checking ??= this.run('reach', async () => {
+      const probe = this.entry(probeAccount())
       await probe.setPassword('probe', this.signal())
       await probe.deletePassword(this.signal())
     })
-    this.verified = true
+      .then(() => {
+        this.verified = true
+      })
+      .finally(() => {
+        this.checking = undefined
+      })
+    return this.checking
   }
 
   private entry(account: string): AsyncEntry {

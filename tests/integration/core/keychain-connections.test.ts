@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { findCredentialsAsync } from '@napi-rs/keyring'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Connections } from '../../../src/main/core/connections'
 import { Keychain } from '../../../src/main/core/keychain'
@@ -39,6 +40,37 @@ if (!ss.ok && allowMissing) {
       expect(await new Keychain(service).get('round-trip')).toBe('s3cret-value')
       await kc.delete('round-trip')
       expect(await kc.get('round-trip')).toBeUndefined()
+    })
+
+    it('checks at once, here and in another process of the same service, all pass and leave no probe behind', async () => {
+      // The app's core, its web shell and a second Onair (or a test beside the app) check the same
+      // service's keychain at the same time; CI once saw a check fail with the Secret Service's "no
+      // result found" because another check had deleted the probe entry it had just written.
+      const shared = `${service}-probe-race`
+      const script = [
+        `import m from ${JSON.stringify(join(process.cwd(), 'src/main/core/keychain.ts'))}`,
+        'const { Keychain } = m',
+        `const out = await Promise.allSettled(Array.from({ length: 8 }, () => new Keychain('${shared}').check()))`,
+        "console.log(JSON.stringify(out.map((r) => r.status === 'fulfilled' ? null : r.reason.error ?? String(r.reason))))"
+      ].join('\n')
+      const other = run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        timeout: 60_000
+      })
+      const one = new Keychain(shared)
+      const here = await Promise.allSettled([
+        ...Array.from({ length: 8 }, () => new Keychain(shared).check()),
+        // One instance asked twice at once (two reads finding no key) checks once.
+        one.check(),
+        one.check()
+      ])
+      const failures = here.filter((r) => r.status === 'rejected').map((r) => String(r.reason))
+      const { stdout } = await other
+      const otherFailures = (JSON.parse(stdout.trim().split('\n').pop()!) as unknown[]).filter(
+        (f) => f !== null
+      )
+      expect({ here: failures, other: otherFailures }).toEqual({ here: [], other: [] })
+      // No probe entry is left in the keychain.
+      expect(await findCredentialsAsync(shared)).toEqual([])
     })
 
     it('says plainly when there is no keychain, instead of falling back', async () => {
