@@ -24,8 +24,9 @@ describe('broadcast args', () => {
     expect(args[args.length - 1]).toBe(url)
     expect(valueOf(args, '-progress')).toBe('pipe:1')
     expect(args).toContain('-nostats')
-    // Pictures never wait long in the muxer for late sound (#19).
-    expect(valueOf(args, '-max_interleave_delta')).toBe('300000')
+    // Pictures never wait in the muxer for sound (#19, #34): not for a late sound, not for the AAC
+    // encoder's lookahead; 0 would mean without limit.
+    expect(valueOf(args, '-max_interleave_delta')).toBe('1')
     expect(args.indexOf('-max_interleave_delta')).toBeGreaterThan(args.indexOf('pipe:0'))
   })
 

@@ -69,9 +69,9 @@ export function buildBroadcastArgs(input: BroadcastArgsInput): string[] {
   args.push('-map', '0:v:0', '-map', source.kind === 'test-pattern' ? '1:a:0' : '0:a:0?')
   args.push(...videoArgs(videoPath(source), output, input.preset ?? 'veryfast'))
   args.push(...audioArgs(output, source))
-  // The muxer interleaves by time and by default holds one stream up to 10 s waiting for the other:
-  // the page's sound runs late when its thread is starved (up to 1 s, webcodecs-pusher.ts), and the
-  // pictures held meanwhile were delay main could neither see nor drop. A packet waits at most 0.3 s.
+  // The muxer interleaves by time and by default holds one stream up to 10 s waiting for the other.
+  // The page's Matroska is interleaved already: a packet goes out as it comes (INTERLEAVE_DELTA_US),
+  // not after the AAC encoder's lookahead, nor held with a late sound as delay main cannot see or drop.
   if (source.kind === 'media') args.push('-max_interleave_delta', String(INTERLEAVE_DELTA_US))
   // The test pattern ends with its tone: when the app stops writing it (a stop, or the app died).
   if (source.kind === 'test-pattern') args.push('-shortest')

@@ -20,10 +20,15 @@ export const PROGRESS_PERIOD_S = 0.1
  */
 export const FFMPEG_INPUT_PACKETS = 16
 /**
- * The most one stream waits in ffmpeg's muxer for the other (`-max_interleave_delta`, µs; ffmpeg's
- * default holds up to 10 s): the page's sound runs late when its thread is starved.
+ * The most one stream waits in ffmpeg's muxer for the other (`-max_interleave_delta`, µs): 1, so a
+ * packet never waits (0 would mean without limit; ffmpeg's default holds up to 10 s). The page's
+ * Matroska comes interleaved by time already (mediabunny's muxer, as MediaRecorder's, holds a picture
+ * until sound past it is in), so all ffmpeg waited for was its own AAC encoder, which hands out the
+ * sound of a moment only two frames (~43 ms) later. At 300 ms (before 28 Nov) each picture waited for
+ * it: bench:studio-mode, alternated in one session, medians 145, 144, 165, 162 ms at 300 ms against
+ * 136, 188, 118, 99 ms at 1 µs, and one 300 ms run sat at 466 ms throughout.
  */
-export const INTERLEAVE_DELTA_US = 300_000
+export const INTERLEAVE_DELTA_US = 1
 /**
  * The socket's send buffer (`-send_buffer_size`; the OS doubles it): about this much of the stream,
  * at least SEND_BUFFER_MIN_BYTES. Smaller hides less delay from the queue on a slow link; larger keeps
