@@ -52,7 +52,7 @@ mkdirSync(outDir, { recursive: true })
 const passThrough = extra.filter((a) => a !== '--no-build')
 // One layer after the other: integration and e2e start real encoders, and two layers at once on two
 // cores would turn real-time pushes into timeouts. Integration runs in two groups (vitest.config.mts):
-// 'shared', its files two at a time, then 'alone', the files whose asserts need the machine to
+// 'shared', its files three at a time, then 'alone', the files whose asserts need the machine to
 // themselves, one at a time. Each run writes its own JSON report.
 const layers = passThrough.some((a) => a.startsWith('--project'))
   ? [null]
