@@ -80,6 +80,14 @@ describe('studio mode', () => {
     }, 10_000).toBe(true)
     await staysFalse(() => programBlue(page), 1_500)
     expect(await text(page.getByTestId('live-scene'))).toBe('Scene: Screen + camera')
+    // The page is no wider than the window: this camera's name is a long file path, as a real camera's
+    // can be long, and its device list once widened the page to 1429 px (scrolled sideways).
+    expect(
+      await page.evaluate(() => {
+        const d = (globalThis as unknown as { document: Document }).document
+        return d.scrollingElement!.scrollWidth
+      })
+    ).toBeLessThanOrEqual(1366)
     await shot(page, 'studio-mode', false)
 
     // The Transition button: the program becomes the preview's scene (a 300 ms dissolve; 3 s bound).
