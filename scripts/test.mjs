@@ -62,6 +62,8 @@ let passed = 0
 let failed = 0
 let skipped = 0
 let anyNonZero = false
+// The failures again at the end, so that the tail of a long log names them.
+const failures = []
 for (const run of layers) {
   const [layer, group] = run?.split(':') ?? []
   const report = join(outDir, `vitest-${run?.replace(':', '-') ?? 'selected'}.json`)
@@ -90,9 +92,20 @@ for (const run of layers) {
       (f) => f.status === 'failed' && f.assertionResults.length === 0
     ).length
     if (r.status !== 0 && json.numFailedTests === 0) failed += 1
+    for (const file of json.testResults) {
+      const where = `${run ?? 'selected'} ${file.name.replace(root + '/', '')}`
+      if (file.status === 'failed' && file.assertionResults.length === 0)
+        failures.push(`${where}: ${String(file.message ?? 'did not load').split('\n')[0]}`)
+      for (const t of file.assertionResults.filter((a) => a.status === 'failed'))
+        failures.push(`${where} > ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0]}`)
+    }
   } catch {
     failed += 1
   }
+}
+if (failures.length) {
+  console.log('\nfailed:')
+  for (const f of failures) console.log(`  ${f.slice(0, 400)}`)
 }
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(failed > 0 || anyNonZero ? 1 : 0)
