@@ -10,8 +10,13 @@
 // - The local studio on this computer has no upload to measure: its ingest is on loopback, so the
 //   test stream is never limited. Then the size is the best the encoder holds, at that size's usual
 //   bitrate, and the result says so.
+// - The encoder: the one timed, except x264 on a computer with fewer cores than Automatic wants for
+//   x264 beside the capture (the test times x264 alone): there, as Automatic, the browser's encoder,
+//   and a size only where x264 alone held twice its pixels a second (CAPTURE_HEADROOM: room for the
+//   capture, which costs about as much).
 // The recommendation's reasons are data (SetupReason): the guide words them (setup-text.ts).
 import type {
+  AutoDeclined,
   EncoderMeasure,
   SetupReason,
   SetupRecommendation,
@@ -65,32 +70,59 @@ export function uploadLimited(u: UploadMeasure): boolean {
   return u.kbps !== null && u.kbps < u.pushedKbps * UNLIMITED_SHARE
 }
 
-/** The sizes the encoder held, best first, with the untested floor (360p30) always last. */
-function heldSizes(enc: EncoderMeasure): SetupSize[] {
+/** Pixels a second: what a size asks of an encoder. */
+const pixelRate = (s: { width: number; height: number; fps: number }): number =>
+  s.width * s.height * s.fps
+
+/**
+ * On a computer short of cores, the capture beside the encoder (the camera, the scene, the page) costs
+ * about what x264 does (bench:encoder, 720p30: renderer and network service ~0.5 CPU s/s, x264 0.54):
+ * a size is offered there when x264, timed alone, held at least this many times its pixels a second.
+ */
+export const CAPTURE_HEADROOM = 2
+
+/**
+ * The sizes the encoder held, best first, with the untested floor (360p30) always last. headroom: a
+ * size counts only when a held size has that many times its pixels a second.
+ */
+function heldSizes(enc: EncoderMeasure, headroom = 1): SetupSize[] {
   const floor = SETUP_SIZES[SETUP_SIZES.length - 1]!
-  const held = SETUP_SIZES.filter((s) => enc.sizes.some((h) => h.holds && same(h, s)))
+  const rates = enc.sizes.filter((h) => h.holds).map(pixelRate)
+  const held = SETUP_SIZES.filter(
+    (s) => enc.sizes.some((h) => same(h, s)) && rates.some((r) => r >= headroom * pixelRate(s))
+  )
   return held.some((s) => same(s, floor)) ? held : [...held, floor]
 }
 
 const round50 = (kbps: number): number => Math.floor(kbps / 50) * 50
 
+/**
+ * The recommendation. autoDeclined: Automatic would not choose x264 on this computer (too few cores
+ * for it beside the capture); absent where it would.
+ */
 export function recommendSettings(
   service: SetupTestResult['service'],
   upload: UploadMeasure,
-  enc: EncoderMeasure
+  enc: EncoderMeasure,
+  autoDeclined?: AutoDeclined
 ): SetupRecommendation {
-  const held = heldSizes(enc)
+  const browser = enc.id === 'x264' && autoDeclined !== undefined
+  /** What the encoder held alone, and what it leaves room for the capture beside it. */
+  const heldAlone = heldSizes(enc)
+  const held = browser ? heldSizes(enc, CAPTURE_HEADROOM) : heldAlone
   const reasons: SetupReason[] = []
+  const videoEncoder: SetupRecommendation['videoEncoder'] = browser ? 'browser' : enc.id
   const best = held[0]!
-  if (held.length === 1 && enc.sizes.length)
+  if (heldAlone.length === 1 && enc.sizes.length)
     reasons.push({
       kind: 'encoder-floor',
       tried: sizeRef(TESTED_SIZES[TESTED_SIZES.length - 1]!),
-      floor: sizeRef(best)
+      floor: sizeRef(heldAlone[0]!)
     })
   else if (enc.sizes.length)
-    reasons.push({ kind: 'encoder-held', label: enc.label, size: sizeRef(best) })
+    reasons.push({ kind: 'encoder-held', label: enc.label, size: sizeRef(heldAlone[0]!) })
   else reasons.push({ kind: 'encoder-untested', failure: enc.processFailure ?? null })
+  if (browser) reasons.push({ kind: 'encoder-browser', ...autoDeclined })
 
   const measured = upload.kbps !== null && uploadLimited(upload)
   if (!measured) {
@@ -107,7 +139,7 @@ export function recommendSettings(
       fps: best.fps,
       videoBitrateKbps: best.typicalKbps,
       audioBitrateKbps: AUDIO_KBPS,
-      videoEncoder: enc.id,
+      videoEncoder,
       basis: 'encoder-only',
       reasons
     }
@@ -132,7 +164,7 @@ export function recommendSettings(
     fps: fits.fps,
     videoBitrateKbps: videoKbps,
     audioBitrateKbps: audio,
-    videoEncoder: enc.id,
+    videoEncoder,
     basis: 'upload',
     reasons
   }

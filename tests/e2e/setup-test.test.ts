@@ -10,7 +10,7 @@
 // Linux-only.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -18,6 +18,7 @@ import { launchChromium } from '../helpers/browser'
 import { Netns, netnsUnavailable } from '../helpers/netns'
 import { launcherIn, startApp, stopApp } from '../helpers/uplink'
 import { SETUP_SIZES } from '../../src/shared/setup-test'
+import { X264_AUTO_MIN_CORES } from '../../src/main/core/broadcaster'
 import { shot, waitLocalReady } from './app-page'
 
 const why = netnsUnavailable()
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 async function result(
   page: Page
-): Promise<{ kbps: number; height: number; fps: number; reasons: string }> {
+): Promise<{ kbps: number; height: number; fps: number; encoder: string; reasons: string }> {
   const r = page.getByTestId('setup-result')
   await r.waitFor({ timeout: 150_000 })
   const kbps = Number(await page.getByTestId('setup-rec-bitrate').getAttribute('data-kbps'))
@@ -48,6 +49,7 @@ async function result(
     kbps,
     height: Number(m[2]),
     fps: Number(m[3]),
+    encoder: (await page.getByTestId('setup-rec-encoder').textContent()) ?? '',
     reasons: (await page.getByTestId('setup-reasons').textContent()) ?? ''
   }
 }
@@ -112,10 +114,24 @@ describe.skipIf(why)(`the setup test${why ? ` (skipped: ${why})` : ''}`, () => {
     await guide.getByTestId('setup-apply').click()
     await guide.getByTestId('setup-applied').waitFor()
     const saved = JSON.parse(readFileSync(join(appData, 'settings.json'), 'utf8')) as {
-      devices: { output?: Record<string, number>; setupGuide?: string }
+      devices: {
+        output?: {
+          height?: number
+          videoBitrateKbps?: number
+          audioBitrateKbps?: number
+          videoEncoder?: string
+        }
+        setupGuide?: string
+      }
     }
     expect(saved.devices.setupGuide).toBe('done')
     expect(saved.devices.output?.height).toBe(shaped.height)
+    // The encoder recommended and applied is the one Automatic would use on this computer: the
+    // browser's below X264_AUTO_MIN_CORES cores (x264 was timed alone, without the capture beside it).
+    const fewCores = availableParallelism() < X264_AUTO_MIN_CORES
+    if (fewCores) expect(saved.devices.output?.videoEncoder).toBe('browser')
+    else expect(saved.devices.output?.videoEncoder).not.toBe('browser')
+    expect(shaped.encoder.includes("browser's encoder"), shaped.encoder).toBe(fewCores)
     expect(
       (saved.devices.output?.videoBitrateKbps ?? 0) + (saved.devices.output?.audioBitrateKbps ?? 0)
     ).toBe(shaped.kbps)

@@ -2,7 +2,7 @@
 // main's setup-test/ measures). States and numbers only: the guide writes every sentence
 // (renderer features/setup/setup-text.ts). Strings here are names (an encoder's label) or another
 // program's own words (ffmpeg's last line, the OS's or the service's error), quoted as the cause.
-import type { EncoderStartFailure, VideoEncoderId } from './encoders'
+import type { AutoDeclined, EncoderStartFailure, VideoEncoderId } from './encoders'
 
 /** Why the upload has no figure. */
 export type UploadFailure =
@@ -77,6 +77,12 @@ export type SetupReason =
   | { kind: 'encoder-floor'; tried: SetupSizeRef; floor: SetupSizeRef }
   /** The encoder gave no result (failure: why Onair's encoder process could not run). */
   | { kind: 'encoder-untested'; failure: EncoderStartFailure | null }
+  /**
+   * x264 was timed alone, and this computer has fewer cores than Automatic wants for x264 beside the
+   * capture (main/core/broadcaster.ts autoDeclines): the browser's encoder is recommended, as
+   * Automatic would choose, at a size with room for the capture (shared/setup-test.ts CAPTURE_HEADROOM).
+   */
+  | ({ kind: 'encoder-browser' } & AutoDeclined)
 
 export interface SetupRecommendation {
   width: number
@@ -84,7 +90,8 @@ export interface SetupRecommendation {
   fps: number
   videoBitrateKbps: number
   audioBitrateKbps: number
-  videoEncoder: VideoEncoderId
+  /** 'browser': the browser's encoder (x264 would leave the capture short on this computer). */
+  videoEncoder: VideoEncoderId | 'browser'
   /** 'upload': sized to the measured upload; 'encoder-only': no upload could be measured. */
   basis: 'upload' | 'encoder-only'
   /** The reasons, the upload's first (the guide writes one sentence each). */

@@ -18,6 +18,7 @@ import {
   progressText,
   reasonText,
   recBitrateText,
+  recEncoderText,
   recSizeText,
   uploadMeasuredText
 } from '../../../src/renderer/src/features/setup/setup-text'
@@ -133,5 +134,18 @@ describe('the setup test in words', () => {
     expect(reasonText({ kind: 'encoder-untested', failure: null })).toBe(
       'The encoder could not be tested (no result).'
     )
+    // On a computer Automatic gives the browser's encoder, the guide recommends it and says why.
+    const onTwo: SetupTestResult = {
+      service: remote,
+      upload: up(3800),
+      encoder: all,
+      recommendation: recommendSettings(remote, up(3800), all, { cores: 2, minCores: 4 }),
+      finishedAt: 0
+    }
+    expect(recEncoderText(onTwo)).toBe("The browser's encoder (WebCodecs)")
+    expect(words(onTwo.recommendation)).toContain(
+      "This computer has 2 CPU cores, and x264 needs 4 or more beside the camera and scene (it was timed alone): the browser's encoder is recommended, as Automatic chooses here, at a size of at most half the pixels a second x264 held, leaving room for the capture."
+    )
+    expect(recEncoderText(result(up(3800)))).toBe('x264 (software)')
   })
 })

@@ -54,6 +54,44 @@ describe('the setup recommendation', () => {
     expect(total(r)).toBeLessThanOrEqual(1425)
   })
 
+  it("recommends the encoder Automatic would use: the browser's below its cores, x264 or hardware above", () => {
+    const two = { cores: 2, minCores: 4 }
+    const r = recommendSettings(remote, up(3800), all, two)
+    expect(r.videoEncoder).toBe('browser')
+    expect(r.reasons).toContainEqual({ kind: 'encoder-browser', cores: 2, minCores: 4 })
+    // The upload's rule is the same; x264 held every size alone, so 720p30 (a quarter of 1080p60's
+    // pixels a second) has room for the capture beside it.
+    expect([r.height, r.fps]).toEqual([720, 30])
+    // Sizes with room for the capture: x264 alone held up to 720p60 (as on this project's machines):
+    // 720p30 (half its pixels a second) is the most recommended, at any upload.
+    const upTo720p60 = encoder(['720p60', '720p30', '480p30'])
+    const fast = recommendSettings(local, up(9800), upTo720p60, two)
+    expect([fast.height, fast.fps]).toEqual([720, 30])
+    expect(fast.reasons).toContainEqual({
+      kind: 'encoder-held',
+      label: 'x264 (software)',
+      size: { height: 720, fps: 60 }
+    })
+    expect(recommendSettings(local, up(9800), upTo720p60)).toMatchObject({ height: 720, fps: 60 })
+    // Held 720p30 alone: 480p30 (less than half its pixels a second); 480p30 alone: the floor, without
+    // saying the encoder held nothing.
+    const upTo720p30 = recommendSettings(local, up(9800), encoder(['720p30', '480p30']), two)
+    expect([upTo720p30.height, upTo720p30.fps]).toEqual([480, 30])
+    const only480 = recommendSettings(local, up(9800), encoder(['480p30']), two)
+    expect([only480.height, only480.fps]).toEqual([360, 30])
+    expect(only480.reasons.map((x) => x.kind)).not.toContain('encoder-floor')
+    const eight = recommendSettings(remote, up(3800), all)
+    expect(eight.videoEncoder).toBe('x264')
+    expect(eight.reasons.map((x) => x.kind)).not.toContain('encoder-browser')
+    // A hardware encoder costs the CPU little: it is kept on any number of cores.
+    const nvenc = { ...all, id: 'nvenc' as const, label: 'NVIDIA NVENC' }
+    const hw = recommendSettings(remote, up(3800), nvenc, two)
+    expect(hw.videoEncoder).toBe('nvenc')
+    expect(hw.reasons.map((x) => x.kind)).not.toContain('encoder-browser')
+    // From the encoder alone too (the local studio).
+    expect(recommendSettings(local, up(9800), all, two).videoEncoder).toBe('browser')
+  })
+
   it('names an upload it could not measure, and one faster than the test pushed', () => {
     const failed = recommendSettings(
       remote,

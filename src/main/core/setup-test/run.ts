@@ -4,6 +4,7 @@
 // 'setup:progress' events, states and numbers only (the guide words them); cancel() ends it and
 // answers 'cancelled'.
 import { randomUUID } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import { AppFailure } from '../../../shared/result'
 import type {
   SetupTestProgress,
@@ -16,6 +17,7 @@ import type { ActiveService } from '../connections'
 import type { ChildCommand } from '../child-command'
 import { measureUpload } from './upload'
 import { measureEncoder } from './encoder'
+import { autoDeclines } from '../broadcaster'
 
 export interface SetupTestOptions {
   active: () => Promise<ActiveService>
@@ -73,7 +75,12 @@ export class SetupTests {
       })
       if (run.abort.signal.aborted) cancelled()
       const service = { kind: conn.kind, name: conn.name }
-      const recommendation = recommendSettings(service, upload, encoder)
+      const recommendation = recommendSettings(
+        service,
+        upload,
+        encoder,
+        autoDeclines(availableParallelism())
+      )
       emit({ part: 'done' }, 1)
       this.o.log?.(
         `setup test: upload ${upload.kbps !== null ? `${upload.kbps} kbit/s` : `not measured (${JSON.stringify(upload.failure ?? null)})`} of ${upload.pushedKbps} kbit/s pushed; ` +

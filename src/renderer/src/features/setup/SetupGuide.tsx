@@ -23,6 +23,7 @@ import {
   progressText,
   reasonText,
   recBitrateText,
+  recEncoderText,
   recSizeText,
   uploadMeasuredText
 } from './setup-text'
@@ -320,7 +321,7 @@ function ResultStep({
           {recBitrateText(r)}
         </dd>
         <dt>Encoder</dt>
-        <dd>{result.encoder.label}</dd>
+        <dd data-testid="setup-rec-encoder">{recEncoderText(result)}</dd>
         <dt>Upload measured</dt>
         <dd data-testid="setup-upload" data-kbps={u.kbps ?? ''}>
           {uploadMeasuredText(result)}

@@ -81,8 +81,16 @@ export function reasonText(r: SetupReason): string {
       return r.failure
         ? `The encoder could not be tested (Onair's encoder process could not run here: ${trimEnd(encoderStartText(r.failure))}).`
         : 'The encoder could not be tested (no result).'
+    case 'encoder-browser':
+      return `This computer has ${r.cores} CPU ${r.cores === 1 ? 'core' : 'cores'}, and x264 needs ${r.minCores} or more beside the camera and scene (it was timed alone): the browser's encoder is recommended, as Automatic chooses here, at a size of at most half the pixels a second x264 held, leaving room for the capture.`
   }
 }
+
+/** The recommended encoder: the browser's, or the one the test timed (its label). */
+export const recEncoderText = (r: SetupTestResult): string =>
+  r.recommendation.videoEncoder === 'browser'
+    ? "The browser's encoder (WebCodecs)"
+    : r.encoder.label
 
 /** The recommended size: "1280×720, 30 fps". */
 export const recSizeText = (r: SetupRecommendation): string =>
