@@ -20,12 +20,17 @@ const LINUX_HINT =
 
 /** What the D-Bus side says when no Secret Service is there (no bus, or no one owns the name). */
 const NO_SECRET_SERVICE = /org\.freedesktop\.secrets|dbus|secret service/i
+/**
+ * Words of a Secret Service that answered: "Secret Service: no result found" (an entry that is not
+ * there) names the service, but the service is there: that is not a missing one.
+ */
+const SERVICE_ANSWERED = /no result found|no matching entry/i
 
 /** The failure a keychain operation ends in, in the creator's words for their OS. */
 export function keychainFailure(platform: NodeJS.Platform, what: string, detail: string): AppError {
   const linux = platform !== 'darwin' && platform !== 'win32'
   const cause =
-    linux && NO_SECRET_SERVICE.test(detail)
+    linux && NO_SECRET_SERVICE.test(detail) && !SERVICE_ANSWERED.test(detail)
       ? `no Secret Service (org.freedesktop.secrets) answers on this session's D-Bus, and the kernel keyring Onair could fall back to forgets keys at reboot (${detail})`
       : detail
   return {

@@ -25,6 +25,18 @@ describe('keychainFailure', () => {
     expect(e.hint).toContain('Secret Service')
   })
 
+  it('on Linux, a Secret Service that answered "no result found" is not called missing', () => {
+    const e = keychainFailure(
+      'linux',
+      'delete',
+      'Platform failure: Secret Service: no result found'
+    )
+    expect(e.message).toBe(
+      'Could not delete the API key in the system keychain: Platform failure: Secret Service: no result found.'
+    )
+    expect(e.message).not.toContain('no Secret Service')
+  })
+
   it('on macOS and Windows the hint names their keychain, never a Secret Service', () => {
     const mac = keychainFailure('darwin', 'save', 'User interaction is not allowed')
     expect(mac.hint).toContain('login keychain')
