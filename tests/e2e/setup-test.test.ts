@@ -131,7 +131,7 @@ describe.skipIf(why)(`the setup test${why ? ` (skipped: ${why})` : ''}`, () => {
     const fewCores = availableParallelism() < X264_AUTO_MIN_CORES
     if (fewCores) expect(saved.devices.output?.videoEncoder).toBe('browser')
     else expect(saved.devices.output?.videoEncoder).not.toBe('browser')
-    expect(shaped.encoder.includes("browser's encoder"), shaped.encoder).toBe(fewCores)
+    expect(shaped.encoder === 'Browser (WebCodecs)', shaped.encoder).toBe(fewCores)
     expect(
       (saved.devices.output?.videoBitrateKbps ?? 0) + (saved.devices.output?.audioBitrateKbps ?? 0)
     ).toBe(shaped.kbps)

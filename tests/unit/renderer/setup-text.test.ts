@@ -142,7 +142,7 @@ describe('the setup test in words', () => {
       recommendation: recommendSettings(remote, up(3800), all, { cores: 2, minCores: 4 }),
       finishedAt: 0
     }
-    expect(recEncoderText(onTwo)).toBe("The browser's encoder (WebCodecs)")
+    expect(recEncoderText(onTwo)).toBe('Browser (WebCodecs)')
     expect(words(onTwo.recommendation)).toContain(
       "This computer has 2 CPU cores, and x264 needs 4 or more beside the camera and scene (it was timed alone): the browser's encoder is recommended, as Automatic chooses here, at a size of at most half the pixels a second x264 held, leaving room for the capture."
     )

@@ -86,11 +86,12 @@ export function reasonText(r: SetupReason): string {
   }
 }
 
-/** The recommended encoder: the browser's, or the one the test timed (its label). */
+/**
+ * The recommended encoder: the browser's, named as the Output form's list names it, or the one the
+ * test timed (its label).
+ */
 export const recEncoderText = (r: SetupTestResult): string =>
-  r.recommendation.videoEncoder === 'browser'
-    ? "The browser's encoder (WebCodecs)"
-    : r.encoder.label
+  r.recommendation.videoEncoder === 'browser' ? 'Browser (WebCodecs)' : r.encoder.label
 
 /** The recommended size: "1280×720, 30 fps". */
 export const recSizeText = (r: SetupRecommendation): string =>
