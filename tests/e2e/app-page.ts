@@ -179,7 +179,7 @@ export const eventually = <T>(read: () => Promise<T>, timeout = 15_000) =>
 export const text = (l: Locator): Promise<string> => l.textContent().then((t) => t ?? '')
 
 /** Seconds on the live bar's elapsed clock ("1:05" -> 65, "1:02:03" -> 3723; none shown -> 0). */
-const elapsedSeconds = async (page: Page): Promise<number> => {
+export const elapsedSeconds = async (page: Page): Promise<number> => {
   const shown = await page
     .getByTestId('live-elapsed')
     .textContent({ timeout: 1000 })
