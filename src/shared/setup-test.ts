@@ -83,13 +83,15 @@ export const CAPTURE_HEADROOM = 2
 
 /**
  * The sizes the encoder held, best first, with the untested floor (360p30) always last. headroom: a
- * size counts only when a held size has that many times its pixels a second.
+ * held size counts only when a held size has that many times its pixels a second.
  */
 function heldSizes(enc: EncoderMeasure, headroom = 1): SetupSize[] {
   const floor = SETUP_SIZES[SETUP_SIZES.length - 1]!
   const rates = enc.sizes.filter((h) => h.holds).map(pixelRate)
   const held = SETUP_SIZES.filter(
-    (s) => enc.sizes.some((h) => same(h, s)) && rates.some((r) => r >= headroom * pixelRate(s))
+    (s) =>
+      enc.sizes.some((h) => h.holds && same(h, s)) &&
+      rates.some((r) => r >= headroom * pixelRate(s))
   )
   return held.some((s) => same(s, floor)) ? held : [...held, floor]
 }

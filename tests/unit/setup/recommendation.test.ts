@@ -80,6 +80,11 @@ describe('the setup recommendation', () => {
     const only480 = recommendSettings(local, up(9800), encoder(['480p30']), two)
     expect([only480.height, only480.fps]).toEqual([360, 30])
     expect(only480.reasons.map((x) => x.kind)).not.toContain('encoder-floor')
+    // Only sizes held themselves count: 1080p30 held and 720p60 not (more pixels a second, fewer
+    // frames) does not make 720p60 one.
+    const skips720p60 = encoder(['1080p30', '720p30', '480p30'])
+    expect(recommendSettings(local, up(9800), skips720p60)).toMatchObject({ height: 1080, fps: 30 })
+    expect(recommendSettings(remote, up(5900), skips720p60)).toMatchObject({ height: 720, fps: 30 })
     const eight = recommendSettings(remote, up(3800), all)
     expect(eight.videoEncoder).toBe('x264')
     expect(eight.reasons.map((x) => x.kind)).not.toContain('encoder-browser')
