@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { processesWith } from '../helpers/proc'
 import { appForFile, createStream, eventually, goLive, SHOTS, stopLive, text } from './app-page'
 
@@ -26,11 +26,14 @@ const cont = (): void => {
   }
 }
 
-afterAll(() => {
+/** The computer made idle again: after each test, passed or failed, before the app stops a run. */
+const idle = (): void => {
   clearInterval(pulses)
   cont()
-  for (const s of spinners) s.kill('SIGKILL')
-})
+  for (const s of spinners.splice(0)) s.kill('SIGKILL')
+}
+afterEach(idle)
+afterAll(idle)
 
 describe('a busy computer', () => {
   // Through Onair's x264 the encoder is the first to starve: the strip says the computer cannot encode
@@ -90,9 +93,7 @@ describe('a busy computer', () => {
       await banner.screenshot({
         path: join(SHOTS, `busy-computer-health${encoder ? `-${encoder}` : ''}.png`)
       })
-      clearInterval(pulses)
-      cont()
-      for (const s of spinners.splice(0)) s.kill('SIGKILL')
+      idle()
       await stopLive(page)
     }
   )

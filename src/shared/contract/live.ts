@@ -116,7 +116,7 @@ export interface UplinkView {
   maxVideoKbps: number
   /**
    * full: the output's own bitrate; limited: lowered to what the upload carries, or media dropped in
-   * the last 3 s; recovering: rising while the upload keeps up.
+   * the last 3 s; recovering: rising while no queue builds.
    */
   state: 'full' | 'limited' | 'recovering'
   /** Media dropped so far to stay close to real time (ms), how many times, and the last (ms epoch). */
@@ -127,8 +127,8 @@ export interface UplinkView {
    * What holds the stream back when it queues or drops: the upload (`network`: media dropped before
    * the socket), Onair's encoder (`encoder`: frames skipped before the encoder in the last 3 s because
    * it could not keep up, OBS's "encoding overloaded"), or a computer too busy to encode and send in
-   * real time (`computer`: its CPU was at least 97 % busy, when the page encodes), as OBS tells frames
-   * dropped by the network from frames skipped for lack of CPU.
+   * real time (`computer`: its CPU was at least 97 % busy, and Onair's encoder skipped none lately), as
+   * OBS tells frames dropped by the network from frames skipped for lack of CPU.
    */
   cause?: 'network' | 'encoder' | 'computer'
   /** The computer's CPU load over the last seconds (all its cores, %), when known. */

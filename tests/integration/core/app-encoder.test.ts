@@ -7,7 +7,7 @@
 // - A link throttled to 300 kbit/s: the uplink controller lowers the bitrate and Onair's encoder makes
 //   less (its own figures), with no live:encoder event to a page.
 // - SIGSTOP pulses on the encoder process: frames are skipped before it and the health strip's cause
-//   is 'encoder' with its sentence; before the pulses it is 'network'.
+//   is 'encoder' with its sentence; before the pulses the machine's load names it (the network, or the computer at 97 % CPU).
 // - An encoder that cannot start: goLive answers 'browser' with the reason, and the page's Matroska
 //   (pushMedia) goes out as before. An encoder that dies mid-run fails the run with its reason.
 // After each: no encoder process and no broadcaster ffmpeg left.
@@ -21,6 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../../src/main/core/api-client'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
 import { LocalRecordings } from '../../../src/main/core/local-recording/recordings'
+import { BUSY_SHARE } from '../../../src/main/core/broadcast/uplink/tuning'
 import type { ChildCommand } from '../../../src/main/core/child-command'
 import type { ApiStream } from '../../../src/main/core/view-models'
 import { resolveFfmpeg, resolveFfprobe } from '../../../src/node/ffmpeg/locate'
@@ -58,6 +59,16 @@ afterEach(async () => {
   expect(trackedChildren().filter((c) => c.kind === 'encoder')).toEqual([])
   expect(await ffmpegChildren()).toEqual([])
 })
+
+/**
+ * The causes possible while Onair's encoder skips nothing: the computer at BUSY_SHARE of the CPU or
+ * more, else the network (the percent shown is rounded: at the boundary either).
+ */
+const calmCauses = (h: LiveHealthEvent): string[] => {
+  const busy = BUSY_SHARE * 100
+  const p = h.uplink?.cpuPercent ?? 0
+  return p > busy ? ['computer'] : p < busy - 1 ? ['network'] : ['computer', 'network']
+}
 
 function broadcaster(o: { recordings?: LocalRecordings; encoderCommand?: ChildCommand } = {}) {
   const states: LiveStateEvent[] = []
@@ -196,7 +207,8 @@ describe("Onair's encoder feeding the broadcast", () => {
     // The page's encoder was never asked for anything: the controller speaks to Onair's.
     expect(pageEvents).toEqual([])
     const h = health.at(-1)!
-    expect(h.uplink?.cause).toBe('network')
+    // No skips: the machine's load names the cause (this one's real CPU counters), never the encoder.
+    expect(calmCauses(h)).toContain(h.uplink?.cause)
     expect(h.uplink?.encoderSkipped).toBeTypeOf('number')
 
     const session = await waitFor(
@@ -282,7 +294,7 @@ describe("Onair's encoder feeding the broadcast", () => {
     await waitState('live')
     await untilSent(health, 4)
     const calm = health.length
-    expect(health.at(-1)!.uplink?.cause).toBe('network')
+    expect(calmCauses(health.at(-1)!)).toContain(health.at(-1)!.uplink?.cause)
     const pid = b.encoderHost!.pid!
     let pulsing = true
     const pulses = (async () => {

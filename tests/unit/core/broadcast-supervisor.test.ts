@@ -491,6 +491,29 @@ describe('broadcast supervisor: the uplink (#19)', () => {
     await stopped(sup)
   })
 
+  it("Onair's encoder between bursts of skips on a busy computer: the computer is named, never the upload", async () => {
+    const health: LiveHealthEvent[] = []
+    let skipped = 0
+    const { sup, blocks } = await mediaRun({
+      onHealth: (h) => health.push(h),
+      cpuBusy: () => 0.99,
+      encoderSkipped: () => skipped
+    })
+    await blocks(8, 85_000, 0.25)
+    // A burst of skips: the encoder names itself, whatever the load.
+    skipped = 23
+    await blocks(4, 33_000, 0.1)
+    expect(health.at(-1)!.uplink).toMatchObject({ cause: 'encoder', encoderSkipped: 23 })
+    expect(health.at(-1)!.shortfall).toMatchObject({ cause: 'encoder-skips', cpuPercent: 99 })
+    // No skip for more than 3 s while the starved ffmpeg still takes media late: the queue is the
+    // computer's (CI of 94c7bb5 said "upload" here).
+    await blocks(20, 33_000, 0.1)
+    const last = health.at(-1)!
+    expect(last.uplink).toMatchObject({ state: 'limited', cause: 'computer', encoderSkipped: 23 })
+    expect(last.shortfall).toMatchObject({ cause: 'busy-computer', cpuPercent: 99 })
+    await stopped(sup)
+  })
+
   it('few frames on a computer too busy names the computer, not the camera', async () => {
     const health: LiveHealthEvent[] = []
     const { sup, blocks } = await mediaRun({

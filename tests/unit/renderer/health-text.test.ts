@@ -94,7 +94,7 @@ describe("the strip's notes", () => {
 
   it('says the quality comes back, and where skipped frames were lost', () => {
     expect(recoveringText(1500, 2500)).toBe(
-      'Quality coming back in steps while the upload keeps up (1.5 Mbps of 2.5 Mbps video).'
+      'Quality coming back in steps while the stream keeps up (1.5 Mbps of 2.5 Mbps video).'
     )
     expect(skippedText(2, 5)).toBe(
       'Frames skipped: 2 by this computer (the way to the encoder was full), 5 by the encoder (it could not keep up)'

@@ -81,7 +81,8 @@ export interface SupervisorOptions {
   onEncoder?: (ev: EncoderTargetEvent) => void
   /**
    * Onair's encoder (#33): frames skipped before it so far (it, or its host, could not keep up). With
-   * it, the health strip's cause is 'encoder' while it skips, else 'network'; the CPU load is a detail.
+   * it, the health strip's cause is 'encoder' while it skips; otherwise the CPU load decides, as for
+   * the page's encoder.
    */
   encoderSkipped?: () => number
   /** How busy the computer is (0..1, cpu-load.ts), read once a second; tests inject it. */
@@ -343,16 +344,16 @@ export class BroadcastSupervisor {
     // what it is handed late): the machine's load says which it is.
     if (healthDue && this.uplink) this.cpuShare = this.cpuBusy()
     // Onair's encoder says itself when it cannot keep up (frames skipped before it): then that is the
-    // cause, and what the feed drops is the network's; the load is only a detail. The page's encoder
-    // does not say: the load is all there is to tell a busy computer from a short upload.
+    // cause, whatever the load. Otherwise the load is all there is to tell a busy computer from a short
+    // upload, for either encoder: between two bursts of skips a starved computer still queues media
+    // behind its ffmpeg (CI of 94c7bb5 blamed the upload there: the cause went 'network').
     const skipped = this.recentSkips(at)
-    const cause: 'network' | 'encoder' | 'computer' = skipped
-      ? skipped.recent > 0
+    const cause: 'network' | 'encoder' | 'computer' =
+      skipped && skipped.recent > 0
         ? 'encoder'
-        : 'network'
-      : this.cpuShare !== undefined && this.cpuShare >= BUSY_SHARE
-        ? 'computer'
-        : 'network'
+        : this.cpuShare !== undefined && this.cpuShare >= BUSY_SHARE
+          ? 'computer'
+          : 'network'
     const uplinkWords = this.uplink
       ? uplinkShortfall({
           state: this.uplink.state(),

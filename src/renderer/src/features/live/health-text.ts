@@ -50,9 +50,12 @@ export const uplinkAlertText = (s: Shortfall): string => `${capitalise(shortfall
 export const sustainedText = (seconds: number, s: Shortfall | undefined): string =>
   `For ${seconds} s the stream has fallen short: ${s ? shortfallText(s) : UNKNOWN_CAUSE}.`
 
-/** The bitrate rising again in steps (video kbit/s now and the output's own). */
+/**
+ * The bitrate rising again in steps (video kbit/s now and the output's own). Names no cause: the
+ * bitrate is lowered for any queue, a short upload's or a busy computer's, and rises when none builds.
+ */
 export const recoveringText = (videoTargetKbps: number, maxVideoKbps: number): string =>
-  `Quality coming back in steps while the upload keeps up (${formatBitrate(videoTargetKbps * 1000)} of ${formatBitrate(maxVideoKbps * 1000)} video).`
+  `Quality coming back in steps while the stream keeps up (${formatBitrate(videoTargetKbps * 1000)} of ${formatBitrate(maxVideoKbps * 1000)} video).`
 
 /** Frames that never reached the picture, and where: OBS's "skipped frames (encoding lag)". */
 export const skippedText = (page: number, encoder: number): string =>
