@@ -7,7 +7,8 @@
 // - A link throttled to 300 kbit/s: the uplink controller lowers the bitrate and Onair's encoder makes
 //   less (its own figures), with no live:encoder event to a page.
 // - SIGSTOP pulses on the encoder process: frames are skipped before it and the health strip's cause
-//   is 'encoder' with its sentence; before the pulses the machine's load names it (the network, or the computer at 97 % CPU).
+//   is 'encoder' with its sentence; before the pulses the machine's load names it (the network, or
+//   the computer at 97 % CPU).
 // - An encoder that cannot start: goLive answers 'browser' with the reason, and the page's Matroska
 //   (pushMedia) goes out as before. An encoder that dies mid-run fails the run with its reason.
 // After each: no encoder process and no broadcaster ffmpeg left.
