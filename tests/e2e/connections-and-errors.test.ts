@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { Keychain } from '../../src/main/core/keychain'
-import { LOCAL_ID } from '../../src/main/core/settings-store'
+import { localStudioKey } from '../helpers/local-key'
 import { seedSessions } from '../helpers/seed-sessions'
 import {
   attr,
@@ -28,7 +28,7 @@ describe('connections and recoverable errors', () => {
   beforeAll(async () => {
     app = await openApp()
     await waitLocalReady(app.page)
-    localKey = (await new Keychain().get(LOCAL_ID)) as string
+    localKey = await localStudioKey(app.shell.appDataDir)
   })
   afterEach(async ({ task }) => {
     if (task.result?.state === 'fail' && app) await shot(app.page, `fail-${task.name.slice(0, 40)}`)

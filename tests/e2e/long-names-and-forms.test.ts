@@ -7,9 +7,8 @@ import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { Keychain } from '../../src/main/core/keychain'
-import { LOCAL_ID } from '../../src/main/core/settings-store'
 import { FIXTURE_RENDITIONS, writeRecording } from '../helpers/recording-fixture'
+import { localStudioKey } from '../helpers/local-key'
 import { seedSessions } from '../helpers/seed-sessions'
 import { ffprobe } from '../helpers/studio'
 import {
@@ -152,7 +151,7 @@ describe('long names, form errors and the player', () => {
 
   it('the player: titled with the stream, muted with "click for sound" only when the browser refuses sound; saves the MP4 or a rendition', async () => {
     const { page, shell } = app()
-    const localKey = (await new Keychain().get(LOCAL_ID)) as string
+    const localKey = await localStudioKey(shell.appDataDir)
     const { streamId } = await seedSessions(join(shell.appDataDir, 'studio'), localKey, 1, {
       streamName: 'Rendition show'
     })

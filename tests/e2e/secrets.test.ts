@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import type { Result } from '../../src/shared/result'
 import { launchChromium } from '../helpers/browser'
+import { localKeyAccountOf } from '../helpers/local-key'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 
 const service = `onair-test-${randomBytes(4).toString('hex')}`
@@ -56,7 +57,10 @@ afterAll(async () => {
   await browser?.close()
   await shell?.stop()
   for (const r of restore) r()
-  await new AsyncEntry(service, 'local').deletePassword().catch(() => undefined)
+  if (shell)
+    await new AsyncEntry(service, localKeyAccountOf(shell.appDataDir))
+      .deletePassword()
+      .catch(() => undefined)
 })
 
 describe('secrets', () => {
@@ -142,7 +146,7 @@ describe('secrets', () => {
     expect(journey.ready).toBe(true)
     const streamKey = journey.streamKey
     expect(streamKey).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/)
-    const apiKey = await new AsyncEntry(service, 'local').getPassword()
+    const apiKey = await new AsyncEntry(service, localKeyAccountOf(shell.appDataDir)).getPassword()
     expect(apiKey && apiKey.length).toBeGreaterThan(8)
     const secrets = { streamKey, apiKey: apiKey as string }
 

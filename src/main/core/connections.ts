@@ -173,7 +173,8 @@ export class Connections {
   private async view(c: StoredConnection, activeId: string): Promise<ConnectionView> {
     let hasKey = false
     try {
-      hasKey = (await this.o.keychain.get(c.id)) !== undefined
+      const account = c.kind === 'local' ? this.o.host.keyAccount : c.id
+      hasKey = (await this.o.keychain.get(account)) !== undefined
     } catch {
       // No keychain: the connection shows as keyless; using it reports the keychain problem.
     }

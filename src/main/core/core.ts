@@ -1,7 +1,6 @@
 // The app's services behind the contract. Both shells call createCore() once and dispatch to it;
 // expected failures are thrown as AppFailure and turned into Result by the shells.
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import type { LocalRecordingView, OnairCalls, ShellKind } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { killAllTracked } from '../../node/process'
@@ -17,7 +16,7 @@ import { CoreEvents } from './events'
 import { DisplayChooser } from './display-chooser'
 import { Keychain } from './keychain'
 import { SettingsStore } from './settings-store'
-import { StudioHost, type StudioCommand } from './studio-host'
+import { StudioHost, studioDataDir, type StudioCommand } from './studio-host'
 import type { ChildCommand } from './child-command'
 import { probeEncoders } from './encoder/host'
 import { Markers } from './markers'
@@ -106,7 +105,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const store = new SettingsStore(opts.appDataDir)
   const keychain = new Keychain(opts.keychainService)
   const host = new StudioHost({
-    dataDir: join(opts.appDataDir, 'studio'),
+    dataDir: studioDataDir(opts.appDataDir),
     keychain,
     command: opts.studioCommand,
     extraArgs: opts.studioArgs,

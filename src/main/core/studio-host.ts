@@ -1,7 +1,9 @@
 // Runs the local studio as a child process (data under <appDataDir>/studio): started with the app when
 // it is the active connection, or on first use; it talks over a typed IPC channel (node/studio-channel);
-// its API key is provisioned into the keychain; it is restarted if it dies (node/restart-loop.ts) and
+// its API key is provisioned into the keychain (one entry per data folder); it is restarted if it dies (node/restart-loop.ts) and
 // stopped on quit. When it dies, whatever it started (its transcoders, its forwarders) dies with it.
+import { createHash } from 'node:crypto'
+import { join, resolve } from 'node:path'
 import type { ConnectionStatus } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { ApiClient } from './api-client'
@@ -73,6 +75,22 @@ export function defaultStudioCommand(): StudioCommand {
   return appChildCommand('studio', 'src/studio/cli.ts')
 }
 
+/** The local studio's data folder inside the app's. */
+export const studioDataDir = (appDataDir: string): string => join(appDataDir, 'studio')
+
+/**
+ * The keychain account of the local studio key of the studio whose data is in `dataDir`. Each data
+ * folder holds its own studio, with its own keys: one account for all of them ('local', before) let
+ * a second Onair with another data folder (a portable copy, a second profile, a test) overwrite the
+ * first's key, which then made a new key at its next start, and read the other's key while both ran.
+ * The folder is named by a hash: the path may hold the user's name, and some keychains cap names.
+ * The path is as the app gives it (Electron's userData), not case-folded (Windows, macOS).
+ */
+export function localKeyAccount(dataDir: string): string {
+  const id = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)
+  return `${LOCAL_ID}-${id}`
+}
+
 export class StudioHost {
   private sup: Supervised<ChildProcess> | null = null
   private starting: Promise<StudioInfo> | null = null
@@ -82,8 +100,12 @@ export class StudioHost {
   private ports: LocalPorts | undefined
   private readonly cmd: StudioCommand
 
+  /** Where this studio's key is kept in the keychain (localKeyAccount). */
+  readonly keyAccount: string
+
   constructor(private readonly o: StudioHostOptions) {
     this.cmd = o.command ?? defaultStudioCommand()
+    this.keyAccount = localKeyAccount(o.dataDir)
   }
 
   status(): LocalStatus {
@@ -307,13 +329,29 @@ export class StudioHost {
       return this.memoryKey
     }
     if (fresh) {
-      await kc.set(LOCAL_ID, fresh)
+      await kc.set(this.keyAccount, fresh)
       return fresh
     }
-    let key = await kc.get(LOCAL_ID)
+    const key = await kc.get(this.keyAccount)
     if (key && (await this.keyWorks(apiUrl, key))) return key
-    key = await this.createKey()
-    await kc.set(LOCAL_ID, key)
+    const legacy = await this.legacyKey(apiUrl)
+    if (legacy) return legacy
+    const made = await this.createKey()
+    await kc.set(this.keyAccount, made)
+    return made
+  }
+
+  /**
+   * The key an earlier Onair kept under the one shared account ('local'), when it opens this studio:
+   * moved to this folder's account, and the shared entry removed (it was this studio's). A key there
+   * that this studio rejects is another data folder's, and stays for it.
+   */
+  private async legacyKey(apiUrl: string): Promise<string | undefined> {
+    const kc = this.o.keychain
+    const key = await kc.get(LOCAL_ID)
+    if (!key || !(await this.keyWorks(apiUrl, key))) return undefined
+    await kc.set(this.keyAccount, key)
+    await kc.delete(LOCAL_ID)
     return key
   }
 

@@ -17,6 +17,7 @@ import type {
   LiveStateEvent
 } from '../../../src/shared/contract'
 import { startStudio } from '../../../src/studio/index'
+import { localKeyAccountOf, localStudioKey } from '../../helpers/local-key'
 import { testFfmpeg, waitFor } from '../../helpers/studio'
 import { ffmpegChildren, OUTPUT } from './live-helpers'
 import { NO_KEYCHAIN, useSecretService } from './secret-service'
@@ -142,8 +143,7 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
       expect(await groupMembers(pid)).toEqual([])
 
       // The run was finalized: open the same data dir in-process and look at the session.
-      const kc = new Keychain(service)
-      const apiKey = (await kc.get('local'))!
+      const apiKey = await localStudioKey(dir, service)
       const studio = await startStudio({ dataDir: join(dir, 'studio'), host: '127.0.0.1' })
       try {
         const client = new ApiClient({ baseUrl: studio.apiUrl, apiKey })
@@ -191,11 +191,11 @@ if (!ss.ok && process.env.ONAIR_ALLOW_NO_KEYCHAIN === '1') {
     })
 
     it('makes a new key with the CLI when the keychain lost it', async () => {
-      await new Keychain(service).delete('local')
+      await new Keychain(service).delete(localKeyAccountOf(dir))
       const core = await newCore()
       try {
         expect((await core.listStreams({})).items).toHaveLength(1)
-        expect(await new Keychain(service).get('local')).toMatch(/\S{16,}/)
+        expect(await localStudioKey(dir, service)).toMatch(/\S{16,}/)
       } finally {
         await core.shutdown()
       }

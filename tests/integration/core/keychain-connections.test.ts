@@ -9,7 +9,7 @@ import { findCredentialsAsync } from '@napi-rs/keyring'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Connections } from '../../../src/main/core/connections'
 import { Keychain } from '../../../src/main/core/keychain'
-import { SettingsStore } from '../../../src/main/core/settings-store'
+import { LOCAL_ID, SettingsStore } from '../../../src/main/core/settings-store'
 import { StudioHost } from '../../../src/main/core/studio-host'
 import type { ConnectionStatus } from '../../../src/shared/contract'
 import type { AppError } from '../../../src/shared/result'
@@ -202,6 +202,60 @@ if (!ss.ok && allowMissing) {
       } finally {
         await rm(dir, { recursive: true, force: true })
       }
+    })
+  })
+
+  describe('the local studio key: one keychain entry per data folder', () => {
+    const kc = new Keychain(service)
+    const dirs: string[] = []
+    const hosts: StudioHost[] = []
+    const host = async (dir?: string): Promise<{ host: StudioHost; dir: string }> => {
+      const d = dir ?? (await mkdtemp(join(tmpdir(), 'onair-keyed-')))
+      if (!dir) dirs.push(d)
+      const h = new StudioHost({ dataDir: join(d, 'studio'), keychain: kc })
+      hosts.push(h)
+      return { host: h, dir: d }
+    }
+    afterAll(async () => {
+      await Promise.all(hosts.map((h) => h.stop()))
+      await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))
+      await kc.delete(LOCAL_ID).catch(() => undefined)
+    })
+
+    it("two data folders keep two keys; an earlier Onair's shared entry moves to the folder whose studio it opens, and stays when it opens another's", async () => {
+      const a = await host()
+      const b = await host()
+      const [infoA, infoB] = await Promise.all([a.host.ensure(), b.host.ensure()])
+      expect(a.host.keyAccount).not.toBe(b.host.keyAccount)
+      expect(a.host.keyAccount).toMatch(/^local-[0-9a-f]{16}$/)
+      expect(await kc.get(a.host.keyAccount)).toBe(infoA.apiKey)
+      expect(await kc.get(b.host.keyAccount)).toBe(infoB.apiKey)
+      expect(infoA.apiKey).not.toBe(infoB.apiKey)
+      expect(await kc.get(LOCAL_ID)).toBeUndefined()
+      // The Connection screen's local row reads its own folder's entry.
+      const conns = new Connections({ store: new SettingsStore(a.dir), keychain: kc, host: a.host })
+      expect((await conns.list())[0]).toMatchObject({ kind: 'local', hasKey: true })
+
+      // An earlier Onair kept A's key under the shared account: A's next start takes it over.
+      await a.host.stop()
+      await kc.delete(a.host.keyAccount)
+      await kc.set(LOCAL_ID, infoA.apiKey)
+      const again = await host(a.dir)
+      expect((await again.host.ensure()).apiKey).toBe(infoA.apiKey)
+      expect(await kc.get(again.host.keyAccount)).toBe(infoA.apiKey)
+      expect(await kc.get(LOCAL_ID)).toBeUndefined()
+
+      // The shared account holds B's key: A's studio rejects it, so A makes its own and leaves B's.
+      await again.host.stop()
+      await kc.delete(again.host.keyAccount)
+      await kc.set(LOCAL_ID, infoB.apiKey)
+      const third = await host(a.dir)
+      const made = (await third.host.ensure()).apiKey
+      expect([infoA.apiKey, infoB.apiKey]).not.toContain(made)
+      expect(await kc.get(third.host.keyAccount)).toBe(made)
+      expect(await kc.get(LOCAL_ID)).toBe(infoB.apiKey)
+      // B's own entry was never touched.
+      expect(await kc.get(b.host.keyAccount)).toBe(infoB.apiKey)
     })
   })
 
