@@ -24,6 +24,7 @@ import type {
 import type { EncoderConfig } from '../../shared/encoder-channel'
 import { AppFailure } from '../../shared/result'
 import { resolveFfmpeg } from '../../node/ffmpeg/locate'
+import { rtmpPushUrl } from '../../node/ffmpeg/push'
 import { spawnChild } from '../../node/process'
 import { isFinal } from '../../shared/live-state'
 import { BroadcastSupervisor, type SupervisorOptions } from './broadcast/supervisor'
@@ -52,6 +53,11 @@ export interface StartRun {
   streamKey: string
   /** rtmp://host[:port]/live */
   ingestRtmp: string
+  /**
+   * The ingest now, asked before each reconnect: the local studio comes back on another port when
+   * its own was taken while it restarted. Without it every attempt goes to `ingestRtmp`.
+   */
+  ingestNow?: () => Promise<string>
 }
 
 /** What Onair's encoder writes (encoder/matroska.ts): H.264 (High) and AAC, in streamed Matroska. */
@@ -253,7 +259,10 @@ export class Broadcaster {
       source,
       output: r.args.output,
       autoReconnect: r.args.autoReconnect ?? true,
-      url: `${r.ingestRtmp.replace(/\/+$/, '')}/${r.streamKey}`,
+      url: rtmpPushUrl(r.ingestRtmp, r.streamKey),
+      ...(r.ingestNow
+        ? { urlNow: async () => rtmpPushUrl(await r.ingestNow!(), r.streamKey) }
+        : {}),
       secrets: [r.streamKey],
       spawn: (args) => spawnChild(ffmpeg, args),
       localFile: rec && r.args.source.kind === 'test-pattern' ? () => rec.nextPart() : undefined,

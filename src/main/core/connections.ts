@@ -90,7 +90,7 @@ export class Connections {
       })
     this.find(id)
     await this.o.keychain.delete(id)
-    this.ingestCache.delete(id)
+    for (const k of this.ingestCache.keys()) if (k.startsWith(`${id} `)) this.ingestCache.delete(k)
     this.o.store.update((x) => {
       x.connections = x.connections.filter((c) => c.id !== id)
       if (x.activeId === id) x.activeId = LOCAL_ID
@@ -109,11 +109,27 @@ export class Connections {
 
   /** A client for the active connection, starting the local studio on first use. */
   async active(): Promise<ActiveService> {
-    const s = this.o.store.get()
-    const conn = this.find(s.activeId)
+    return this.service(this.find(this.o.store.get().activeId))
+  }
+
+  /**
+   * Where connection `id` takes RTMP now, active or not: a run keeps the service it went live on. The
+   * local studio's may have moved: restarted after a crash while another program (a second Onair)
+   * held its port, it comes back on another, and a run still pushing to the old one would hand its
+   * stream key to whoever listens there now.
+   */
+  async ingestOf(id: string): Promise<IngestView> {
+    return (await this.service(this.find(id))).ingest
+  }
+
+  private async service(conn: StoredConnection): Promise<ActiveService> {
     let client: ApiClient
+    // The local studio's ports are part of what its ingest is cached by (its API may stay put while
+    // its RTMP port moves).
+    let where = ''
     if (conn.kind === 'local') {
       const info = await this.o.host.ensure()
+      where = info.rtmpUrl
       client = new ApiClient({
         baseUrl: info.apiUrl,
         apiKey: info.apiKey,
@@ -129,7 +145,7 @@ export class Connections {
         })
       client = new ApiClient({ baseUrl: conn.baseUrl, apiKey, timeoutMs: this.o.apiTimeoutMs })
     }
-    const key = `${conn.id} ${client.baseUrl}`
+    const key = `${conn.id} ${client.baseUrl} ${where}`
     let ingest = this.ingestCache.get(key)
     if (!ingest) {
       try {

@@ -217,6 +217,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     recordings,
     marker,
     active: api,
+    ingestOf: (id) => c.ingestOf(id),
     connectionId
   })
 

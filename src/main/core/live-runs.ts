@@ -1,7 +1,7 @@
 // Going live, by RTMP (the Broadcaster) or by WebRTC (WHIP): one run at a time, of either kind, on a
 // stream that has a stream key. A WHIP run's local copy is the Matroska the page encodes a second
 // time and hands over with pushMedia(runId), written as a camera run's copy is.
-import type { OnairCalls } from '../../shared/contract'
+import type { IngestView, OnairCalls } from '../../shared/contract'
 import { AppFailure } from '../../shared/result'
 import { beginLocalCopy, type Broadcaster } from './broadcaster'
 import type { ActiveService } from './connections'
@@ -22,6 +22,8 @@ export interface LiveRunsOptions {
   /** The crash marker (crash-marker.ts): a run started is written down. */
   marker: CrashMarker
   active: () => Promise<ActiveService>
+  /** Where a connection takes RTMP now (Connections.ingestOf): asked again at each reconnect. */
+  ingestOf: (connectionId: string) => Promise<IngestView>
   /** The active connection's id ('' when none). */
   connectionId: () => Promise<string>
 }
@@ -59,7 +61,9 @@ export function liveRunCalls(o: LiveRunsOptions): {
         args: o.recorder.id ? { ...args, recordLocally: false } : args,
         streamName: stream.name,
         streamKey: key,
-        ingestRtmp: service.ingest.rtmp
+        ingestRtmp: service.ingest.rtmp,
+        // The service it went live on, whichever is active later.
+        ingestNow: async () => (await o.ingestOf(service.conn.id)).rtmp
       })
       const { runId } = started
       o.marker.started({ runId, streamId: args.streamId, streamName: stream.name, connectionId })

@@ -1,6 +1,10 @@
 // The output end of every live push: the broadcaster's to its ingest and each multistream
 // forwarder's to its target.
 
+/** The URL a push goes to: an RTMP ingest (rtmp://host[:port]/live) and the stream key after it. */
+export const rtmpPushUrl = (ingest: string, streamKey: string): string =>
+  `${ingest.replace(/\/+$/, '')}/${streamKey}`
+
 /**
  * FLV over RTMP(S) (a live target cannot seek back to patch duration and file size into the
  * header), MPEG-TS over SRT; and an output that stops reading without closing the socket ends ffmpeg

@@ -220,6 +220,55 @@ describe('broadcast supervisor', () => {
     expect(sup.state).toBe('live')
   })
 
+  it('a reconnect asks where the ingest is now (a local studio back on another port); with no answer it goes where the last went', async () => {
+    const urls: string[] = []
+    const children: FakeChild[] = []
+    let now: () => Promise<string> = async () => `rtmp://127.0.0.1:41935/live/${KEY}`
+    const asked: number[] = []
+    const { sup } = setup({
+      spawn: (args) => {
+        urls.push(args.find((a) => a.startsWith('rtmp://'))!)
+        const c = new FakeChild()
+        children.push(c)
+        return c
+      },
+      urlNow: () => {
+        asked.push(Date.now())
+        return now()
+      }
+    })
+    const child = (): FakeChild => children.at(-1)!
+    sup.start()
+    await tick()
+    // The first attempt goes where the run was started for, without asking.
+    expect(urls, JSON.stringify(urls)).toEqual([`rtmp://127.0.0.1/live/${KEY}`])
+    expect(asked).toEqual([])
+    child().flowing()
+    await tick()
+    child().exit(1)
+    await tick(1000)
+    expect(urls.at(-1)).toBe(`rtmp://127.0.0.1:41935/live/${KEY}`)
+    expect(asked).toHaveLength(1)
+    // The service cannot say now (its studio still starting): where the last attempt went.
+    child().exit(1)
+    now = () => Promise.reject(new Error('the local studio could not start'))
+    await tick(1500)
+    expect(urls.at(-1)).toBe(`rtmp://127.0.0.1:41935/live/${KEY}`)
+    // Nor when it does not answer within 10 s.
+    child().exit(1)
+    now = () => new Promise(() => undefined)
+    await tick(2250)
+    expect(urls).toHaveLength(3)
+    await tick(10_000)
+    expect(urls).toHaveLength(4)
+    expect(urls.at(-1)).toBe(`rtmp://127.0.0.1:41935/live/${KEY}`)
+    expect(sup.state).toBe('reconnecting')
+    child().flowing()
+    await tick()
+    expect(sup.state).toBe('live')
+    await stopped(sup)
+  })
+
   it('stop mid-retry ends at once and never starts another ffmpeg', async () => {
     const { sup, child, children } = setup()
     sup.start()

@@ -40,6 +40,12 @@ import {
 } from './uplink/tuning'
 import { CpuLoad } from './cpu-load'
 
+/**
+ * How long a reconnect waits to learn where the ingest is now (a local studio that restarts is ready
+ * again in 2-3 s here) before it goes where the last attempt went.
+ */
+const URL_NOW_MS = 10_000
+
 /** What the supervisor needs of its ffmpeg child (tests pass fakes). */
 export type ChildLike = SupervisedChild
 
@@ -51,6 +57,11 @@ export interface SupervisorOptions {
   output: OutputSettings
   /** Full ingest URL with the key: handed to ffmpeg only. */
   url: string
+  /**
+   * The URL now, asked before each reconnect (the ingest may have moved); the one used last when it
+   * cannot answer within URL_NOW_MS (that attempt then fails as the network's and is retried).
+   */
+  urlNow?: () => Promise<string>
   /** Strings that must never appear in kept output (the stream key). */
   secrets: string[]
   spawn: (args: string[]) => ChildLike
@@ -154,7 +165,11 @@ export class BroadcastSupervisor {
     this.done = new Promise((r) => (this.resolveDone = r))
     this.ffmpeg = new SupervisedFfmpeg<ChildLike>({
       spawn: (args) => o.spawn(args),
-      args: () => buildBroadcastArgs({ ...o, preset: o.preset }),
+      // The first attempt (n 1) goes where the run was started for; a reconnect asks where that is now.
+      args: (n) =>
+        n <= 1 || !o.urlNow
+          ? buildBroadcastArgs({ ...o, preset: o.preset })
+          : this.urlNow(o.urlNow).then((url) => buildBroadcastArgs({ ...o, url, preset: o.preset })),
       backoff: { ...RECONNECT_BACKOFF, ...o.backoff },
       random: o.random,
       now: this.now,
@@ -432,6 +447,24 @@ export class BroadcastSupervisor {
           message: `Nothing went out for ${Math.round((this.o.stallMs ?? 20_000) / 1000)} s: the connection stalled.`
         }
       : describeExit({ ...exit, tail: exit.stderr.slice(-3).join('\n') })
+  }
+
+  /** The last URL a reconnect was sent to (the run's own until one asked again). */
+  private lastUrl: string | undefined
+
+  /** Where a reconnect goes: asked now, or where the last attempt went when no answer comes soon. */
+  private async urlNow(ask: () => Promise<string>): Promise<string> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), URL_NOW_MS)))
+    try {
+      const url = await Promise.race([ask(), late])
+      if (url) this.lastUrl = url
+    } catch {
+      // The service cannot say (a studio still starting): the attempt goes where the last went.
+    } finally {
+      clearTimeout(timer)
+    }
+    return this.lastUrl ?? this.o.url
   }
 
   /** A drop is retried; a first try that died of something other than the network is not. */

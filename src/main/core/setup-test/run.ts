@@ -15,6 +15,7 @@ import type {
 import { recommendSettings } from '../../../shared/setup-test'
 import type { ActiveService } from '../connections'
 import type { ChildCommand } from '../child-command'
+import { rtmpPushUrl } from '../../../node/ffmpeg/push'
 import { measureUpload } from './upload'
 import { measureEncoder } from './encoder'
 import { autoDeclines } from '../broadcaster'
@@ -112,7 +113,7 @@ export class SetupTests {
       emit({ part: 'upload', kbps: null }, 0.02)
       return await measureUpload({
         ffmpeg: this.o.ffmpeg(),
-        url: `${ingestRtmp.replace(/\/+$/, '')}/${key}`,
+        url: rtmpPushUrl(ingestRtmp, key),
         key,
         signal,
         onProgress: (f, kbps) => emit({ part: 'upload', kbps }, f * UPLOAD_SHARE_OF_BAR)
