@@ -24,7 +24,7 @@ const ALONE = [
   'tests/integration/core/app-encoder.test.ts', // a held link's bitrate, SIGSTOP-skipped frames
   'tests/integration/encoder/encoder.test.ts', // frames skipped before the encoder, counted
   'tests/integration/bench/frame-index.test.ts', // every frame of an x264 encode
-  'tests/integration/core/broadcast-faults.test.ts', // faster-than-real-time pushes, random moments
+  'tests/integration/core/broadcast-faults.test.ts', // faster-than-real-time pushes (its random moments: broadcast-stress)
   'tests/integration/core/local-recording.test.ts', // plays to within 2 s of a kill
   // RTMP's well-known port 1935 kept across launches: beside it, another file's local studio takes
   // 1935 between two launches (CI of 27c2b5c: the third launch moved to another port, as it should)
