@@ -13,11 +13,12 @@ import { defineConfig } from 'vitest/config'
 // keeps up with, the time between a kill and what survives it, or a well-known port. A file that
 // flakes beside another belongs there. With ONAIR_TEST_GROUP unset every file runs, one at a time.
 // The e2e layer stays one file at a time: Chromium's capture and encoder keep a core busy. Two at a
-// time was measured twice: in an earlier round each file took about twice as long (no gain) and three
-// of fifteen failed; on 29 Nov the 43 files not timing a shaped link, a busy computer or CPU took 587 s
-// two at a time (about 750 s one at a time), and 3 failed: two waits ran out on the shared machine, and
-// two apps at once share the keychain entry of their local studios' keys (one per user, not per data
-// folder), which the test harness would first have to give each app its own.
+// time was measured three times. In an earlier round each file took about twice as long (no gain), and
+// three of fifteen failed. On 29 Nov, 43 files took 427-475 s two at a time (about 750 s one at a
+// time), after two product defects it exposed were fixed (the keychain entry shared by every data
+// folder, and a reconnect pushing to the local studio's old port), but one full CI in four still failed
+// two tests beside another file (a layout bound, a 30 s wait), and three at a time was no faster (the
+// machine 95 % busy).
 const ALONE = [
   'tests/integration/netns.test.ts', // throughput through a shaped port
   'tests/integration/core/app-encoder.test.ts', // a held link's bitrate, SIGSTOP-skipped frames
