@@ -28,20 +28,27 @@ afterEach(async () => {
   expect(await ffmpegChildren()).toEqual([])
 })
 
+/** A small test pattern run of stream `s` on this file's studio. */
+const startPattern = (
+  b: ReturnType<typeof liveBroadcaster>['b'],
+  s: Awaited<ReturnType<ApiClient['createStream']>>
+): string =>
+  b.start({
+    args: {
+      streamId: s.id!,
+      source: { kind: 'test-pattern' },
+      output: { ...OUTPUT, width: 320, height: 180 }
+    },
+    streamName: s.name,
+    streamKey: s.streamKey!,
+    ingestRtmp: studio.rtmpUrl
+  })
+
 describe('broadcaster under ingest faults at random moments', () => {
   it(`10 ingest stops and restarts at random moments: reconnects every time (seed ${seed})`, async () => {
     const s = await client.createStream({ name: 'stress', profiles: [], record: false })
     const { b, states, waitState } = liveBroadcaster()
-    const runId = b.start({
-      args: {
-        streamId: s.id!,
-        source: { kind: 'test-pattern' },
-        output: { ...OUTPUT, width: 320, height: 180 }
-      },
-      streamName: s.name,
-      streamKey: s.streamKey!,
-      ingestRtmp: studio.rtmpUrl
-    })
+    const runId = startPattern(b, s)
     await waitState('live')
     const pids = new Set<number>()
     for (let i = 0; i < 10; i++) {
@@ -76,16 +83,7 @@ describe('broadcaster under ingest faults at random moments', () => {
     const s = await client.createStream({ name: 'stop-anytime', profiles: [], record: false })
     for (let i = 0; i < 6; i++) {
       const { b, states } = liveBroadcaster()
-      const runId = b.start({
-        args: {
-          streamId: s.id!,
-          source: { kind: 'test-pattern' },
-          output: { ...OUTPUT, width: 320, height: 180 }
-        },
-        streamName: s.name,
-        streamKey: s.streamKey!,
-        ingestRtmp: studio.rtmpUrl
-      })
+      const runId = startPattern(b, s)
       await sleep(between(0, 2500))
       await b.stop(runId)
       expect(states.at(-1)!.state).toBe('ended')
