@@ -87,12 +87,26 @@ describe('a copy on this computer cut off by a crash', () => {
     await row.first().waitFor({ timeout: 60_000 })
     const note = row.first().getByTestId('local-copy-note')
     await eventually(() => text(note), 30_000).toBe(`interrupted at ${at}, plays to ${plays}`)
-    // The words sit in the row without pushing its buttons out of it (the row is one line high).
     const play = row.first().getByTestId('local-copy-play')
     expect(await play.isEnabled()).toBe(true)
+    // The row at its widest: 15 s after the studio last heard from the killed app the session is no
+    // longer live, and the row adds the copy's upload button (Publish, or Upload copy when the
+    // service's recording falls short). The words give way; every button stays in the row, which is
+    // one line high.
+    await eventually(() => row.first().getAttribute('data-status'), 40_000).not.toBe('live')
+    const upload = row.first().getByTestId('upload-copy').locator('button')
+    await upload.waitFor({ timeout: 10_000 })
     const rowBox = (await row.first().boundingBox())!
-    const playBox = (await play.boundingBox())!
-    expect(playBox.x + playBox.width).toBeLessThanOrEqual(rowBox.x + rowBox.width)
+    const buttons = await row.first().locator('button').all()
+    expect(buttons.length).toBeGreaterThanOrEqual(4)
+    for (const b of buttons) {
+      const box = (await b.boundingBox())!
+      expect(box.x + box.width, await b.innerText()).toBeLessThanOrEqual(rowBox.x + rowBox.width)
+      expect(box.y + box.height).toBeLessThanOrEqual(rowBox.y + rowBox.height)
+    }
+    expect(await row.first().getByTestId('local-copy').getAttribute('title')).toContain(
+      `interrupted at ${at}, plays to ${plays}`
+    )
     await row.first().screenshot({ path: '/tmp/onair-interrupted-row.png' })
     await shot(page, 'sessions-interrupted-copy')
   })

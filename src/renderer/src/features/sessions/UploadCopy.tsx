@@ -73,7 +73,8 @@ export function UploadCopy({
           act(api.publishLocalCopy({ localRecordingId: rec.id, sessionId: session.id }))
         }
       >
-        {warning ? 'Upload copy' : 'Publish as a video'}
+        {/* One word on the one-line row; the title and the accessible name say it whole. */}
+        {warning ? 'Upload copy' : 'Publish'}
       </button>
     </span>
   )
