@@ -13,13 +13,10 @@
 //   (pushMedia) goes out as before. An encoder that dies mid-run fails the run with its reason.
 // After each: no encoder process and no broadcaster ffmpeg left.
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, connect, type Server, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../../src/main/core/api-client'
+import { afterEach, describe, expect, it } from 'vitest'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
 import { LocalRecordings } from '../../../src/main/core/local-recording/recordings'
 import { BUSY_SHARE } from '../../../src/main/core/broadcast/uplink/tuning'
@@ -33,32 +30,21 @@ import type {
   LocalRecordingView
 } from '../../../src/shared/contract'
 import { AppFailure } from '../../../src/shared/result'
-import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
+import { waitFor } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
-import { FAST, feedPaced, ffmpegChildren, makeCameraFile, sleep } from './live-helpers'
+import { FAST, feedPaced, makeCameraFile, sleep, studioForFile } from './live-helpers'
 import { RAW_SOURCE, X264_OUTPUT, rawFeeder } from './raw-media'
 
 const run = promisify(execFile)
-let studio: TestStudio
-let client: ApiClient
-let dir: string
+const file = studioForFile({ resumeWindowMs: 1500 })
 
 const OUTPUT = X264_OUTPUT
 const PAGE_SOURCE = RAW_SOURCE
 
-beforeAll(async () => {
-  studio = await startTestStudio({ resumeWindowMs: 1500 })
-  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
-  dir = await mkdtemp(join(tmpdir(), 'onair-app-encoder-'))
-})
-afterAll(async () => {
-  await studio?.cleanup()
-  if (dir) await rm(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  // The process tracker's view: no encoder process and no broadcaster ffmpeg outlive a run.
+afterEach(() => {
+  // The process tracker's view too: no encoder process outlives a run (studioForFile checks that no
+  // broadcaster ffmpeg does).
   expect(trackedChildren().filter((c) => c.kind === 'encoder')).toEqual([])
-  expect(await ffmpegChildren()).toEqual([])
 })
 
 /**
@@ -92,7 +78,7 @@ const begin = (b: Broadcaster, s: ApiStream, output = OUTPUT, recordLocally = fa
     args: { streamId: s.id!, source: PAGE_SOURCE, output, recordLocally },
     streamName: s.name,
     streamKey: s.streamKey!,
-    ingestRtmp: studio.rtmpUrl
+    ingestRtmp: file.studio.rtmpUrl
   })
 
 /** Waits until the run's media clock says `seconds` of media went out (health at - mediaEpoch). */
@@ -111,7 +97,7 @@ const found = <T>(pick: () => T | undefined, what: string, timeoutMs: number): P
   waitFor(async () => pick(), timeoutMs, what, 50)
 
 const newStream = (name: string, record = true): Promise<ApiStream> =>
-  client.createStream({ name, profiles: [], record })
+  file.client.createStream({ name, profiles: [], record })
 
 /** The video stream's profile and packet count (counted by reading every packet). */
 async function videoPackets(target: string): Promise<{ profile: string; packets: number }> {
@@ -186,8 +172,8 @@ describe("Onair's encoder feeding the broadcast", () => {
     const s = await newStream('app encoder')
     const views: LocalRecordingView[] = []
     const recordings = new LocalRecordings({
-      appDataDir: join(dir, 'app data'),
-      folder: () => join(dir, 'copies'),
+      appDataDir: join(file.dir, 'app data'),
+      folder: () => join(file.dir, 'copies'),
       ffmpeg: () => resolveFfmpeg().path,
       emit: (v) => views.push(v)
     })
@@ -213,13 +199,13 @@ describe("Onair's encoder feeding the broadcast", () => {
     expect(h.uplink?.encoderSkipped).toBeTypeOf('number')
 
     const session = await waitFor(
-      async () => (await client.listStreamSessions(s.id!)).items[0],
+      async () => (await file.client.listStreamSessions(s.id!)).items[0],
       30_000,
       'a session'
     )
     const rec = await waitFor(
       async () => {
-        const x = await client.getSession(session.id!)
+        const x = await file.client.getSession(session.id!)
         return x.recordingStatus === 'ready' && x
       },
       60_000,
@@ -244,7 +230,7 @@ describe("Onair's encoder feeding the broadcast", () => {
   })
 
   it('a link held to 300 kbit/s: the controller lowers the bitrate and the encoder makes less', async () => {
-    const relay = await throttledRelay(Number(new URL(studio.rtmpUrl).port))
+    const relay = await throttledRelay(Number(new URL(file.studio.rtmpUrl).port))
     try {
       const s = await newStream('app encoder throttled', false)
       const { b, health, pageEvents, waitState } = broadcaster()
@@ -331,7 +317,7 @@ describe("Onair's encoder feeding the broadcast", () => {
   it("an encoder that cannot start: 'browser' with the reason, and the page's media goes out as before", async () => {
     const s = await newStream('no encoder', false)
     const { b, states, health, waitState } = broadcaster({
-      encoderCommand: { command: join(dir, 'no-such-encoder'), args: [] }
+      encoderCommand: { command: join(file.dir, 'no-such-encoder'), args: [] }
     })
     const r = await begin(b, s)
     expect(r.encoder.kind).toBe('browser')
@@ -341,7 +327,7 @@ describe("Onair's encoder feeding the broadcast", () => {
     expect(failure?.kind === 'spawn-failed' && failure.detail).toMatch(/ENOENT/)
     expect(states[0]!.encoder).toEqual(r.encoder)
     await expect(b.pushFrames(r.runId, new Uint8Array(24))).rejects.toBeInstanceOf(AppFailure)
-    const camera = makeCameraFile(dir, 12)
+    const camera = makeCameraFile(file.dir, 12)
     const feed = feedPaced((c) => b.pushMedia(r.runId, c), camera, 12)
     await waitState('live')
     await untilSent(health, 5)

@@ -7,18 +7,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../../src/main/core/api-client'
+import { describe, expect, it } from 'vitest'
 import { Broadcaster } from '../../../src/main/core/broadcaster'
 import { AppFailure } from '../../../src/shared/result'
-import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
+import { waitFor } from '../../helpers/studio'
 import {
   FAST,
-  ffmpegChildren,
   liveBroadcaster,
   feedPaced,
   makeCameraFile,
-  OUTPUT
+  OUTPUT,
+  studioForFile
 } from './live-helpers'
 
 const run = promisify(execFile)
@@ -30,23 +29,12 @@ const alive = (pid: number): boolean => {
     return false
   }
 }
-let studio: TestStudio
-let client: ApiClient
 
-beforeAll(async () => {
-  studio = await startTestStudio({ resumeWindowMs: 1000 })
-  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
-})
-afterAll(async () => {
-  await studio?.cleanup()
-})
-afterEach(async () => {
-  expect(await ffmpegChildren()).toEqual([])
-})
+const file = studioForFile({ resumeWindowMs: 1000 })
 
 describe('broadcaster under ingest faults', () => {
   it('a process that exits without shutdown() still takes its ffmpeg with it (exit hook)', async () => {
-    const s = await client.createStream({ name: 'exit-hook', profiles: [], record: false })
+    const s = await file.client.createStream({ name: 'exit-hook', profiles: [], record: false })
     const script = [
       `import m from ${JSON.stringify(join(process.cwd(), 'src/main/core/broadcaster.ts'))}`,
       'let live = false',
@@ -59,7 +47,7 @@ describe('broadcaster under ingest faults', () => {
         },
         streamName: s.name,
         streamKey: s.streamKey,
-        ingestRtmp: studio.rtmpUrl
+        ingestRtmp: file.studio.rtmpUrl
       })})`,
       'while (!live) await new Promise((r) => setTimeout(r, 50))',
       'console.log(JSON.stringify({ pid: b.pid }))',
@@ -88,7 +76,7 @@ describe('broadcaster under ingest faults', () => {
           args: { streamId: 'x', source: { kind: 'test-pattern' }, output: OUTPUT },
           streamName: 'x',
           streamKey: 'abcd-efgh-ijkl-mnop',
-          ingestRtmp: studio.rtmpUrl
+          ingestRtmp: file.studio.rtmpUrl
         })
       } catch (e) {
         err = e as AppFailure
@@ -111,7 +99,7 @@ describe('broadcaster under ingest faults', () => {
       args: { streamId: 'x', source: { kind: 'test-pattern' }, output: OUTPUT },
       streamName: 'nobody',
       streamKey: 'zzzz-zzzz-zzzz-zzzz',
-      ingestRtmp: studio.rtmpUrl
+      ingestRtmp: file.studio.rtmpUrl
     })
     await waitState('reconnecting', 30_000)
     // Two more refused attempts: none of them is ever shown live.
@@ -134,7 +122,7 @@ describe('broadcaster under ingest faults', () => {
       },
       streamName: 'nobody',
       streamKey: 'yyyy-yyyy-yyyy-yyyy',
-      ingestRtmp: studio.rtmpUrl
+      ingestRtmp: file.studio.rtmpUrl
     })
     // 30 s of camera media in 10 s: three times real time, and buffered while reconnecting, so
     // every attempt starts with seconds of media queued.
@@ -152,13 +140,13 @@ describe('broadcaster under ingest faults', () => {
   })
 
   it('Live only once the ingest has the stream: at that moment the studio says it is active', async () => {
-    const s = await client.createStream({ name: 'truth', profiles: [], record: false })
+    const s = await file.client.createStream({ name: 'truth', profiles: [], record: false })
     const activeAtLive: boolean[] = []
     const b = new Broadcaster({
       tuning: FAST,
       onState: (e) => {
         if (e.state === 'live')
-          void client.getStream(s.id!).then((x) => activeAtLive.push(x.isActive === true))
+          void file.client.getStream(s.id!).then((x) => activeAtLive.push(x.isActive === true))
       },
       onHealth: () => {}
     })
@@ -166,7 +154,7 @@ describe('broadcaster under ingest faults', () => {
       args: { streamId: s.id!, source: { kind: 'test-pattern' }, output: OUTPUT },
       streamName: 'truth',
       streamKey: s.streamKey!,
-      ingestRtmp: studio.rtmpUrl
+      ingestRtmp: file.studio.rtmpUrl
     })
     await waitFor(async () => activeAtLive.length > 0, 30_000, 'live')
     await b.stop(runId)

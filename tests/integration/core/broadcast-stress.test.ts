@@ -1,13 +1,11 @@
 // From the stress issue: the ingest goes away and comes back at random moments while live; every time
 // the broadcaster reconnects and media flows again, Stop works at any moment, no ffmpeg is left. What
 // it asserts is what happens, not how fast (30 s for each return to live): it runs beside other files.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../../src/main/core/api-client'
-import { startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
-import { ffmpegChildren, liveBroadcaster, OUTPUT, sleep } from './live-helpers'
+import { describe, expect, it } from 'vitest'
+import type { ApiClient } from '../../../src/main/core/api-client'
+import { waitFor } from '../../helpers/studio'
+import { ffmpegChildren, liveBroadcaster, OUTPUT, sleep, studioForFile } from './live-helpers'
 
-let studio: TestStudio
-let client: ApiClient
 
 // Seeded so a failing run can be replayed: ONAIR_STRESS_SEED=<n>.
 let seed = Number(process.env.ONAIR_STRESS_SEED ?? Date.now() % 100_000)
@@ -17,18 +15,9 @@ const random = (): number => {
 }
 const between = (lo: number, hi: number): number => Math.round(lo + random() * (hi - lo))
 
-beforeAll(async () => {
-  studio = await startTestStudio({ resumeWindowMs: 1000 })
-  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
-})
-afterAll(async () => {
-  await studio?.cleanup()
-})
-afterEach(async () => {
-  expect(await ffmpegChildren()).toEqual([])
-})
+const file = studioForFile({ resumeWindowMs: 1000 })
 
-/** A small test pattern run of stream `s` on this file's studio. */
+/** A small test pattern run of stream `s` on this file’s studio. */
 const startPattern = (
   b: ReturnType<typeof liveBroadcaster>['b'],
   s: Awaited<ReturnType<ApiClient['createStream']>>
@@ -41,12 +30,12 @@ const startPattern = (
     },
     streamName: s.name,
     streamKey: s.streamKey!,
-    ingestRtmp: studio.rtmpUrl
+    ingestRtmp: file.studio.rtmpUrl
   })
 
 describe('broadcaster under ingest faults at random moments', () => {
   it(`10 ingest stops and restarts at random moments: reconnects every time (seed ${seed})`, async () => {
-    const s = await client.createStream({ name: 'stress', profiles: [], record: false })
+    const s = await file.client.createStream({ name: 'stress', profiles: [], record: false })
     const { b, states, waitState } = liveBroadcaster()
     const runId = startPattern(b, s)
     await waitState('live')
@@ -54,33 +43,33 @@ describe('broadcaster under ingest faults at random moments', () => {
     for (let i = 0; i < 10; i++) {
       await sleep(between(300, 2500))
       const mark = states.length
-      await studio.stopIngest()
+      await file.studio.stopIngest()
       await waitState('reconnecting', 20_000, mark)
       await sleep(between(0, 2000))
-      await studio.startIngest()
+      await file.studio.startIngest()
       // "live" again = a new ffmpeg whose progress shows bytes going out to the ingest.
       await waitState('live', 30_000, mark)
       if (b.pid) pids.add(b.pid)
       // The leak check below sees the broadcaster's ffmpeg when it runs (it is not blind).
       if (i === 0) expect(await ffmpegChildren()).toContain(b.pid)
       await waitFor(
-        async () => (await client.getStream(s.id!)).isActive === true,
+        async () => (await file.client.getStream(s.id!)).isActive === true,
         20_000,
         `active after restart ${i + 1}`
       )
     }
     expect(pids.size).toBe(10)
     // Stop at a random moment of an 11th drop: mid-retry or mid-connect, it ends.
-    await studio.stopIngest()
+    await file.studio.stopIngest()
     await sleep(between(0, 2500))
     await b.stop(runId)
-    await studio.startIngest()
+    await file.studio.startIngest()
     expect(b.status()!.state).toBe('ended')
     expect(JSON.stringify(states)).not.toContain(s.streamKey!)
   })
 
   it('Stop at random moments after start (connecting or live) always ends the run', async () => {
-    const s = await client.createStream({ name: 'stop-anytime', profiles: [], record: false })
+    const s = await file.client.createStream({ name: 'stop-anytime', profiles: [], record: false })
     for (let i = 0; i < 6; i++) {
       const { b, states } = liveBroadcaster()
       const runId = startPattern(b, s)

@@ -1,40 +1,33 @@
 // Going live for real: the broadcaster's ffmpeg publishes to the local studio's RTMP ingest.
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../../src/main/core/api-client'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { MediaBuffer } from '../../../src/main/core/broadcast/media-buffer'
 import { resolveFfprobe } from '../../../src/node/ffmpeg/locate'
 import type { ApiStream } from '../../../src/main/core/view-models'
-import { decodeAll, ffprobe, startTestStudio, waitFor, type TestStudio } from '../../helpers/studio'
-import { feedPaced, ffmpegChildren, liveBroadcaster, makeCameraFile, OUTPUT } from './live-helpers'
+import { decodeAll, ffprobe, waitFor } from '../../helpers/studio'
+import {
+  feedPaced,
+  ffmpegChildren,
+  liveBroadcaster,
+  makeCameraFile,
+  OUTPUT,
+  studioForFile
+} from './live-helpers'
 import type { LiveHealthEvent } from '../../../src/shared/contract'
 
 const run = promisify(execFile)
-let studio: TestStudio
-let client: ApiClient
-let dir: string
+const file = studioForFile({ resumeWindowMs: 1500 })
 let camera: string
 
-beforeAll(async () => {
-  studio = await startTestStudio({ resumeWindowMs: 1500 })
-  client = new ApiClient({ baseUrl: studio.apiUrl, apiKey: studio.apiKey })
-  dir = await mkdtemp(join(tmpdir(), 'onair-live-'))
-  camera = makeCameraFile(dir, 20)
-})
-afterAll(async () => {
-  await studio?.cleanup()
-  if (dir) await rm(dir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  expect(await ffmpegChildren()).toEqual([])
+beforeAll(() => {
+  camera = makeCameraFile(file.dir, 20)
 })
 
 const newStream = (name: string, record = true): Promise<ApiStream> =>
-  client.createStream({ name, profiles: [], record })
+  file.client.createStream({ name, profiles: [], record })
 
 const startRun = (
   b: ReturnType<typeof liveBroadcaster>['b'],
@@ -45,19 +38,19 @@ const startRun = (
     args: { streamId: s.id!, source, output: OUTPUT },
     streamName: s.name,
     streamKey: s.streamKey!,
-    ingestRtmp: studio.rtmpUrl
+    ingestRtmp: file.studio.rtmpUrl
   })
 
 async function readyRecording(streamId: string) {
   const session = await waitFor(
-    async () => (await client.listStreamSessions(streamId)).items[0],
+    async () => (await file.client.listStreamSessions(streamId)).items[0],
     30_000,
     'a session'
   )
   expect(session.parentId).toBe(streamId)
   return waitFor(
     async () => {
-      const x = await client.getSession(session.id!)
+      const x = await file.client.getSession(session.id!)
       return x.recordingStatus === 'ready' && x
     },
     60_000,
@@ -74,14 +67,14 @@ describe('reconnect start point', () => {
     const start = Buffer.concat(buf.startPoint()!.map((p) => p.bytes))
     expect(start.length).toBeLessThan(cut)
     // What a reconnecting ffmpeg gets, plus the rest of the stream as it keeps arriving.
-    const file = join(dir, 'resumed.mkv')
-    await writeFile(file, Buffer.concat([start, bytes.subarray(cut)]))
+    const resumed = join(file.dir, 'resumed.mkv')
+    await writeFile(resumed, Buffer.concat([start, bytes.subarray(cut)]))
     const { stdout } = await run(resolveFfprobe(), [
       ...['-v', 'error', '-select_streams', 'v:0', '-read_intervals', '%+#1'],
-      ...['-show_entries', 'frame=key_frame,pict_type', '-of', 'csv=p=0', file]
+      ...['-show_entries', 'frame=key_frame,pict_type', '-of', 'csv=p=0', resumed]
     ])
     expect(stdout.trim().split('\n')[0]).toBe('1,I')
-    expect(await decodeAll(file)).toMatchObject({ ok: true })
+    expect(await decodeAll(resumed)).toMatchObject({ ok: true })
   })
 })
 
@@ -143,7 +136,7 @@ describe('broadcaster against the local studio', () => {
     await waitState('live')
     await untilSent(health, 2)
     const before = states.length
-    await studio.stopIngest()
+    await file.studio.stopIngest()
     const rec = await waitState('reconnecting', 20_000, before)
     expect(rec.error?.message ?? '').not.toContain(s.streamKey!)
     // The ingest stays down until a retry has met it closed (a second attempt is announced).
@@ -153,11 +146,11 @@ describe('broadcaster against the local studio', () => {
       30_000,
       'a retry against the closed ingest'
     )
-    await studio.startIngest()
+    await file.studio.startIngest()
     await waitState('live', 30_000, before)
     // Media flows again: the studio sees the stream active with a fresh publish.
     await waitFor(
-      async () => (await client.getStream(s.id!)).isActive === true,
+      async () => (await file.client.getStream(s.id!)).isActive === true,
       20_000,
       'stream active again'
     )
@@ -178,7 +171,7 @@ describe('broadcaster against the local studio', () => {
     })
     const runId = startRun(b, s, { kind: 'test-pattern' })
     await waitState('live')
-    await studio.stopIngest()
+    await file.studio.stopIngest()
     try {
       await waitState('reconnecting', 20_000)
       const at = states.length
@@ -187,7 +180,7 @@ describe('broadcaster against the local studio', () => {
       expect(states.slice(at).map((x) => x.state)).toEqual(['ended'])
       expect(await ffmpegChildren()).toEqual([])
     } finally {
-      await studio.startIngest()
+      await file.studio.startIngest()
     }
   })
 })
