@@ -32,7 +32,8 @@ import type {
 import { AppFailure } from '../../../src/shared/result'
 import { waitFor } from '../../helpers/studio'
 import { waitUntil } from '../../helpers/wait-until'
-import { FAST, feedPaced, makeCameraFile, sleep, studioForFile } from './live-helpers'
+import { FAST, feedPaced, makeCameraFile, sleep } from './live-helpers'
+import { studioForFile } from './file-studio'
 import { RAW_SOURCE, X264_OUTPUT, rawFeeder } from './raw-media'
 
 const run = promisify(execFile)

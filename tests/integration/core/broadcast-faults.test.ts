@@ -16,9 +16,9 @@ import {
   liveBroadcaster,
   feedPaced,
   makeCameraFile,
-  OUTPUT,
-  studioForFile
+  OUTPUT
 } from './live-helpers'
+import { studioForFile } from './file-studio'
 
 const run = promisify(execFile)
 /** Running (not a zombie: this container's pid 1 does not reap orphans). */

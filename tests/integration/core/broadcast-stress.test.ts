@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../../../src/main/core/api-client'
 import { waitFor } from '../../helpers/studio'
-import { ffmpegChildren, liveBroadcaster, OUTPUT, sleep, studioForFile } from './live-helpers'
+import { ffmpegChildren, liveBroadcaster, OUTPUT, sleep } from './live-helpers'
+import { studioForFile } from './file-studio'
 
 
 // Seeded so a failing run can be replayed: ONAIR_STRESS_SEED=<n>.

@@ -13,9 +13,9 @@ import {
   ffmpegChildren,
   liveBroadcaster,
   makeCameraFile,
-  OUTPUT,
-  studioForFile
+  OUTPUT
 } from './live-helpers'
+import { studioForFile } from './file-studio'
 import type { LiveHealthEvent } from '../../../src/shared/contract'
 
 const run = promisify(execFile)
