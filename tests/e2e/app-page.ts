@@ -3,12 +3,14 @@
 import { execFile } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
+import type { Browser, Locator, Page, Request } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { launchChromium } from '../helpers/browser'
 import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 import { testFfmpeg } from '../helpers/studio'
 import type { CoreOptions } from '../../src/main/core/core'
+import type { DeviceSettings } from '../../src/shared/contract'
+import { waitUntil } from '../helpers/wait-until'
 
 import { numberAbove, type Probe } from '../helpers/page-probe'
 export { numberAbove, type Probe }
@@ -21,6 +23,8 @@ export interface App {
   page: Page
   /** Every /rpc/<name> the page called, in order: proves what was (not) sent. */
   calls: string[]
+  /** The page's saveSettings calls sent and not yet answered. */
+  savesInFlight: Set<Request>
   close(): Promise<void>
 }
 
@@ -40,10 +44,14 @@ export async function openApp(opts: OpenOptions = {}): Promise<App> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
     const page = await context.newPage()
     const calls: string[] = []
+    const savesInFlight = new Set<Request>()
     page.on('request', (r) => {
       const m = /\/rpc\/([A-Za-z]+)/.exec(r.url())
       if (m?.[1]) calls.push(m[1])
+      if (m?.[1] === 'saveSettings') savesInFlight.add(r)
     })
+    page.on('requestfinished', (r) => savesInFlight.delete(r))
+    page.on('requestfailed', (r) => savesInFlight.delete(r))
     page.on('pageerror', (e) => console.error('[page error]', e.message))
     await page.goto(shell.url)
     return {
@@ -51,6 +59,7 @@ export async function openApp(opts: OpenOptions = {}): Promise<App> {
       browser,
       page,
       calls,
+      savesInFlight,
       close: async () => {
         await browser?.close()
         await shell.stop()
@@ -61,6 +70,30 @@ export async function openApp(opts: OpenOptions = {}): Promise<App> {
     await shell.stop()
     throw e
   }
+}
+
+/**
+ * Opens the app again on settings changed behind the page's back (as if edited while Onair was
+ * closed), on the Go live screen. The page leaves first: a save it still had pending (Go live saves
+ * 400 ms after the last change) goes with it, and the saves it had sent are answered before the
+ * change is written, so none of the page's lands on top of it. (A reload right after a write raced:
+ * under load, the last test's pending save replaced the written scenes.)
+ */
+export async function reopenWithSettings(
+  app: App,
+  change: (s: DeviceSettings) => DeviceSettings
+): Promise<void> {
+  const { page, shell } = app
+  const url = page.url()
+  await page.goto('about:blank')
+  await waitUntil(
+    () => app.savesInFlight.size === 0,
+    'the page’s sent settings saves to be answered',
+    15_000
+  )
+  await shell.core.saveSettings(change(await shell.core.getSettings()))
+  await page.goto(url)
+  await nav(page, 'Go live')
 }
 
 export const shot = (page: Page, name: string, fullPage = true): Promise<Buffer> =>

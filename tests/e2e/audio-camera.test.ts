@@ -23,12 +23,13 @@ import {
   maxVolume,
   meterDbRange,
   nav,
-  pressGoLive,
-  stopLive,
   numberAbove,
+  pressGoLive,
+  type Probe,
+  reopenWithSettings,
   SHOTS,
-  text,
-  type Probe
+  stopLive,
+  text
 } from './app-page'
 import {
   appWithTone,
@@ -206,19 +207,13 @@ describe('audio like a studio, Camera and Screen sources', () => {
   })
 
   it("the Screen source's sound goes through the screen's chain: the mixer and the panel show the screen only", async () => {
-    const { page, shell } = app()
+    const { page } = app()
     // Its volume as kept from before (half), its chain 6 dB down.
     const quieter: AudioSettings = {
       sources: { ...DEFAULT_AUDIO.sources, screen: { ...DEFAULT_SOURCE_AUDIO, gainDb: -6 } },
       levels: { screen: { gain: 0.5, muted: false } }
     }
-    await shell.core.saveSettings({
-      ...(await shell.core.getSettings()),
-      sourceKind: 'screen',
-      audio: quieter
-    })
-    await page.reload()
-    await nav(page, 'Go live')
+    await reopenWithSettings(app(), (s) => ({ ...s, sourceKind: 'screen', audio: quieter }))
     await page.getByRole('button', { name: 'Choose screen' }).click()
     await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
       timeout: 30_000

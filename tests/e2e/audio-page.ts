@@ -15,7 +15,14 @@ import {
   type MicSettings
 } from '../../src/shared/audio'
 import { tone, writeWav } from '../helpers/wav'
-import { appForFile, eventually, meterDbRange, nav, text, type App } from './app-page'
+import {
+  type App,
+  appForFile,
+  eventually,
+  meterDbRange,
+  reopenWithSettings,
+  text
+} from './app-page'
 
 /** The microphone's steady 440 Hz tone (dBFS). */
 export const TONE_DB = -12
@@ -44,10 +51,8 @@ export async function openWith(
   mic: MicSettings,
   ready: () => Promise<unknown>
 ): Promise<void> {
-  const { page, shell } = app
-  await shell.core.saveSettings({ ...(await shell.core.getSettings()), sourceKind, mic, audio })
-  await page.reload()
-  await nav(page, 'Go live')
+  const { page } = app
+  await reopenWithSettings(app, (s) => ({ ...s, sourceKind, mic, audio }))
   await ready()
   await eventually(() => text(page.getByTestId('channel-mic')), 30_000).not.toContain(
     'not connected'

@@ -11,7 +11,16 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_MIC, readMic, type MicSettings } from '../../src/shared/audio'
 import { tone, writeWav } from '../helpers/wav'
-import { appForFile, attr, createStream, eventually, nav, SHOTS, text } from './app-page'
+import {
+  appForFile,
+  attr,
+  createStream,
+  eventually,
+  nav,
+  reopenWithSettings,
+  SHOTS,
+  text
+} from './app-page'
 
 /** 440 Hz, loud (-6 dBFS) then quiet (-50 dBFS), a second each, twice. */
 const loudQuietWav = (file: string): string =>
@@ -29,10 +38,7 @@ const PLAIN: MicSettings = {
 
 /** Opens the Go live screen on the Scene source with these microphone settings, the mic connected. */
 async function openScene(page: Page, mic: MicSettings): Promise<void> {
-  const { core } = app().shell
-  await core.saveSettings({ ...(await core.getSettings()), sourceKind: 'scene', mic })
-  await page.reload()
-  await nav(page, 'Go live')
+  await reopenWithSettings(app(), (s) => ({ ...s, sourceKind: 'scene', mic }))
   await page.getByTestId('scene-canvas').waitFor({ timeout: 30_000 })
   await eventually(() => text(page.getByTestId('channel-mic')), 30_000).not.toContain(
     'not connected'

@@ -20,12 +20,12 @@ import {
 import { readScenes } from '../../src/shared/scenes-saved'
 import {
   appForFile,
-  createStream,
   attr,
+  createStream,
   eventually,
   meterDbRange,
-  nav,
   pressGoLive,
+  reopenWithSettings,
   sceneColourAt,
   shot,
   stopLive,
@@ -141,14 +141,15 @@ describe('more than one camera in a scene', () => {
   })
 
   it('a camera added on the Devices camera is the same one capture; the Devices camera changed, its followers move', async () => {
-    const { page, shell } = app()
+    const { page } = app()
     // A fresh page (every getUserMedia recorded from the start) on the default scenes: the screen
     // (not shared: black) with the first camera, which follows the Devices camera, in the corner.
     await page.context().addInitScript(recordCameras)
-    const { videoDeviceId: _none, ...settings } = await shell.core.getSettings()
-    await shell.core.saveSettings({ ...settings, sourceKind: 'scene', scenes: defaultScenes() })
-    await page.reload()
-    await nav(page, 'Go live')
+    await reopenWithSettings(app(), ({ videoDeviceId: _none, ...settings }) => ({
+      ...settings,
+      sourceKind: 'scene',
+      scenes: defaultScenes()
+    }))
     await page.getByTestId('scene-canvas').waitFor()
     const devices = await page.evaluate(async () =>
       (await navigator.mediaDevices.enumerateDevices())
@@ -200,11 +201,12 @@ describe('more than one camera in a scene', () => {
   })
 
   it("an added screen's sound is a channel of its own: its volume moves the mix, kept with its source, gone with it", async () => {
-    const { page, shell } = app()
-    const { videoDeviceId: _none, ...settings } = await shell.core.getSettings()
-    await shell.core.saveSettings({ ...settings, sourceKind: 'scene', scenes: defaultScenes() })
-    await page.reload()
-    await nav(page, 'Go live')
+    const { page } = app()
+    await reopenWithSettings(app(), ({ videoDeviceId: _none, ...settings }) => ({
+      ...settings,
+      sourceKind: 'scene',
+      scenes: defaultScenes()
+    }))
     await page.getByTestId('scene-canvas').waitFor()
     // The microphone muted and the first screen not shared: the master is the added screen's only.
     await page.getByTestId('mute-mic').click()

@@ -23,6 +23,7 @@ import {
   createStream,
   eventually,
   nav,
+  reopenWithSettings,
   sceneColourAt,
   shot,
   stopLive,
@@ -186,13 +187,11 @@ describe('scene editing', () => {
 
   it('names a bad file, a huge file and a missing camera, and keeps the rest of the scene', async () => {
     const { page, shell } = app()
-    await shell.core.saveSettings({
-      ...(await shell.core.getSettings()),
+    await reopenWithSettings(app(), (s) => ({
+      ...s,
       sourceKind: 'scene',
       videoDeviceId: 'camera-that-was-unplugged'
-    })
-    await page.reload()
-    await nav(page, 'Go live')
+    }))
     await page.getByTestId('scene-canvas').waitFor()
     const camError = page.getByTestId('scene-error-camera')
     await eventually(() => text(camError), 30_000).toContain('No camera was found')
