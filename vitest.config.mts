@@ -12,12 +12,16 @@ import { defineConfig } from 'vitest/config'
 // they assert depends on the machine being theirs: rates through a shaped link, frames an encoder
 // keeps up with, the time between a kill and what survives it, or a well-known port. A file that
 // flakes beside another belongs there. With ONAIR_TEST_GROUP unset every file runs, one at a time.
-// The e2e layer stays one file at a time: Chromium's capture and encoder keep a core busy. Two at a
-// time was measured three times. In an earlier round each file took about twice as long (no gain), and
-// three of fifteen failed. On 29 Nov, 43 files took 427-475 s two at a time (about 750 s one at a
-// time), after two product defects it exposed were fixed (the keychain entry shared by every data
-// folder, and a reconnect pushing to the local studio's old port), but one full CI in four still failed
-// two tests beside another file (a layout bound, a 30 s wait), and three at a time was no faster (the
+// The e2e layer runs the same way in `npm test`: 'shared' two files at a time (each an app with its own
+// data folder, local studio, ports and keychain entry, and a Chromium: most of a file's time is spent
+// waiting on media in real time), then 'alone' one at a time, for files that time a shaped link, load
+// every core, or judge what the machine holds (E2E_ALONE). Two at a time was measured four times. In an
+// earlier round each file took about twice as long (no gain) and three of fifteen failed. On 29 Nov, 43
+// files took 427-587 s two at a time (about 750 s one at a time); what failed beside another file was
+// found and fixed each time: two data folders sharing one keychain entry for the local studio's key, a
+// reconnect pushing to the local studio's old port, a Sessions row whose buttons left it once the
+// session was no longer live (which a slower run reached), and tests that wrote settings behind a page
+// whose pending save could land after them (reopenWithSettings). Three at a time was no faster (the
 // machine 95 % busy).
 const ALONE = [
   'tests/integration/netns.test.ts', // throughput through a shaped port
@@ -31,22 +35,36 @@ const ALONE = [
   'tests/integration/core/stable-ports.test.ts'
 ]
 
+const E2E_ALONE = [
+  'tests/e2e/uplink.test.ts', // a shaped link's delay and rates
+  'tests/e2e/uplink-webrtc.test.ts', // the same on the WebRTC path
+  'tests/e2e/setup-test.test.ts', // measures the upload and what this machine's encoder holds
+  'tests/e2e/busy-computer.test.ts', // keeps every core busy: its neighbour would fail
+  'tests/e2e/health.test.ts', // names the camera (20 fps) as the cause: on a loaded machine, the CPU
+  'tests/e2e/encoder.test.ts', // the page encoder's measured bitrate within 15 % of its target
+  'tests/e2e/stats.test.ts', // CPU and frame counters of a run, SIGSTOP on its encoder
+  'tests/e2e/app-encoder.test.ts' // x264 from the page in real time
+]
+
 const group = process.env.ONAIR_TEST_GROUP
 if (group !== undefined && group !== 'shared' && group !== 'alone')
   throw new Error(`ONAIR_TEST_GROUP is 'shared' or 'alone', not '${group}'`)
 
-/** The integration layer's include/exclude and parallelism for the group asked for. */
-function integrationGroup(): {
+/** A layer's include/exclude and parallelism for the group asked for. */
+function layerGroup(
+  all: string,
+  alone: string[],
+  sharedWorkers: number
+): {
   include: string[]
   exclude: string[]
   fileParallelism: boolean
   maxWorkers?: number
 } {
-  const all = ['tests/integration/**/*.test.ts']
-  if (group === 'alone') return { include: ALONE, exclude: [], fileParallelism: false }
+  if (group === 'alone') return { include: alone, exclude: [], fileParallelism: false }
   if (group === 'shared')
-    return { include: all, exclude: ALONE, fileParallelism: true, maxWorkers: 3 }
-  return { include: all, exclude: [], fileParallelism: false }
+    return { include: [all], exclude: alone, fileParallelism: true, maxWorkers: sharedWorkers }
+  return { include: [all], exclude: [], fileParallelism: false }
 }
 
 export default defineConfig({
@@ -62,7 +80,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          ...integrationGroup(),
+          ...layerGroup('tests/integration/**/*.test.ts', ALONE, 3),
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000
@@ -71,8 +89,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts'],
-          fileParallelism: false,
+          ...layerGroup('tests/e2e/**/*.test.ts', E2E_ALONE, 2),
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 180_000

@@ -51,12 +51,12 @@ const outDir = join(root, 'artifacts')
 mkdirSync(outDir, { recursive: true })
 const passThrough = extra.filter((a) => a !== '--no-build')
 // One layer after the other: integration and e2e start real encoders, and two layers at once on two
-// cores would turn real-time pushes into timeouts. Integration runs in two groups (vitest.config.mts):
-// 'shared', its files three at a time, then 'alone', the files whose asserts need the machine to
-// themselves, one at a time. Each run writes its own JSON report.
+// cores would turn real-time pushes into timeouts. Integration and e2e each run in two groups
+// (vitest.config.mts): 'shared', their files three (e2e: two) at a time, then 'alone', the files whose
+// asserts need the machine to themselves, one at a time. Each run writes its own JSON report.
 const layers = passThrough.some((a) => a.startsWith('--project'))
   ? [null]
-  : ['unit', 'integration:shared', 'integration:alone', 'e2e']
+  : ['unit', 'integration:shared', 'integration:alone', 'e2e:shared', 'e2e:alone']
 
 let passed = 0
 let failed = 0
