@@ -74,7 +74,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
-          environment: 'node'
+          environment: 'node',
+          // Pure modules: the files share their workers' module cache rather than each importing its
+          // own (13 s for the layer instead of 39 s here). A file that fakes timers puts them back
+          // after each test; the one module mocked (electron, for the preload) no other file imports.
+          isolate: false
         }
       },
       {
