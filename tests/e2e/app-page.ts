@@ -74,10 +74,10 @@ export async function openApp(opts: OpenOptions = {}): Promise<App> {
 
 /**
  * Opens the app again on settings changed behind the page's back (as if edited while Onair was
- * closed), on the Go live screen. The page leaves first: a save it still had pending (Go live saves
- * 400 ms after the last change) goes with it, and the saves it had sent are answered before the
- * change is written, so none of the page's lands on top of it. (A reload right after a write raced:
- * under load, the last test's pending save replaced the written scenes.)
+ * closed), on the Go live screen. The page leaves first, which sends a save it still had pending (Go
+ * live saves 400 ms after the last change, and at once when the page goes), and every save it sent is
+ * answered before the change is written, so none of the page's lands on top of it. (A reload right
+ * after a write raced: under load, the last test's pending save replaced the written scenes.)
  */
 export async function reopenWithSettings(
   app: App,

@@ -132,6 +132,21 @@ describe('scene editing', () => {
         (x) => x.source.kind === 'text' && x.source.text === 'Typed, then straight to Streams'
       )
     ).toBe(true)
+
+    // And one typed just before the window closes: the page goes (pagehide) before the save is due,
+    // and the save still reaches the app (the web shell's call outlives the page: keepalive).
+    await nav(page, 'Go live')
+    await page.getByTestId('add-title').click()
+    // The scene's second title: the one just added.
+    await page.getByTestId('title-text').last().fill('Typed, then the window closed')
+    const url = page.url()
+    await page.goto('about:blank')
+    await eventually(async () =>
+      itemsOf(await savedScenes(), activeScene(await savedScenes())).some(
+        (x) => x.source.kind === 'text' && x.source.text === 'Typed, then the window closed'
+      )
+    ).toBe(true)
+    await page.goto(url)
   })
 
   it("mixer levels and mutes are the scene's: a level set in one scene comes back after reopening, the other keeps its own", async () => {

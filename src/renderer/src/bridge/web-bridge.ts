@@ -41,6 +41,22 @@ const BINARY: Record<string, (args: unknown[]) => [string, Uint8Array]> = {
   saveSceneImage: (args) => ['/rpc/saveSceneImage', args[0] as Uint8Array]
 }
 
+/**
+ * Whether the page is going away (pagehide: the tab or window closes, a reload, another address). A
+ * call made then (a save the page still had pending) goes out with fetch's keepalive, so it reaches
+ * the shell after the page is gone, as Electron's IPC message does. Only then: browsers allow 64 KiB of
+ * keepalive bodies in flight at once and refuse the call beyond that. This module's listener is
+ * added before the renderer's, so the flag is set when theirs run.
+ */
+let leaving = false
+/** The largest JSON body sent with keepalive (the browsers' 64 KiB for all in flight, with room). */
+const KEEPALIVE_MAX_BYTES = 48 * 1024
+if (typeof addEventListener === 'function') {
+  addEventListener('pagehide', () => (leaving = true))
+  // Back from the back-forward cache: the page lives on.
+  addEventListener('pageshow', () => (leaving = false))
+}
+
 async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
   try {
     const binary = BINARY[name]?.(args)
@@ -61,12 +77,7 @@ async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
           // frames/s at 720p30 attached, against 0.88 and 30 for Blobs (scripts/bench/encoder-transport.ts).
           body: new Blob([binary[1].slice()])
         })
-      : await fetch(`/rpc/${name}`, {
-          method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ args })
-        })
+      : await postJson(`/rpc/${name}`, JSON.stringify({ args }))
     // A value that is bytes (a scene picture) comes as the body itself.
     if (res.ok && res.headers.get('content-type') === 'application/octet-stream')
       return { ok: true, value: new Uint8Array(await res.arrayBuffer()) }
@@ -78,6 +89,18 @@ async function call(name: string, args: unknown[]): Promise<Result<unknown>> {
     noAnswer.add(r)
     return r
   }
+}
+
+function postJson(url: string, body: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body,
+    ...(leaving && new TextEncoder().encode(body).byteLength <= KEEPALIVE_MAX_BYTES
+      ? { keepalive: true }
+      : {})
+  })
 }
 
 /** Results of calls that got no answer at all (fetch threw: the request may not have reached Onair). */

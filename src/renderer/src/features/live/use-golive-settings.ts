@@ -1,6 +1,7 @@
 // The Go live screen's remembered choices (source, devices, output, scenes): read once when the screen
 // opens, saved a moment after the last change. A drag or a typed title is one save, not one per event;
-// a save still pending when the screen goes (the creator navigates away) is made at once.
+// a save still pending when the screen goes (the creator navigates away, or closes the window) is made
+// at once.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DeviceSettings, OutputSettings } from '../../../../shared/contract'
 import { DEFAULT_OUTPUT } from '../../../../shared/output'
@@ -77,7 +78,16 @@ export function useGoLiveSettings() {
     const t = setTimeout(save, SAVE_AFTER_MS)
     return () => clearTimeout(t)
   }, [api, choice, output, scenes, record, mic, audio])
-  useEffect(() => () => pendingSave.current?.(), [])
+  useEffect(() => {
+    // The window closing (or the page reloading) unmounts nothing: the pending save is made on
+    // pagehide instead, so a change made just before Onair is closed is kept.
+    const flush = (): void => pendingSave.current?.()
+    addEventListener('pagehide', flush)
+    return () => {
+      removeEventListener('pagehide', flush)
+      flush()
+    }
+  }, [])
 
   /** Applies a scenes reducer (shared/scenes.ts) to the scenes as they are then. */
   const changeScenes = useCallback(
