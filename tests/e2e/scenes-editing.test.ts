@@ -47,6 +47,14 @@ async function savedScenes(): Promise<ScenesState> {
   return readScenes((await app().shell.core.getSettings()).scenes)
 }
 
+/** Whether the saved active scene has a title with exactly this text. */
+async function titleSaved(text: string): Promise<boolean> {
+  const saved = await savedScenes()
+  return itemsOf(saved, activeScene(saved)).some(
+    (x) => x.source.kind === 'text' && x.source.text === text
+  )
+}
+
 /** The item of a kind in the active scene, with its source. */
 function itemOf(s: ScenesState, kind: SceneSourceKind) {
   return itemsOf(s, activeScene(s)).find((x) => x.source.kind === kind)
@@ -127,11 +135,7 @@ describe('scene editing', () => {
     await page.getByTestId('add-title').click()
     await page.getByTestId('title-text').fill('Typed, then straight to Streams')
     await nav(page, 'Streams')
-    await eventually(async () =>
-      itemsOf(await savedScenes(), activeScene(await savedScenes())).some(
-        (x) => x.source.kind === 'text' && x.source.text === 'Typed, then straight to Streams'
-      )
-    ).toBe(true)
+    await eventually(() => titleSaved('Typed, then straight to Streams')).toBe(true)
 
     // And one typed just before the window closes: the page goes (pagehide) before the save is due,
     // and the save still reaches the app (the web shell's call outlives the page: keepalive).
@@ -141,11 +145,7 @@ describe('scene editing', () => {
     await page.getByTestId('title-text').last().fill('Typed, then the window closed')
     const url = page.url()
     await page.goto('about:blank')
-    await eventually(async () =>
-      itemsOf(await savedScenes(), activeScene(await savedScenes())).some(
-        (x) => x.source.kind === 'text' && x.source.text === 'Typed, then the window closed'
-      )
-    ).toBe(true)
+    await eventually(() => titleSaved('Typed, then the window closed')).toBe(true)
     await page.goto(url)
   })
 
