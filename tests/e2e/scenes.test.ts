@@ -222,18 +222,31 @@ describe('scenes', () => {
       .replace(/\?/g, '')
       .replace(/(.)\1+/g, '$1')
     expect(runs, corner.join('')).toBe('CSC')
-    // A frame next to a change of scene may be inside the 300 ms dissolve (two pictures blended):
-    // the band's and the screen's colours are checked on the frames whose neighbours agree.
-    const settled = (i: number, c: string): boolean =>
-      corner[i - 1] === c && corner[i] === c && corner[i + 1] === c
-    const cameraFrames = frames.filter((_, i) => settled(i, 'C'))
-    expect(cameraFrames.length).toBeGreaterThan(8)
-    for (const f of cameraFrames) {
-      expect(isGreen(colourAt(f, ...IN_SCREEN))).toBe(true)
-      expect(isBand(colourAt(f, ...IN_BAND)), String(colourAt(f, ...IN_BAND))).toBe(true)
+    // A frame next to a change of scene may be inside the 300 ms dissolve (two pictures blended), and
+    // the band's place may still be on its way from the screen's green to the band's red in the
+    // stream: the page's encoder skips most unchanged-looking blocks and refines the rest over the next
+    // frames, at a rate the uplink may have lowered on a loaded machine. Two CI runs saw the band half
+    // way (135,62,40 on 26 Nov, 142,59,43 on 29 Nov) with the corner already the camera's, the second
+    // on frames whose neighbours half a second either side agreed. So the band's and the screen's
+    // colours are checked on frames a second or more from any change (two neighbours each side).
+    const settled = (i: number, c: string, reach: number): boolean => {
+      for (let d = -reach; d <= reach; d++) if (corner[i + d] !== c) return false
+      return true
+    }
+    const cameraAt = frames.map((_, i) => i).filter((i) => settled(i, 'C', 2))
+    expect(cameraAt.length).toBeGreaterThan(8)
+    for (const i of cameraAt) {
+      const f = frames[i]!
+      const where = `frame ${i} of ${corner.join('')}`
+      expect(isGreen(colourAt(f, ...IN_SCREEN)), where).toBe(true)
+      expect(
+        isBand(colourAt(f, ...IN_BAND)),
+        `${String(colourAt(f, ...IN_BAND))} at ${where}`
+      ).toBe(true)
     }
     // The "Screen" scene has no title and no camera: the band's place shows the screen.
-    const screenOnly = frames.filter((_, i) => settled(i, 'S'))
+    // (A band still fading from the stream is not the band's red either: half a second either side.)
+    const screenOnly = frames.filter((_, i) => settled(i, 'S', 1))
     expect(screenOnly.length).toBeGreaterThan(3)
     for (const f of screenOnly) expect(isBand(colourAt(f, ...IN_BAND))).toBe(false)
 
