@@ -96,12 +96,24 @@ for (const run of layers) {
       const where = `${run ?? 'selected'} ${file.name.replace(root + '/', '')}`
       if (file.status === 'failed' && file.assertionResults.length === 0)
         failures.push(`${where}: ${String(file.message ?? 'did not load').split('\n')[0]}`)
-      for (const t of file.assertionResults.filter((a) => a.status === 'failed'))
-        failures.push(`${where} > ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0]}`)
+      for (const t of file.assertionResults.filter((a) => a.status === 'failed')) {
+        const message = String(t.failureMessages?.[0] ?? '')
+        failures.push(`${where} > ${t.fullName}: ${message.split('\n')[0]}${failedAt(message, file.name)}`)
+      }
     }
   } catch {
     failed += 1
   }
+}
+/**
+ * Where in the test's own file the failure was thrown (" (at tests/e2e/x.test.ts:148)"), read from
+ * its stack: a file with several checks that fail alike ("expected false to be true") names the one.
+ */
+function failedAt(message, file) {
+  const rel = file.replace(root + '/', '')
+  const escaped = rel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const line = message.match(new RegExp(`${escaped}:(\\d+)`))?.[1]
+  return line ? ` (at ${rel}:${line})` : ''
 }
 if (failures.length) {
   console.log('\nfailed:')
