@@ -98,7 +98,9 @@ for (const run of layers) {
         failures.push(`${where}: ${String(file.message ?? 'did not load').split('\n')[0]}`)
       for (const t of file.assertionResults.filter((a) => a.status === 'failed')) {
         const message = String(t.failureMessages?.[0] ?? '')
-        failures.push(`${where} > ${t.fullName}: ${message.split('\n')[0]}${failedAt(message, file.name)}`)
+        failures.push(
+          `${where} > ${t.fullName}: ${message.split('\n')[0]}${failedAt(message, file.name)}`
+        )
       }
     }
   } catch {

@@ -91,7 +91,7 @@ describe('scene editing', () => {
     // Drawn once the program has read and decoded the kept file (after the save on a busy machine).
     await eventually(() =>
       sceneColourAt(page, logo.rect.x + logo.rect.w / 2, logo.rect.y + logo.rect.h / 2)
-    ).toSatisfy(([r, g, b]: number[]) => r > 200 && g > 200 && b < 80)
+    ).toSatisfy(([r, g, b]: [number, number, number]) => r > 200 && g > 200 && b < 80)
 
     // Drag the camera picture left, to within a few pixels of the left edge: it snaps onto it.
     const box = page.getByTestId('box-camera')
