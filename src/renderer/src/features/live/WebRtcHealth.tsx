@@ -14,7 +14,7 @@ export function WebRtcHealth({ stats }: { stats: WebRtcStats | null }): ReactNod
   if (!stats) return <p className="muted">WebRTC: connecting…</p>
   const limited = LIMITS[stats.limitation]
   return (
-    <div className="health" data-testid="webrtc-health" role="status">
+    <div className="health" data-testid="webrtc-health" data-size={stats.size} role="status">
       <span data-testid="webrtc-out" data-kbps={stats.outKbps}>
         WebRTC {formatBitrate(stats.outKbps * 1000)} out
       </span>

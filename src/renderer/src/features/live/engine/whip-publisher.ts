@@ -33,6 +33,8 @@ export interface WebRtcStats {
   fps: number
   width?: number
   height?: number
+  /** Whether the sender holds the Output's size ('hold') or may lower it ('free'): sizeRule. */
+  size?: SizeRule['policy']
 }
 
 interface Sample {
@@ -77,13 +79,55 @@ export const START_HOLD_MS = 10_000
 
 /**
  * Whether a WebRTC run's start is over: the congestion controller's estimate has reached the
- * Output's bitrate, or the peer has been connected START_HOLD_MS. From then on the sender keeps the
- * frame rate under pressure and may lower the size (maintain-framerate), which keeps the delay low on
- * a short link: under the uplink bench's 40% throttle, holding the size put it at 1.02 s (p95), the
- * size let go at 0.2 s.
+ * Output's bitrate, or the peer has been connected START_HOLD_MS. Until then the Output's size is
+ * held whatever the estimate (it starts low); from then on, sizeRule decides.
  */
 export function startOver(stats: WebRtcStats, outputKbps: number, connectedMs: number): boolean {
   return (stats.availableKbps ?? 0) >= outputKbps || connectedMs >= START_HOLD_MS
+}
+
+/** Below this share of the Output's video bitrate the link is short: the size may go. */
+export const SHORT_LINK = 0.6
+/** From this share up the link carries the Output again: the size is held again. */
+export const LINK_BACK = 0.85
+/** Readings in a row (one a second) that a change needs, so one odd estimate changes nothing. */
+export const READINGS_TO_CHANGE = 2
+
+/**
+ * 'hold': the sender keeps the Output's size and gives up frames under pressure
+ * (maintain-resolution); 'free': it keeps the frame rate and may lower the size (maintain-framerate).
+ */
+export interface SizeRule {
+  policy: 'hold' | 'free'
+  /** Readings in a row that asked for the other policy. */
+  streak: number
+}
+
+/**
+ * After the start: the size is let go only while the link is short (the estimate under SHORT_LINK of
+ * the Output's bitrate), where keeping the frame rate keeps the delay low (under the uplink bench's
+ * 40% throttle, holding the size put the monitor 1.02 s behind live at p95, letting it go 0.2-0.5 s),
+ * and held again once the link carries LINK_BACK of it. A link that carries most of the Output keeps
+ * its size: letting it go there, Chromium went straight to 320x180 (an estimate a little under the
+ * Output's rate on a busy computer, in the e2e layer), and the service's source, its recording and
+ * ladder with it.
+ */
+export function sizeRule(
+  prev: SizeRule,
+  availableKbps: number | undefined,
+  outputKbps: number
+): SizeRule {
+  if (availableKbps === undefined || outputKbps <= 0) return { policy: prev.policy, streak: 0 }
+  const share = availableKbps / outputKbps
+  const other = prev.policy === 'hold' ? share < SHORT_LINK : share >= LINK_BACK
+  if (!other) return { policy: prev.policy, streak: 0 }
+  if (prev.streak + 1 < READINGS_TO_CHANGE) return { policy: prev.policy, streak: prev.streak + 1 }
+  return { policy: prev.policy === 'hold' ? 'free' : 'hold', streak: 0 }
+}
+
+const PREFERENCE: Record<SizeRule['policy'], RTCDegradationPreference> = {
+  hold: 'maintain-resolution',
+  free: 'maintain-framerate'
 }
 
 export type WhipState = 'connecting' | 'live' | 'failed' | 'ended'
@@ -93,8 +137,10 @@ export class WhipPublisher {
   private runId: string | null = null
   private timer: ReturnType<typeof setInterval> | null = null
   private last?: Sample
-  /** The video's sender, until its start is over and it may lower the size (startOver). */
+  /** The video's sender: its size is held through the start, then as sizeRule says. */
   private video: RTCRtpSender | null = null
+  private started = false
+  private size: SizeRule = { policy: 'hold', streak: 0 }
   private connectedAt: number | undefined
 
   constructor(
@@ -143,8 +189,8 @@ export class WhipPublisher {
         ]
         // The start holds the Output's size: with the size free to change, Chromium began at half
         // of it (its start estimate is low), and the service's source, and so its ladder, took
-        // that size. Once the start is over (startOver), a short link may cost the size again.
-        p.degradationPreference = 'maintain-resolution'
+        // that size. Once the start is over (startOver), a short link may cost the size (sizeRule).
+        p.degradationPreference = PREFERENCE.hold
         await t.sender.setParameters(p).catch(() => undefined)
         this.video = t.sender
       }
@@ -184,15 +230,20 @@ export class WhipPublisher {
     if (!this.pc) return
     const { stats, sample } = readStats(await this.pc.getStats(), this.last)
     this.last = sample
-    this.onStats(stats)
     const since = this.connectedAt === undefined ? 0 : Date.now() - this.connectedAt
-    if (this.video && startOver(stats, this.output.videoBitrateKbps, since)) {
-      const sender = this.video
-      this.video = null
-      const p = sender.getParameters()
-      p.degradationPreference = 'maintain-framerate'
-      await sender.setParameters(p).catch(() => undefined)
+    const outputKbps = this.output.videoBitrateKbps
+    this.started ||= startOver(stats, outputKbps, since)
+    if (this.video && this.started) {
+      const next = sizeRule(this.size, stats.availableKbps, outputKbps)
+      const changed = next.policy !== this.size.policy
+      this.size = next
+      if (changed) {
+        const p = this.video.getParameters()
+        p.degradationPreference = PREFERENCE[next.policy]
+        await this.video.setParameters(p).catch(() => undefined)
+      }
     }
+    this.onStats({ ...stats, size: this.size.policy })
   }
 
   /** DELETE the session, then close the peer (the service ends the session in order). */
