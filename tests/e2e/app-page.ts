@@ -10,6 +10,7 @@ import { startWebShell, type TestWebShell } from '../helpers/web-shell'
 import { testFfmpeg } from '../helpers/studio'
 import type { CoreOptions } from '../../src/main/core/core'
 import type { DeviceSettings } from '../../src/shared/contract'
+import { redactSecrets } from '../../src/shared/redact'
 import { waitUntil } from '../helpers/wait-until'
 
 import { numberAbove, type Probe } from '../helpers/page-probe'
@@ -25,8 +26,15 @@ export interface App {
   calls: string[]
   /** The page's saveSettings calls sent and not yet answered. */
   savesInFlight: Set<Request>
+  /**
+   * The app's log (main's and the local studio's lines, redacted, timed), its last LOG_KEPT lines:
+   * printed when a test fails, so a failure in CI comes with what the app said.
+   */
+  log: readonly string[]
   close(): Promise<void>
 }
+
+const LOG_KEPT = 400
 
 export interface OpenOptions {
   /** More Chromium flags, e.g. a fake camera from a file. */
@@ -37,7 +45,14 @@ export interface OpenOptions {
 
 export async function openApp(opts: OpenOptions = {}): Promise<App> {
   mkdirSync(SHOTS, { recursive: true })
-  const shell = await startWebShell(opts.core ? { core: opts.core } : {})
+  const log: string[] = []
+  const given = opts.core?.log
+  const keep = (line: string): void => {
+    log.push(`${new Date().toISOString()} ${redactSecrets(line)}`)
+    if (log.length > LOG_KEPT) log.splice(0, log.length - LOG_KEPT)
+    given?.(line)
+  }
+  const shell = await startWebShell({ core: { ...opts.core, log: keep } })
   let browser: Browser | undefined
   try {
     browser = await launchChromium(opts.chromiumArgs)
@@ -60,6 +75,7 @@ export async function openApp(opts: OpenOptions = {}): Promise<App> {
       page,
       calls,
       savesInFlight,
+      log,
       close: async () => {
         await browser?.close()
         await shell.stop()
@@ -254,6 +270,15 @@ export const liveFor = (page: Page, seconds: number): Promise<void> =>
 export const attr = (l: Locator, name: string): Promise<string> =>
   l.getAttribute(name).then((v) => v ?? '')
 
+/** The app log's last lines, after a failed test (its time tells what the app did meanwhile). */
+export function printLogTail(app: App, testName: string, lines = 60): void {
+  const tail = app.log.slice(-lines)
+  console.log(
+    `app log, last ${tail.length} lines, after "${testName.slice(0, 80)}" failed:\n` +
+      (tail.length ? tail.join('\n') : '(nothing logged)')
+  )
+}
+
 /**
  * One app for a test file: opened (and its local studio ready) before the tests, a screenshot of
  * each failing test, closed after. Returns the getter the tests use.
@@ -267,6 +292,7 @@ export function appForFile(opts: OpenOptions | (() => OpenOptions) = {}): () => 
   afterEach(async ({ task }) => {
     if (task.result?.state !== 'fail' || !app) return
     await shot(app.page, `fail-${task.name.slice(0, 40)}`)
+    printLogTail(app, task.name)
     // A test that failed while live leaves the app live: the next test would fail at Go live for it
     // (CI of 94c7bb5), hiding whether it passes. Best effort: the failure is already reported.
     const stop = app.page.getByTestId('stop-live')
@@ -376,4 +402,50 @@ export function maxVolume(url: string, from: number, to: number): Promise<number
       }
     )
   })
+}
+
+/**
+ * What a WebRTC run's health strip says of the picture it sends (the link's estimate, frame rate,
+ * size, what limits it),
+ * read every second until `stop`, which gives each change with the seconds since the start:
+ * "0 s: 30 fps · 1280×720; 14 s: 24 fps · 960×540 · limited by the upload …". Printed by the
+ * WebRTC tests, so a size the service did not get is explained by what the page saw.
+ */
+export function watchWebRtcPicture(page: Page): { stop(): Promise<string> } {
+  const t0 = Date.now()
+  const seen: string[] = []
+  let last = ''
+  let reading: Promise<void> = Promise.resolve()
+  const read = async (): Promise<void> => {
+    const strip = page.getByTestId('webrtc-health')
+    const text = await strip.textContent({ timeout: 500 }).catch(() => null)
+    if (text === null) return
+    const size = await strip.getAttribute('data-size', { timeout: 500 }).catch(() => null)
+    // What leaves the page changes every second: the estimate is kept to 100 kbit/s.
+    const picture = text
+      .split('·')
+      .map((part) => part.trim())
+      .filter((part) => !/ out$/.test(part))
+      .map((part) =>
+        part.replace(
+          /^link carries about ([\d.]+) Mbps/,
+          (_, m: string) => `link ~${Number(m).toFixed(1)} Mbps`
+        )
+      )
+      .concat(size ? [`size ${size}`] : [])
+      .join(' · ')
+    if (picture === last) return
+    last = picture
+    seen.push(`${Math.round((Date.now() - t0) / 1000)} s: ${picture}`)
+  }
+  const timer = setInterval(() => {
+    reading = reading.then(read)
+  }, 1000)
+  return {
+    stop: async () => {
+      clearInterval(timer)
+      await reading
+      return seen.join('; ') || 'no health strip read'
+    }
+  }
 }

@@ -15,7 +15,8 @@ import {
   playingPast,
   shot,
   stopLive,
-  type Probe
+  type Probe,
+  watchWebRtcPicture
 } from './app-page'
 
 const app = appForFile()
@@ -56,6 +57,7 @@ describe('Low latency (WebRTC)', () => {
       .getByTestId('live-banner')
       .and(page.locator('[data-state=live]'))
       .waitFor({ timeout: 60_000 })
+    const picture = watchWebRtcPicture(page)
     // getStats' figures: bytes leave the page, and the congestion controller has an estimate.
     await eventually(
       async () => Number(await attr(page.getByTestId('webrtc-out'), 'data-kbps')),
@@ -86,6 +88,7 @@ describe('Low latency (WebRTC)', () => {
     await eventually(async () => (await core.getStream(relay.id)).isActive, 45_000).toBe(true)
     // Some media for the ladder's segments.
     await liveFor(page, 8)
+    console.log(`WebRTC picture sent, as the health strip said: ${await picture.stop()}`)
 
     await stopLive(page)
     await eventually(
