@@ -108,9 +108,9 @@ export interface SizeRule {
  * the Output's bitrate), where keeping the frame rate keeps the delay low (under the uplink bench's
  * 40% throttle, holding the size put the monitor 1.02 s behind live at p95, letting it go 0.2-0.5 s),
  * and held again once the link carries LINK_BACK of it. A link that carries most of the Output keeps
- * its size: letting it go there, Chromium went straight to 320x180 (an estimate a little under the
- * Output's rate on a busy computer, in the e2e layer), and the service's source, its recording and
- * ladder with it.
+ * its size: letting it go after every start, Chromium went straight to 320x180 where the estimate
+ * had not reached the Output's rate 10 s in (the e2e layer on a busy machine), and the service's
+ * source, its recording and ladder with it.
  */
 export function sizeRule(
   prev: SizeRule,
@@ -233,17 +233,13 @@ export class WhipPublisher {
     const since = this.connectedAt === undefined ? 0 : Date.now() - this.connectedAt
     const outputKbps = this.output.videoBitrateKbps
     this.started ||= startOver(stats, outputKbps, since)
-    if (this.video && this.started) {
-      const next = sizeRule(this.size, stats.availableKbps, outputKbps)
-      const changed = next.policy !== this.size.policy
-      this.size = next
-      if (changed) {
-        const p = this.video.getParameters()
-        p.degradationPreference = PREFERENCE[next.policy]
-        await this.video.setParameters(p).catch(() => undefined)
-      }
-    }
+    const before = this.size.policy
+    if (this.started) this.size = sizeRule(this.size, stats.availableKbps, outputKbps)
     this.onStats({ ...stats, size: this.size.policy })
+    if (!this.video || this.size.policy === before) return
+    const p = this.video.getParameters()
+    p.degradationPreference = PREFERENCE[this.size.policy]
+    await this.video.setParameters(p).catch(() => undefined)
   }
 
   /** DELETE the session, then close the peer (the service ends the session in order). */
