@@ -3,18 +3,36 @@
 // the CPU in pulses (SIGSTOP/SIGCONT, as a starved process gets it), so media queues in main exactly
 // as it does behind a short upload. The health strip must name the computer, with its CPU load, and
 // never blame the upload: through Onair's x264 and through the browser's encoder (Automatic here). Real
-// Chromium camera, real ffmpeg and x264, the real OS CPU counters.
+// Chromium camera, real ffmpeg and x264, the real OS CPU counters. On the WebRTC path the local studio
+// itself (which receives the stream on this computer) gets the CPU in pulses: WebRTC's estimate falls
+// as behind a short upload, and the strip must say the computer all the same.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { processesWith } from '../helpers/proc'
+import { studioPid } from '../helpers/web-shell'
+import { numberAbove, type Probe } from '../helpers/page-probe'
 import { appForFile, createStream, eventually, goLive, SHOTS, stopLive, text } from './app-page'
 
 const app = appForFile()
 const spinners: ChildProcess[] = []
 let pulses: NodeJS.Timeout | undefined
 let paused: number | undefined
+
+/** `pid` stopped for 600 ms of every 1000 (a starved process's share of the CPU), until idle(). */
+function pulse(pid: number): void {
+  pulses = setInterval(() => {
+    paused = pid
+    try {
+      process.kill(pid, 'SIGSTOP')
+    } catch {
+      // Gone (the run ended): the assertions say how.
+      return
+    }
+    setTimeout(cont, 600)
+  }, 1000)
+}
 
 const cont = (): void => {
   if (paused !== undefined) {
@@ -63,17 +81,8 @@ describe('a busy computer', () => {
       expect(pid).toBeDefined()
       for (let i = 0; i < cpus().length * 2; i++)
         spinners.push(spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }))
-      // 600 ms stopped of every 1000: ffmpeg takes what it is handed late, and main's queue builds.
-      pulses = setInterval(() => {
-        paused = pid
-        try {
-          process.kill(pid!, 'SIGSTOP')
-        } catch {
-          // Gone (the run ended): the assertions below say how.
-          return
-        }
-        setTimeout(cont, 600)
-      }, 1000)
+      // ffmpeg takes what it is handed late, and main's queue builds.
+      pulse(pid!)
       const alert = page.locator('[data-testid=health-uplink], [data-testid=health-warning]')
       await eventually(
         async () => (await alert.count()) > 0 && text(alert.first()),
@@ -97,4 +106,33 @@ describe('a busy computer', () => {
       await stopLive(page)
     }
   )
+
+  it('is named as the cause on the WebRTC path too, the upload not blamed', async () => {
+    const { page } = app()
+    await createStream(page, 'Busy machine WebRTC', { profiles: 'none', record: false })
+    await page.getByTestId('stream-go-live').click()
+    await page.getByTestId('source-camera').check()
+    await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
+      timeout: 30_000
+    })
+    await page.getByTestId('output-transport').selectOption('webrtc')
+    const record = page.getByTestId('record-locally')
+    if (await record.isChecked()) await record.click()
+    await page.getByTestId('go-live').click()
+    const banner = page.getByTestId('live-banner')
+    await banner.and(page.locator('[data-state=live]')).waitFor({ timeout: 60_000 })
+    const studio = studioPid()
+    expect(studio).toBeDefined()
+    // The receiver starves: its feedback comes late, and the page's estimate falls (0.1-0.4 Mbit/s on a
+    // loaded machine in CI) until the size is let go and WebRTC says the link limits it.
+    pulse(studio!)
+    const limited = page.getByTestId('webrtc-limited')
+    await eventually(() => limited.getAttribute('data-reason'), 60_000).toBe('bandwidth')
+    expect(await limited.getAttribute('data-cause')).toBe('computer')
+    expect(await text(limited)).toMatch(/^ · limited by this computer \(too busy to send/)
+    expect(await text(banner)).not.toContain('upload')
+    await banner.screenshot({ path: join(SHOTS, 'busy-computer-health-webrtc.png') })
+    idle()
+    await stopLive(page)
+  })
 })

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { commandOf, descendantsOf } from '../helpers/proc'
 import { ffprobe } from '../helpers/studio'
-import { STUDIO_SCRIPT } from '../helpers/web-shell'
+import { studioPid } from '../helpers/web-shell'
 import { formatDuration } from '../../src/renderer/src/lib/format'
 import {
   appForFile,
@@ -25,8 +25,6 @@ import {
 const app = appForFile()
 
 /** The local studio: this test process's child (the core runs in-process) that runs its built script. */
-const studioPid = (): number | undefined =>
-  descendantsOf(process.pid).find((p) => commandOf(p).includes(STUDIO_SCRIPT))
 
 /** The studio's source recorders: its ffmpegs writing a source/ playlist. */
 const sourceRecorders = (studio: number): number[] =>

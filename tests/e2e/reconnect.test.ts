@@ -5,11 +5,10 @@
 // resume window), which decodes end to end and lasts about the whole run. And when another program
 // takes the studio's RTMP port while it restarts (a second Onair, another server), it comes back on
 // another port and the run follows it there: each reconnect asks where the ingest is now.
-import { execFileSync } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeAll, ffprobe } from '../helpers/studio'
-import { STUDIO_SCRIPT } from '../helpers/web-shell'
+import { studioPid } from '../helpers/web-shell'
 import { createStream, eventually, goLive, appForFile, shot, stopLive, text } from './app-page'
 
 const app = appForFile()
@@ -35,13 +34,6 @@ async function takePort(port: number, withinMs = 5000): Promise<Server> {
     if (Date.now() > until) throw new Error(`port ${port} was not freed within ${withinMs} ms`)
     await new Promise((r) => setImmediate(r))
   }
-}
-
-/** The studio is a child of this test process (the core runs in-process): find it by its script. */
-function studioPid(): number | undefined {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)]).toString()
-  const line = out.split('\n').find((l) => l.includes(STUDIO_SCRIPT))
-  return line ? Number(line.trim().split(/\s+/)[0]) : undefined
 }
 
 describe('reconnect', () => {
@@ -113,10 +105,9 @@ describe('reconnect', () => {
 
     const state = page.getByTestId('live-state')
     await eventually(() => text(state), 30_000).toMatch(/^Reconnecting/)
-    await eventually(
-      async () => (await shell.core.connectionStatus()).local.state,
-      60_000
-    ).toBe('ready')
+    await eventually(async () => (await shell.core.connectionStatus()).local.state, 60_000).toBe(
+      'ready'
+    )
     const now = (await shell.core.connectionStatus()).local.rtmp!
     expect(now).not.toBe(was)
     if (await page.getByTestId('retry-now').isVisible()) await page.getByTestId('retry-now').click()

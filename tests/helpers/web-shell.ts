@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { bundledCommand } from '../../src/main/core/child-command'
+import { commandOf, descendantsOf } from './proc'
 import { createCore, type Core, type CoreOptions } from '../../src/main/core/core'
 import { startWebShell as start } from '../../src/main/web/web-shell'
 
@@ -18,6 +19,10 @@ const MAIN_DIR = resolve(__dirname, '../../out/main')
 /** The built local studio's script: its process's command line names it (tests find the studio by it). */
 export const STUDIO_SCRIPT = join(MAIN_DIR, 'studio.js')
 const ENCODER_SCRIPT = join(MAIN_DIR, 'encoder.js')
+
+/** The local studio this test process started (the core runs in-process): found by its script. */
+export const studioPid = (): number | undefined =>
+  descendantsOf(process.pid).find((p) => commandOf(p).includes(STUDIO_SCRIPT))
 
 export interface TestWebShell {
   url: string

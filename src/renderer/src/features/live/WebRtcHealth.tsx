@@ -3,16 +3,11 @@
 import type { ReactNode } from 'react'
 import { formatBitrate } from '../../lib/format'
 import type { WebRtcStats } from './engine/whip-publisher'
-
-const LIMITS: Record<string, string> = {
-  bandwidth: 'the upload (WebRTC lowered the quality to stay live)',
-  cpu: 'this computer (the encoder cannot keep up)',
-  other: 'the browser'
-}
+import { webRtcLimit } from './webrtc-limit'
 
 export function WebRtcHealth({ stats }: { stats: WebRtcStats | null }): ReactNode {
   if (!stats) return <p className="muted">WebRTC: connecting…</p>
-  const limited = LIMITS[stats.limitation]
+  const limit = webRtcLimit(stats)
   return (
     <div className="health" data-testid="webrtc-health" data-size={stats.size} role="status">
       <span data-testid="webrtc-out" data-kbps={stats.outKbps}>
@@ -31,8 +26,8 @@ export function WebRtcHealth({ stats }: { stats: WebRtcStats | null }): ReactNod
           · {stats.width}×{stats.height}
         </span>
       ) : null}
-      <span data-testid="webrtc-limited" data-reason={stats.limitation}>
-        {limited ? ` · limited by ${limited}` : ''}
+      <span data-testid="webrtc-limited" data-reason={stats.limitation} data-cause={limit?.cause}>
+        {limit ? ` · limited by ${limit.words}` : ''}
       </span>
     </div>
   )

@@ -35,7 +35,16 @@ export interface WebRtcStats {
   height?: number
   /** Whether the sender holds the Output's size ('hold') or may lower it ('free'): sizeRule. */
   size?: SizeRule['policy']
+  /**
+   * The service receives on this computer (the connected pair's remote address is loopback: the local
+   * studio): the stream never leaves it, so what limits the link is this computer, not an upload.
+   */
+  onThisComputer?: boolean
 }
+
+/** An ICE candidate's address on this computer's loopback (127.0.0.0/8, ::1). */
+export const isLoopbackAddress = (address: string): boolean =>
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === '::1'
 
 interface Sample {
   bytes: number
@@ -54,6 +63,7 @@ export function readStats(
   let width: number | undefined
   let height: number | undefined
   let availableKbps: number | undefined
+  let remoteId: unknown
   report.forEach((s: Record<string, unknown>) => {
     if (s.type === 'outbound-rtp' && s.kind === 'video') {
       bytes += Number(s.bytesSent ?? 0)
@@ -63,13 +73,27 @@ export function readStats(
       width = s.frameWidth as number | undefined
       height = s.frameHeight as number | undefined
     }
-    if (s.type === 'candidate-pair' && s.nominated && s.availableOutgoingBitrate !== undefined)
+    if (s.type === 'candidate-pair' && s.nominated && s.availableOutgoingBitrate !== undefined) {
       availableKbps = Math.round(Number(s.availableOutgoingBitrate) / 1000)
+      remoteId = s.remoteCandidateId
+    }
   })
+  const remote: Record<string, unknown> | undefined =
+    typeof remoteId === 'string' ? report.get(remoteId) : undefined
+  const address = remote?.address ?? remote?.ip
+  const onThisComputer = typeof address === 'string' ? isLoopbackAddress(address) : undefined
   const sample = { bytes, at }
   const outKbps = prev && at > prev.at ? Math.round(((bytes - prev.bytes) * 8) / (at - prev.at)) : 0
   return {
-    stats: { outKbps, availableKbps, limitation, fps: Math.round(fps), width, height },
+    stats: {
+      outKbps,
+      availableKbps,
+      limitation,
+      fps: Math.round(fps),
+      width,
+      height,
+      ...(onThisComputer === undefined ? {} : { onThisComputer })
+    },
     sample
   }
 }
