@@ -449,3 +449,29 @@ export function watchWebRtcPicture(page: Page): { stop(): Promise<string> } {
     }
   }
 }
+
+/**
+ * Camera, Low latency (WebRTC) at 1280x720, the record switch as asked; presses Go live and waits for
+ * Live. Returns when it was live.
+ */
+export async function goLiveWebRtc(
+  page: Page,
+  record: boolean,
+  fromStreamPage = true
+): Promise<number> {
+  if (fromStreamPage) await page.getByTestId('stream-go-live').click()
+  await page.getByTestId('source-camera').check()
+  await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
+    timeout: 30_000
+  })
+  await page.getByTestId('output-transport').selectOption('webrtc')
+  await page.getByTestId('output-resolution').selectOption('1280x720')
+  const sw = page.getByTestId('record-locally')
+  if ((await sw.isChecked()) !== record) await sw.click()
+  await page.getByTestId('go-live').click()
+  await page
+    .getByTestId('live-banner')
+    .and(page.locator('[data-state=live]'))
+    .waitFor({ timeout: 60_000 })
+  return Date.now()
+}

@@ -12,8 +12,16 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { processesWith } from '../helpers/proc'
 import { studioPid } from '../helpers/web-shell'
-import { numberAbove, type Probe } from '../helpers/page-probe'
-import { appForFile, createStream, eventually, goLive, SHOTS, stopLive, text } from './app-page'
+import {
+  appForFile,
+  createStream,
+  eventually,
+  goLive,
+  goLiveWebRtc,
+  SHOTS,
+  stopLive,
+  text
+} from './app-page'
 
 const app = appForFile()
 const spinners: ChildProcess[] = []
@@ -110,17 +118,8 @@ describe('a busy computer', () => {
   it('is named as the cause on the WebRTC path too, the upload not blamed', async () => {
     const { page } = app()
     await createStream(page, 'Busy machine WebRTC', { profiles: 'none', record: false })
-    await page.getByTestId('stream-go-live').click()
-    await page.getByTestId('source-camera').check()
-    await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
-      timeout: 30_000
-    })
-    await page.getByTestId('output-transport').selectOption('webrtc')
-    const record = page.getByTestId('record-locally')
-    if (await record.isChecked()) await record.click()
-    await page.getByTestId('go-live').click()
+    await goLiveWebRtc(page, false)
     const banner = page.getByTestId('live-banner')
-    await banner.and(page.locator('[data-state=live]')).waitFor({ timeout: 60_000 })
     const studio = studioPid()
     expect(studio).toBeDefined()
     // The receiver starves: its feedback comes late, and the page's estimate falls (0.1-0.4 Mbit/s on a

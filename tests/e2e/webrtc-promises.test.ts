@@ -6,7 +6,6 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { makeFakeCamera } from '../helpers/fake-camera'
 import { ffprobe } from '../helpers/studio'
@@ -14,14 +13,13 @@ import {
   appForFile,
   createStream,
   eventually,
+  goLiveWebRtc,
   liveFor,
   localCopyShown,
   nav,
-  numberAbove,
   pressGoLive,
   savedLocalCopy,
   stopLive,
-  type Probe,
   watchWebRtcPicture
 } from './app-page'
 
@@ -32,25 +30,6 @@ const camera = makeFakeCamera(mkdtempSync(join(tmpdir(), 'onair-webrtc-cam-')), 
   tag: 'webrtc'
 })
 const app = appForFile({ chromiumArgs: [camera.flag] })
-
-/** Camera, Low latency (WebRTC), the record switch as asked; presses Go live and waits for Live. */
-async function goLiveWebRtc(page: Page, record: boolean, fromStreamPage = true): Promise<number> {
-  if (fromStreamPage) await page.getByTestId('stream-go-live').click()
-  await page.getByTestId('source-camera').check()
-  await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
-    timeout: 30_000
-  })
-  await page.getByTestId('output-transport').selectOption('webrtc')
-  await page.getByTestId('output-resolution').selectOption('1280x720')
-  const sw = page.getByTestId('record-locally')
-  if ((await sw.isChecked()) !== record) await sw.click()
-  await page.getByTestId('go-live').click()
-  await page
-    .getByTestId('live-banner')
-    .and(page.locator('[data-state=live]'))
-    .waitFor({ timeout: 60_000 })
-  return Date.now()
-}
 
 /**
  * The EXTINF durations of a session recording's source rendition, that playlist's URL and its first
