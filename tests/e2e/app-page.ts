@@ -452,13 +452,14 @@ export function watchWebRtcPicture(page: Page): { stop(): Promise<string> } {
 
 /**
  * Camera, Low latency (WebRTC) at 1280x720, the record switch as asked; presses Go live and waits for
- * Live. Returns when it was live.
+ * Live. Returns when Go live was pressed and when the page said Live (the local copy starts between:
+ * main opens it with the WHIP offer, before the peer connects).
  */
 export async function goLiveWebRtc(
   page: Page,
   record: boolean,
   fromStreamPage = true
-): Promise<number> {
+): Promise<{ pressedAt: number; liveAt: number }> {
   if (fromStreamPage) await page.getByTestId('stream-go-live').click()
   await page.getByTestId('source-camera').check()
   await page.waitForFunction(numberAbove, ['[data-testid=preview]', 'videoWidth', 0] as Probe, {
@@ -468,10 +469,11 @@ export async function goLiveWebRtc(
   await page.getByTestId('output-resolution').selectOption('1280x720')
   const sw = page.getByTestId('record-locally')
   if ((await sw.isChecked()) !== record) await sw.click()
+  const pressedAt = Date.now()
   await page.getByTestId('go-live').click()
   await page
     .getByTestId('live-banner')
     .and(page.locator('[data-state=live]'))
     .waitFor({ timeout: 60_000 })
-  return Date.now()
+  return { pressedAt, liveAt: Date.now() }
 }
