@@ -406,10 +406,9 @@ export function maxVolume(url: string, from: number, to: number): Promise<number
 
 /**
  * What a WebRTC run's health strip says of the picture it sends (the link's estimate, frame rate,
- * size, what limits it),
- * read every second until `stop`, which gives each change with the seconds since the start:
- * "0 s: 30 fps · 1280×720; 14 s: 24 fps · 960×540 · limited by the upload …". Printed by the
- * WebRTC tests, so a size the service did not get is explained by what the page saw.
+ * size, what limits it, the size rule), read every second until `stop`, which gives each change with
+ * the seconds since the start: "1 s: link ~2.1 Mbps · 26 fps · 1280×720 · size hold; …". Printed by
+ * the WebRTC tests, so a size the service did not get is explained by what the page saw.
  */
 export function watchWebRtcPicture(page: Page): { stop(): Promise<string> } {
   const t0 = Date.now()
