@@ -2,10 +2,12 @@
 // and where the service is.
 import type { WebRtcStats } from './engine/whip-publisher'
 
-const LIMITS: Record<string, string> = {
-  bandwidth: 'the upload (WebRTC lowered the quality to stay live)',
-  cpu: 'this computer (the encoder cannot keep up)',
-  other: 'the browser'
+type Limit = { cause: 'upload' | 'computer' | 'browser'; words: string }
+
+const LIMITS: Record<string, Limit> = {
+  bandwidth: { cause: 'upload', words: 'the upload (WebRTC lowered the quality to stay live)' },
+  cpu: { cause: 'computer', words: 'this computer (the encoder cannot keep up)' },
+  other: { cause: 'browser', words: 'the browser' }
 }
 
 /**
@@ -16,20 +18,12 @@ const LIMITS: Record<string, string> = {
  */
 export function webRtcLimit(
   stats: Pick<WebRtcStats, 'limitation' | 'onThisComputer'>
-): { cause: 'upload' | 'computer' | 'browser'; words: string } | null {
+): Limit | null {
   if (stats.limitation === 'bandwidth' && stats.onThisComputer)
     return {
       cause: 'computer',
       words:
         'this computer (too busy to send to the service, which runs on it too; WebRTC lowered the quality to stay live)'
     }
-  const words = LIMITS[stats.limitation]
-  if (!words) return null
-  const cause =
-    stats.limitation === 'bandwidth'
-      ? 'upload'
-      : stats.limitation === 'cpu'
-        ? 'computer'
-        : 'browser'
-  return { cause, words }
+  return LIMITS[stats.limitation] ?? null
 }
